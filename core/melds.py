@@ -1,0 +1,76 @@
+"""A meld: an interval, chord or scale card, as degrees relative to its root.
+
+Positions are degree codes (see core.degrees) with the OPTIONAL bit for the uncoloured sectors.
+Two positions may share a pitch class (the octave: 1 and 8 need two cards of one note).
+"""
+
+from core import degrees, pcset, spelling
+
+KINDS = ("interval", "chord", "scale")
+KIND_PLURALS = ("intervals", "chords", "scales")
+
+
+def kind_index(name):
+    """'chord' or 'chords' -> 1; -1 when unknown."""
+    for i in range(len(KINDS)):
+        if name == KINDS[i] or name == KIND_PLURALS[i]:
+            return i
+    return -1
+
+
+class Meld:
+    def __init__(self, ident, name, kind, codes):
+        self.id = ident
+        self.name = name
+        self.kind = kind              # 'interval', 'chord' or 'scale'
+        self.codes = tuple(codes)     # in card order, OPTIONAL bit set on optional positions
+        required = 0
+        optional = 0
+        for code in self.codes:
+            bit = 1 << (degrees.semitones(code) % 12)
+            if degrees.is_optional(code):
+                optional |= bit
+            else:
+                required |= bit
+        self.required_mask = required
+        self.optional_mask = optional & ~required
+
+    def __repr__(self):
+        return "<Meld %s %s>" % (self.id, self.degree_text())
+
+    @property
+    def full_mask(self):
+        return self.required_mask | self.optional_mask
+
+    @property
+    def min_cards(self):
+        return sum(1 for c in self.codes if not degrees.is_optional(c))
+
+    @property
+    def max_cards(self):
+        return len(self.codes)
+
+    def degree_text(self):
+        """'1 3 (5) b7', the notation of MUSIC.md."""
+        parts = []
+        for code in self.codes:
+            text = degrees.to_text(code)
+            parts.append("(" + text + ")" if degrees.is_optional(code) else text)
+        return " ".join(parts)
+
+    def distinct_roots(self):
+        """How many roots give distinct shapes on the wheel (12, or fewer when symmetric):
+        the smallest rotation that maps both the required and the optional sectors onto
+        themselves."""
+        for period in (1, 2, 3, 4, 6):
+            if (pcset.rotate(self.required_mask, period) == self.required_mask
+                    and pcset.rotate(self.optional_mask, period) == self.optional_mask):
+                return period
+        return 12
+
+    def root_name(self, pc):
+        return spelling.root_name(pc, self.codes)
+
+    def notes(self, root):
+        """The spelled note of every position at `root` (a (letter, alter) pair)."""
+        return spelling.spell_all(root, self.codes)

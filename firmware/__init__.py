@@ -1,0 +1,1 @@
+"""The device application: boot, main loop, modes, rendering, storage, safe mode."""

@@ -1,0 +1,1 @@
+"""Device drivers (LED ring, encoder, button), each behind a small interface with a simulated twin."""

@@ -1,0 +1,1 @@
+"""Laptop-side tools: command line, simulator, virtual board, deploy, benchmarks."""

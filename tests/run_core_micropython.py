@@ -1,0 +1,36 @@
+"""Run the core cases (tests/core/test_*.py) under MicroPython: micropython tests/run_core_micropython.py
+
+Prints one line per failure and the closing 'N passed, N failed' line; exits 1 on any failure.
+"""
+import os
+import sys
+
+HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+ROOT = HERE + "/.."
+sys.path.insert(0, HERE + "/core")
+sys.path.insert(0, ROOT)
+
+
+def main():
+    passed = 0
+    failed = 0
+    names = sorted(n for n in os.listdir(HERE + "/core") if n.startswith("test_") and n.endswith(".py"))
+    for filename in names:
+        module = __import__(filename[:-3])
+        for name in sorted(dir(module)):
+            if not name.startswith("test_"):
+                continue
+            fn = getattr(module, name)
+            try:
+                fn()
+                passed += 1
+            except Exception as err:
+                failed += 1
+                print("FAILED %s::%s: %s: %s" % (filename, name, type(err).__name__, err))
+                sys.print_exception(err)
+    print("micropython: %d passed, %d failed" % (passed, failed))
+    if failed or not passed:
+        sys.exit(1)
+
+
+main()
