@@ -153,7 +153,9 @@ def _degrees(report, where, value, kind):
         low, high = SIZES[kind]
         if len(codes) < low or len(codes) > high:
             span = "%d" % low if low == high else "%d to %d" % (low, high)
-            report.add(where, "a %s has %s positions, this one has %d" % (kind, span, len(codes)))
+            article = "an" if kind == "interval" else "a"
+            report.add(where, "%s %s has %s positions, this one has %d" % (
+                article, kind, span, len(codes)))
             return None
     elif len(codes) < 2:
         report.add(where, "a meld has at least 2 positions")
@@ -162,7 +164,8 @@ def _degrees(report, where, value, kind):
 
 
 def _meld(report, where, value):
-    """Check one meld; return (id, name, kind, codes) or None."""
+    """Check one meld; return (id, name, kind, codes), None for each field that is bad, or
+    None when it is not an object at all."""
     if not isinstance(value, dict):
         report.add(where, "expected an object, got %s" % _type_name(value))
         return None
@@ -181,8 +184,6 @@ def _meld(report, where, value):
     codes = None
     if "degrees" in value:
         codes = _degrees(report, where + ".degrees", value["degrees"], kind)
-    if missing or ident is None or name is None or kind is None or codes is None:
-        return None
     return (ident, name, kind, codes)
 
 
@@ -234,22 +235,28 @@ def _check(report, source):
         if meld is None:
             continue
         ident, name, kind, codes = meld
-        if ident in first_id:
-            report.add(where + ".id", "duplicate id %r (also melds[%d])" % (ident, first_id[ident]))
-        else:
-            first_id[ident] = i
-        key = name.lower()
-        if key in first_name:
-            report.add(where + ".name", "duplicate name %r (also melds[%d])"
-                       % (name, first_name[key]))
-        else:
-            first_name[key] = i
-        shape = (kind, tuple(codes))
-        if shape in first_shape:
-            report.add(where + ".degrees", "same %s as melds[%d] %r" % (
-                kind, first_shape[shape][0], first_shape[shape][1]))
-        else:
-            first_shape[shape] = (i, ident)
+        # Cross-checks use every field that is good on its own, so one bad field in a
+        # meld does not hide a duplicate elsewhere.
+        if ident is not None:
+            if ident in first_id:
+                report.add(where + ".id", "duplicate id %r (also melds[%d])"
+                           % (ident, first_id[ident]))
+            else:
+                first_id[ident] = i
+        if name is not None:
+            key = name.lower()
+            if key in first_name:
+                report.add(where + ".name", "duplicate name %r (also melds[%d])"
+                           % (name, first_name[key]))
+            else:
+                first_name[key] = i
+        if kind is not None and codes is not None:
+            shape = (kind, tuple(codes))
+            if shape in first_shape:
+                report.add(where + ".degrees", "same %s as melds[%d] %r" % (
+                    kind, first_shape[shape][0], first_shape[shape][1]))
+            else:
+                first_shape[shape] = (i, ident)
         good.append(meld)
     if report.problems or set_name is None:
         return None

@@ -85,7 +85,7 @@ def test_kind_sizes_and_first_degree():
     source["melds"][1]["degrees"] = ["3", "5"]
     source["melds"][5]["degrees"] = ["1", "2", "3"]
     assert problems(source) == [
-        "melds[0].degrees: a interval has 2 positions, this one has 3",
+        "melds[0].degrees: an interval has 2 positions, this one has 3",
         "melds[1].degrees[0]: '3': a meld starts with the required degree '1'",
         "melds[5].degrees: a scale has 5 to 12 positions, this one has 3",
     ]

@@ -1,0 +1,93 @@
+"""Meld-set files on the laptop: JSON sources and compiled blobs, read with located errors
+and written atomically (temporary file, then rename), so a failed write loses nothing."""
+
+import json
+import os
+
+import core
+from core import meldsource
+from core.meldset import MAGIC, MeldSet, MeldSetError
+
+from host_tools.errors import UserError
+
+MAX_SOURCE_BYTES = 1 << 20
+COMPILED_SUFFIX = ".cwm"
+DEFAULT_SOURCE = os.path.join(os.path.dirname(core.__file__), "meldsets", "default.json")
+
+
+def read_bytes(path, limit=MAX_SOURCE_BYTES):
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as err:
+        raise UserError("%s: cannot read (%s)" % (path, err.strerror or err))
+    if len(data) > limit:
+        raise UserError("%s: larger than %d bytes" % (path, limit))
+    return data
+
+
+def _no_duplicate_keys(pairs):
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError("duplicate key %r" % key)
+        obj[key] = value
+    return obj
+
+
+def _no_constants(name):
+    raise ValueError("%s is not valid JSON" % name)
+
+
+def parse_source(data, path):
+    """Decode a JSON meld-set source; UserError names the file, line and column."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise UserError("%s: not UTF-8 text (byte %d)" % (path, err.start))
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys,
+                          parse_constant=_no_constants)
+    except json.JSONDecodeError as err:
+        raise UserError("%s: line %d, column %d: %s" % (path, err.lineno, err.colno, err.msg))
+    except (ValueError, RecursionError) as err:
+        raise UserError("%s: %s" % (path, err))
+
+
+def read_source(path):
+    return parse_source(read_bytes(path), path)
+
+
+def compile_file(path):
+    """Compiled bytes of a JSON source file; MeldSetError lists every problem."""
+    return meldsource.compile_source(read_source(path), path)
+
+
+def load_set(path=None):
+    """A MeldSet from a JSON source or a compiled file (told apart by the compiled magic)."""
+    path = path or DEFAULT_SOURCE
+    data = read_bytes(path)
+    if data[:len(MAGIC)] == MAGIC:
+        return MeldSet(data, path)
+    return MeldSet(meldsource.compile_source(parse_source(data, path), path), path)
+
+
+def write_atomic(path, data):
+    """Write to a temporary name beside `path`, flush it to disk, then rename over `path`."""
+    folder = os.path.dirname(os.path.abspath(path))
+    temporary = os.path.join(folder, ".%s.tmp" % os.path.basename(path))
+    try:
+        with open(temporary, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except OSError as err:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise UserError("%s: cannot write (%s)" % (path, err.strerror or err))
+
+
+__all__ = ["MeldSetError", "load_set", "read_source", "compile_file", "write_atomic"]
