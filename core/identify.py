@@ -4,13 +4,12 @@ readings that one more note would complete.
 Index: for every meld, each "variant" mask (its required sectors plus one subset of its optional
 ones) is stored relative to root C, sorted. A reading at root r exists only where the notes,
 rotated down by r, equal a variant; r must be one of the notes (degree 1 is always required).
-A query is therefore at most 12 binary searches, whatever the size of the set.
+A query is at most 12 dictionary look-ups, whatever the size of the set.
 """
 
 from array import array
 
 from core import degrees
-from core.pcset import popcount, rotate
 
 MAX_OPTIONAL_SUBSETS = 64
 
@@ -31,6 +30,18 @@ class Identifier:
         entries.sort()
         self._masks = array("H", [e[0] for e in entries])
         self._melds = array("B", [e[1] for e in entries])
+        # Where each stored shape's entries start (small ints only: no objects per entry).
+        self._start = {}
+        for j in range(len(entries) - 1, -1, -1):
+            self._start[entries[j][0]] = j
+        # One bit per set of notes that is some shape at some root: most random queries have
+        # no reading at all and stop at this one look-up (512 bytes).
+        self._readable = bytearray(512)
+        for mask, _ in entries:
+            doubled = mask | (mask << 12)
+            for root in range(12):
+                shape = (doubled >> (12 - root)) & 0xFFF
+                self._readable[shape >> 3] |= 1 << (shape & 7)
         # Melds with two positions on one pitch class (the octave) need a card count check.
         self._stacked = bytearray(meldset.count)
         for i in range(meldset.count):
@@ -41,38 +52,37 @@ class Identifier:
                     self._stacked[i] = 1
                 seen |= bit
 
-    def _first(self, mask):
-        masks = self._masks
-        lo = 0
-        hi = len(masks)
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if masks[mid] < mask:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo
-
     def exact(self, pcs):
         """Readings built by exactly these cards (pitch classes, repeats allowed):
         a sorted list of (meld index, root pc)."""
         mask = 0
+        repeated = False
         for pc in pcs:
-            mask |= 1 << pc
-        repeated = len(pcs) != popcount(mask)
+            bit = 1 << pc
+            if mask & bit:
+                repeated = True
+            mask |= bit
         found = []
+        if not self._readable[mask >> 3] >> (mask & 7) & 1:
+            return found
         masks = self._masks
+        count = len(masks)
+        start = self._start
+        doubled = mask | (mask << 12)
         for root in range(12):
             if not mask >> root & 1:
                 continue
-            relative = rotate(mask, -root)
-            j = self._first(relative)
-            while j < len(masks) and masks[j] == relative:
+            j = start.get((doubled >> root) & 0xFFF)      # the notes seen from this root
+            if j is None:
+                continue
+            relative = masks[j]
+            while j < count and masks[j] == relative:
                 i = self._melds[j]
                 if (not repeated and not self._stacked[i]) or self._counts_fit(i, root, pcs):
                     found.append((i, root))
                 j += 1
-        found.sort()
+        if len(found) > 1:
+            found.sort()
         return found
 
     def _counts_fit(self, i, root, pcs):
