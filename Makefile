@@ -6,6 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: setup test test-core-mpy sim bench lock clean
 
+# The main job: the firmware in the simulator (keys in a terminal; a demo otherwise).
+sim: setup
+	$(BIN)/chromawheel sim
+
 setup: $(STAMP)
 
 # Rebuilt only when the pins or the package description change, so a second run is instant.

@@ -13,10 +13,10 @@ from core.degrees import DegreeError
 from core.meldset import MeldSetError
 from core.notes import NoteError
 
-from host_tools import cmd_meldset, cmd_music
+from host_tools import cmd_meldset, cmd_music, cmd_sim
 from host_tools.errors import UserError
 
-COMMAND_MODULES = (cmd_music, cmd_meldset)
+COMMAND_MODULES = (cmd_music, cmd_meldset, cmd_sim)
 
 
 class Parser(argparse.ArgumentParser):

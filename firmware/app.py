@@ -1,0 +1,236 @@
+"""The application: board, settings, meld set, modes, and the main loop.
+
+Data flow: encoder/button -> events -> active mode -> core -> frame -> ring driver -> wire.
+The loop tick allocates nothing in steady state: events, console lines and saves allocate,
+an idle or repainting tick does not.
+"""
+
+import asyncio
+
+from core.meldset import MeldSetError
+from hardware import board as board_file
+from hardware.clock import ticks_add, ticks_diff
+from hardware.presses import CLICK, DOUBLE, LONG, PressDetector
+
+from firmware import log, meldstore, render, safemode
+from firmware.modes import load_mode
+from firmware.settings import Settings
+
+BOARD_PATH = "board.json"
+ERROR_SHOW_MS = 1500
+TURN = 4
+
+
+def _sleep_ms(ms):
+    if hasattr(asyncio, "sleep_ms"):
+        return asyncio.sleep_ms(ms)
+    return asyncio.sleep(ms / 1000)
+
+
+class App:
+    def __init__(self, hw, settings=None):
+        self.hw = hw
+        self.now = hw.clock.ticks_ms()
+        self.settings = settings or Settings().load()
+        for problem in self.settings.problems:
+            log.write(problem)
+        self.meldset, self.meldset_name = meldstore.load_with_fallback(
+            self.settings["meldset"], self.settings["last_good_meldset"], log.write)
+        self.settings.set("last_good_meldset", self.meldset_name, self.now)
+        button = hw.board["button"]
+        self.presses = PressDetector(button["debounce_ms"], button["long_ms"], button["double_ms"])
+        self.frame_ms = 1000 // hw.board["ring"]["max_fps"]
+        hw.ring.brightness = self.settings["brightness"]
+        self.menu = None
+        self.mode = self._start_mode(self.settings["mode"])
+        self.error_until = None
+        self.dirty = True
+        self.pending = False
+        self.rendered_at = ticks_add(self.now, -self.frame_ms)
+        self.started_at = self.now
+        self.stable = False
+        self.last_line = None
+        self.watchdog = None
+        self.stopped = False
+
+    # ---- modes and settings (event time: these may allocate) --------------------------------
+
+    def _start_mode(self, name):
+        try:
+            return load_mode(name, self)
+        except Exception as err:
+            log.exception("mode %s" % name, err)
+            return load_mode("explorer", self)
+
+    @property
+    def active(self):
+        return self.menu or self.mode
+
+    def open_menu(self):
+        from firmware.modes.menu import Mode as Menu
+        self.menu = Menu(self)
+
+    def close_menu(self):
+        self.menu = None
+
+    def set_brightness(self, level, preview=False):
+        self.hw.ring.brightness = level
+        if not preview:
+            self.settings.set("brightness", level, self.now)
+        self.dirty = True
+
+    def apply_setting(self, item, value):
+        if item == "mode":
+            self.settings.set("mode", value, self.now)
+            self.mode = self._start_mode(value)
+        elif item == "meld set":
+            self.switch_set(value)
+        elif item == "brightness":
+            self.set_brightness(value)
+        elif item == "colours":
+            self.settings.set("colours", value, self.now)
+        elif item == "root name":
+            self.settings.set("other_root_name", value == "other", self.now)
+
+    def switch_set(self, name):
+        """Load another meld set; a set that fails to load changes nothing."""
+        try:
+            meldset = meldstore.load_named(name)
+        except MeldSetError as err:
+            log.write("meld set %s refused: %s; keeping %s" % (
+                name, str(err).replace("\n", "; "), self.meldset_name))
+            return False
+        self.meldset = meldset
+        self.meldset_name = name
+        self.settings.set("meldset", name, self.now)
+        self.settings.set("last_good_meldset", name, self.now)
+        if hasattr(self.mode, "set_changed"):
+            self.mode.set_changed()
+        log.write("meld set %s loaded: %d melds" % (name, meldset.count))
+        return True
+
+    def _failed(self, err):
+        """A mode raised: log it, show the error pattern, go back to the explorer."""
+        log.exception("mode %s" % self.active.name, err)
+        self.menu = None
+        self.error_until = ticks_add(self.now, ERROR_SHOW_MS)
+        self.mode = load_mode("explorer", self)
+        self.settings.set("mode", "explorer", self.now)
+        self.dirty = True
+
+    def _dispatch(self, event, steps=0):
+        mode = self.active
+        try:
+            if event == TURN:
+                mode.on_turn(steps)
+            elif event == CLICK:
+                mode.on_click()
+            elif event == DOUBLE:
+                mode.on_double()
+            elif event == LONG:
+                mode.on_long()
+            self.announce()
+        except Exception as err:
+            self._failed(err)
+        self.dirty = True
+
+    def announce(self):
+        """Print the active mode's line on the serial console when it changed."""
+        line = self.active.describe()
+        if line != self.last_line:
+            print(line)
+            self.last_line = line
+
+    # ---- the loop tick: nothing below allocates unless something happened -------------------
+
+    def tick(self, now):
+        self.now = now
+        hw = self.hw
+        if hw.link is not None:
+            hw.link.poll()
+            now = self.now = hw.clock.ticks_ms()
+        steps = hw.encoder.take()
+        if steps:
+            self.settings.touch(now)
+            self._dispatch(TURN, steps)
+        event = self.presses.update(hw.button.pressed(), now)
+        if event:
+            self.settings.touch(now)
+            self._dispatch(event)
+        if self.settings.save_due(now, ticks_diff):
+            try:
+                self.settings.save()
+            except OSError as err:
+                log.write("settings not saved: %s" % err)
+        if not self.stable and ticks_diff(now, self.started_at) >= safemode.STABLE_MS:
+            self.stable = True
+            safemode.set_crash_count(0)
+        if self.error_until is not None and ticks_diff(now, self.error_until) >= 0:
+            self.error_until = None
+            self.dirty = True
+            self.announce()
+        if self.dirty and ticks_diff(now, self.rendered_at) >= self.frame_ms:
+            self._render()
+            self.rendered_at = now
+        if self.pending:
+            self.pending = not hw.ring.show(hw.clock.ticks_us())
+        if self.watchdog is not None:
+            self.watchdog.feed()
+
+    def _render(self):
+        frame = self.hw.ring.frame
+        self.dirty = False
+        self.pending = True
+        if self.error_until is not None:
+            render.paint_pattern(frame, render.ERROR, 2)
+            return
+        try:
+            self.active.render(frame)
+        except Exception as err:
+            self._failed(err)
+            render.paint_pattern(frame, render.ERROR, 2)
+
+    async def run(self):
+        hw = self.hw
+        self.watchdog = hw.start_watchdog()
+        safemode.set_crash_count(safemode.crash_count() + 1)
+        self.announce()
+        while not self.stopped:
+            self.tick(hw.clock.ticks_ms())
+            link = hw.link
+            if link is not None and (link.quit or link.closed):
+                break
+            await _sleep_ms(0 if link is not None and link.clock.virtual else hw.period_ms)
+        if self.settings.dirty:
+            self.settings.save()
+        safemode.set_crash_count(0)     # a clean stop is not a crash
+
+
+def main():
+    """Entry point of main.py: safe mode, or the app; Ctrl-C always reaches the REPL."""
+    from firmware import platform
+    try:
+        board = board_file.load(BOARD_PATH)
+    except board_file.BoardError as err:
+        print("safe mode: the board file is not usable:")
+        print(err)
+        return
+    hw = platform.build(board)
+    if hw.link is not None:
+        hw.link.poll()       # the simulator may hold the button before power-up
+    why = safemode.reason(hw)
+    if why:
+        safemode.run(hw, why)
+        return
+    try:
+        app = App(hw)
+        asyncio.run(app.run())
+    except KeyboardInterrupt:
+        safemode.set_crash_count(0)   # a deliberate stop (mpremote), not a crash
+        raise
+    except Exception as err:
+        log.exception("fatal", err)
+        render.paint_pattern(hw.ring.frame, render.ERROR, 2)
+        hw.ring.show()
+        hw.restart()
+        raise

@@ -1,0 +1,53 @@
+"""Meld sets on the device: melds/NAME.cwm, loaded whole or not at all.
+
+Loading falls back from the chosen set to the last good one, then to the default set that
+came with the firmware, and says on the console what it refused and why."""
+
+import os
+
+from core.meldset import MeldSetError, load
+
+MELD_DIR = "melds"
+SUFFIX = ".cwm"
+DEFAULT_NAME = "default"
+
+
+def path_of(name):
+    return MELD_DIR + "/" + name + SUFFIX
+
+
+def names():
+    """Set names on the device, the default first."""
+    try:
+        found = [n[:-len(SUFFIX)] for n in os.listdir(MELD_DIR)
+                 if n.endswith(SUFFIX) and not n.startswith(".")]
+    except OSError:
+        found = []
+    found.sort()
+    if DEFAULT_NAME in found:
+        found.remove(DEFAULT_NAME)
+        found.insert(0, DEFAULT_NAME)
+    return found
+
+
+def load_named(name):
+    return load(path_of(name))
+
+
+def load_with_fallback(wanted, last_good, say=print):
+    """(meldset, name) of the first of wanted, last_good, default that loads; raises
+    MeldSetError only when none does."""
+    tried = []
+    for name in (wanted, last_good, DEFAULT_NAME):
+        if name in tried:
+            continue
+        tried.append(name)
+        try:
+            meldset = load_named(name)
+        except MeldSetError as err:
+            say("meld set %s refused: %s" % (name, str(err).replace("\n", "; ")))
+            continue
+        if tried[0] != name:
+            say("using meld set %s instead" % name)
+        return meldset, name
+    raise MeldSetError([("", "no usable meld set (tried %s)" % ", ".join(tried))])

@@ -1,0 +1,92 @@
+"""Meld Explorer: turn to move the root a semitone a detent (both ways, wrapping); click for
+the next meld of the kind; double press for the next kind (intervals, chords, scales)."""
+
+from core.melds import KINDS
+from core.notes import format_note
+from core.spelling import other_name, root_name, spell
+
+from firmware.render import paint_meld
+
+
+class Mode:
+    name = "explorer"
+
+    def __init__(self, app):
+        self.app = app
+        settings = app.settings
+        self.kind = settings["kind"]
+        self.positions = list(settings["melds"])     # index within each kind
+        self.root = settings["root"]
+        self.kinds = []                               # meld indexes of each kind
+        self.set_changed()
+
+    def set_changed(self):
+        """The meld set changed: rebuild the per-kind lists and keep the cursor in range."""
+        meldset = self.app.meldset
+        self.kinds = [meldset.of_kind(k) for k in range(len(KINDS))]
+        for k in range(len(KINDS)):
+            if self.kinds[k]:
+                self.positions[k] %= len(self.kinds[k])
+            else:
+                self.positions[k] = 0
+        if not self.kinds[self.kind]:
+            self._next_kind()
+
+    @property
+    def meld(self):
+        """Index of the current meld in the set."""
+        return self.kinds[self.kind][self.positions[self.kind]]
+
+    def _save(self):
+        now = self.app.now
+        settings = self.app.settings
+        settings.set("kind", self.kind, now)
+        settings.set("melds", list(self.positions), now)
+        settings.set("root", self.root, now)
+
+    def _next_kind(self):
+        for _ in range(len(KINDS)):
+            self.kind = (self.kind + 1) % len(KINDS)
+            if self.kinds[self.kind]:
+                return
+
+    def on_turn(self, steps):
+        self.root = (self.root + steps) % 12
+        self._save()
+
+    def on_click(self):
+        melds = self.kinds[self.kind]
+        self.positions[self.kind] = (self.positions[self.kind] + 1) % len(melds)
+        self._save()
+
+    def on_double(self):
+        self._next_kind()
+        self._save()
+
+    def on_long(self):
+        self.app.open_menu()
+
+    def render(self, frame):
+        meldset = self.app.meldset
+        i = self.meld
+        paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), self.root,
+                   meldset.kind(i), self.app.settings["colours"] == "note")
+
+    def root_note(self):
+        codes = self.app.meldset.meld_codes(self.meld)
+        root = root_name(self.root, codes)
+        if self.app.settings["other_root_name"]:
+            root = other_name(root)
+        return root
+
+    def describe(self):
+        """'Eb minor triad (min): Eb Gb Bb', optional notes in parentheses."""
+        meldset = self.app.meldset
+        i = self.meld
+        root = self.root_note()
+        notes = []
+        for code in meldset.meld_codes(i):
+            name = format_note(spell(root, code))
+            notes.append("(" + name + ")" if code & 0x80 else name)
+        return "%s %s (%s): %s" % (format_note(root), meldset.meld_name(i), meldset.meld_id(i),
+                                   " ".join(notes))

@@ -1,0 +1,66 @@
+"""Painting a mode's state into the ring's frame (12 x R, G, B, perceptual, C first).
+
+Levels are chosen to stay readable at the lowest brightness: the ring driver gamma-corrects
+and never rounds a lit channel to off, and the root differs from the other notes in hue
+(mixed with white), not only in level."""
+
+# Colour by meld kind: intervals, chords, scales.
+KIND_COLOURS = bytes((0, 150, 255,   255, 110, 0,   40, 255, 60))
+# Colour by note: a hue wheel with C red, one hue per pitch class.
+NOTE_COLOURS = bytes((
+    255, 0, 0,     255, 96, 0,    255, 190, 0,   200, 255, 0,
+    80, 255, 0,    0, 255, 60,    0, 255, 190,   0, 170, 255,
+    0, 60, 255,    110, 0, 255,   210, 0, 255,   255, 0, 130))
+OPTIONAL_LEVEL = 90      # of 255, perceptual: dim but the same hue
+ROOT_WHITE = 140         # how much white is mixed into the root
+
+SAFE_MODE = bytes((255, 140, 0))     # amber, on the 4 quarter sectors
+ERROR = bytes((255, 0, 0))           # red, every other sector
+
+
+def clear(frame):
+    for i in range(36):
+        frame[i] = 0
+
+
+def _put(frame, sector, palette, at, level, white):
+    for c in range(3):
+        value = palette[at + c] * level // 255
+        frame[3 * sector + c] = value + (255 - value) * white // 255
+
+
+def paint_meld(frame, required, optional, root, kind, by_note):
+    """The meld's sectors: required bright, optional dim, the root marked; rest dark.
+    `required` and `optional` are masks relative to the root (as stored in the set)."""
+    for sector in range(12):
+        degree_bit = 1 << ((sector - root) % 12)
+        palette = NOTE_COLOURS if by_note else KIND_COLOURS
+        at = 3 * sector if by_note else 3 * kind
+        if required & degree_bit:
+            _put(frame, sector, palette, at, 255, ROOT_WHITE if sector == root else 0)
+        elif optional & degree_bit:
+            _put(frame, sector, palette, at, OPTIONAL_LEVEL, 0)
+        else:
+            for c in range(3):
+                frame[3 * sector + c] = 0
+
+
+def paint_pattern(frame, colour, every):
+    """A fixed pattern: `colour` on every `every`-th sector (safe mode, errors)."""
+    for sector in range(12):
+        on = sector % every == 0
+        for c in range(3):
+            frame[3 * sector + c] = colour[c] if on else 0
+
+
+def paint_bar(frame, lit, colour):
+    """Sectors 0..lit-1 lit (menu values)."""
+    for sector in range(12):
+        for c in range(3):
+            frame[3 * sector + c] = colour[c] if sector < lit else 0
+
+
+def paint_dot(frame, sector, colour, background_level=0):
+    for s in range(12):
+        for c in range(3):
+            frame[3 * s + c] = colour[c] if s == sector else colour[c] * background_level // 255

@@ -1,0 +1,46 @@
+"""Files on the device's flash: written to a temporary name, then renamed over the old one
+(atomic on littlefs), so a power cut mid-write leaves the old file or the new one, never half."""
+
+import os
+
+
+def exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def write_atomic(path, data):
+    temporary = path + ".tmp"
+    with open(temporary, "wb") as f:
+        f.write(data)
+    try:
+        os.rename(temporary, path)
+    except OSError:
+        # FAT cannot rename over a file: remove, then rename. read_recovering() finds the
+        # complete temporary file if power fails in between.
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        os.rename(temporary, path)
+
+
+def read_recovering(path):
+    """The file's bytes; the finished temporary copy if only that survived; else None."""
+    for candidate in (path, path + ".tmp"):
+        try:
+            with open(candidate, "rb") as f:
+                return f.read()
+        except OSError:
+            pass
+    return None
+
+
+def remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass

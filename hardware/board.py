@@ -1,0 +1,136 @@
+"""Board files: one JSON file per build (pins, LED at C, direction, colour order, pulses per
+detent, current budget, ...). This module checks one and fills in defaults; it imports no
+hardware, so the host tools use it too.
+
+Every problem is reported with its place: "ring.order: 'GRX' is not a colour order".
+"""
+
+import json
+
+PLATFORMS = ("rp2", "esp32", "circuitpython", "sim")
+ENCODER_DRIVERS = {"rp2": ("pio", "irq"), "esp32": ("pcnt", "irq"),
+                   "circuitpython": ("rotaryio",), "sim": ("sim",)}
+COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR", "RGBW", "GRBW", "BRGW", "WRGB")
+PULLS = ("up", "down", "none")
+
+# Schemas are ordered (name, spec) pairs, so problems come out in the same order on every
+# interpreter. spec: (kind, default or REQUIRED[, low, high]); kind is int, number, bool, text,
+# name, pin, encoder, section, or a tuple of allowed values.
+REQUIRED = object()
+TOP = (("board", ("name", REQUIRED)), ("title", ("text", "")),
+       ("platform", (PLATFORMS, REQUIRED)), ("ring", ("section", REQUIRED)),
+       ("encoder", ("section", REQUIRED)), ("button", ("section", REQUIRED)),
+       ("notes", ("text", "")))
+RING = (("pin", ("pin", REQUIRED)), ("count", ("int", 12, 12, 12)),
+        ("led_at_c", ("int", 0, 0, 11)), ("direction", (("cw", "ccw"), "cw")),
+        ("order", (COLOUR_ORDERS, "GRB")), ("max_ma", ("int", 400, 50, 5000)),
+        ("ma_per_channel", ("int", 20, 1, 60)), ("idle_ma_per_led", ("int", 1, 0, 5)),
+        ("gamma", ("number", 2.8, 1.0, 3.5)), ("min_write_gap_us", ("int", 280, 50, 10000)),
+        ("max_fps", ("int", 60, 1, 120)))
+ENCODER = (("driver", ("encoder", REQUIRED)), ("pin_a", ("pin", REQUIRED)),
+           ("pin_b", ("pin", REQUIRED)), ("pulses_per_detent", ((4, 2, 1), 4)),
+           ("reverse", ("bool", False)), ("rest_state", ("int", 3, 0, 3)),
+           ("pull", (PULLS, "up")), ("filter_ns", ("int", 10000, 0, 1000000)))
+BUTTON = (("pin", ("pin", REQUIRED)), ("active_low", ("bool", True)), ("pull", (PULLS, "up")),
+          ("debounce_ms", ("int", 50, 5, 200)), ("long_ms", ("int", 700, 300, 3000)),
+          ("double_ms", ("int", 350, 100, 1000)))
+SECTIONS = {"ring": RING, "encoder": ENCODER, "button": BUTTON}
+
+
+class BoardError(ValueError):
+    def __init__(self, problems, source=None):
+        self.problems = problems
+        prefix = source + ": " if source else ""
+        super().__init__("\n".join(prefix + w + ": " + m for w, m in problems))
+
+
+def _check_value(problems, where, value, spec, platform):
+    kind = spec[0]
+    if isinstance(kind, tuple):
+        if value not in kind or isinstance(value, bool):
+            problems.append((where, "%r is not one of %s" % (value, ", ".join(str(k) for k in kind))))
+    elif kind in ("int", "number"):
+        ok = isinstance(value, int) or (kind == "number" and isinstance(value, float))
+        if not ok or isinstance(value, bool):
+            problems.append((where, "expected a number, got %r" % (value,)))
+        elif value < spec[2] or value > spec[3]:
+            problems.append((where, "%r is out of range (%s to %s)" % (value, spec[2], spec[3])))
+    elif kind == "bool":
+        if not isinstance(value, bool):
+            problems.append((where, "expected true or false, got %r" % (value,)))
+    elif kind in ("text", "name"):
+        if not isinstance(value, str) or (kind == "name" and not value):
+            problems.append((where, "expected text, got %r" % (value,)))
+    elif kind == "pin":
+        if platform == "circuitpython":
+            if not isinstance(value, str) or not value:
+                problems.append((where, "expected a board pin name such as 'A0', got %r"
+                                 % (value,)))
+        elif platform == "sim":
+            if value is not None and not isinstance(value, int):
+                problems.append((where, "expected a pin number or null, got %r" % (value,)))
+        elif not isinstance(value, int) or isinstance(value, bool) or value < 0 or value > 48:
+            problems.append((where, "expected a GPIO number 0-48, got %r" % (value,)))
+    elif kind == "encoder":
+        allowed = ENCODER_DRIVERS.get(platform, ())
+        if value not in allowed:
+            problems.append((where, "%r is not an encoder driver for platform %r (%s)"
+                             % (value, platform, ", ".join(allowed))))
+
+
+def _check_section(problems, where, obj, schema, platform):
+    if not isinstance(obj, dict):
+        problems.append((where, "expected an object"))
+        return {}
+    out = {}
+    known = [name for name, _ in schema]
+    for key in sorted(str(k) for k in obj if k not in known):
+        problems.append(((where + "." if where else "") + key, "unknown field"))
+    for key, spec in schema:
+        here = (where + "." if where else "") + key
+        if key not in obj:
+            if spec[1] is REQUIRED:
+                problems.append((here, "missing"))
+            else:
+                out[key] = spec[1]
+            continue
+        if spec[0] == "section":
+            out[key] = _check_section(problems, here, obj[key], SECTIONS[key], platform)
+        else:
+            _check_value(problems, here, obj[key], spec, platform)
+            out[key] = obj[key]
+    return out
+
+
+def validate(obj):
+    """(board with defaults filled in, problems)."""
+    problems = []
+    platform = obj.get("platform") if isinstance(obj, dict) else None
+    if not isinstance(obj, dict):
+        return None, [("", "expected a JSON object")]
+    board = _check_section(problems, "", obj, TOP, platform)
+    encoder = board.get("encoder") or {}
+    if (encoder.get("driver") == "pio" and isinstance(encoder.get("pin_a"), int)
+            and encoder.get("pin_b") != encoder["pin_a"] + 1):
+        problems.append(("encoder.pin_b", "the PIO decoder needs B on the GPIO after A (%d)"
+                         % (encoder["pin_a"] + 1)))
+    return board, problems
+
+
+def parse(obj, source=None):
+    board, problems = validate(obj)
+    if problems:
+        raise BoardError(problems, source)
+    return board
+
+
+def load(path):
+    """Read and check a board file; BoardError names the file and every problem."""
+    try:
+        with open(path) as f:
+            obj = json.load(f)
+    except OSError as err:
+        raise BoardError([("", "cannot read (%s)" % err)], path)
+    except ValueError as err:
+        raise BoardError([("", "not valid JSON (%s)" % err)], path)
+    return parse(obj, path)

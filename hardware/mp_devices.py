@@ -1,0 +1,69 @@
+"""MicroPython devices for any port: NeoPixel ring output, pin-IRQ encoder, button pin."""
+
+import machine
+import neopixel
+
+from hardware.quadrature import QuadratureDecoder
+
+_PULL = {"up": machine.Pin.PULL_UP, "down": machine.Pin.PULL_DOWN, "none": None}
+
+
+class NeoPixelOutput:
+    """Writes prepared wire bytes through MicroPython's neopixel driver (machine.bitstream
+    at 800 kHz), with no copy: the driver's buffer is pointed at ours for each write."""
+
+    def __init__(self, ring_config):
+        self._np = neopixel.NeoPixel(machine.Pin(ring_config["pin"]), ring_config["count"],
+                                     bpp=len(ring_config["order"]))
+
+    def write(self, buf):
+        self._np.buf = buf
+        self._np.write()
+
+
+class IrqEncoder:
+    """Fallback decoder: a hard IRQ on both edges of A and B feeds the pure decoder.
+    The handler reads two pins and updates integers: it allocates nothing."""
+
+    def __init__(self, config):
+        pull = _PULL[config["pull"]]
+        self._a = machine.Pin(config["pin_a"], machine.Pin.IN, pull)
+        self._b = machine.Pin(config["pin_b"], machine.Pin.IN, pull)
+        self.decoder = QuadratureDecoder(config["pulses_per_detent"], config["reverse"],
+                                         config["rest_state"])
+        self.decoder.reset(self._read())
+        self._handler = self._edge          # bound once, not per interrupt
+        trigger = machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING
+        self._a.irq(self._handler, trigger, hard=True)
+        self._b.irq(self._handler, trigger, hard=True)
+
+    def _read(self):
+        return (self._a.value() << 1) | self._b.value()
+
+    def _edge(self, _pin):
+        self.decoder.feed((self._a.value() << 1) | self._b.value())
+
+    def take(self):
+        state = machine.disable_irq()
+        count = self.decoder.take()
+        machine.enable_irq(state)
+        return count
+
+
+class PinButton:
+    def __init__(self, config):
+        self._pin = machine.Pin(config["pin"], machine.Pin.IN, _PULL[config["pull"]])
+        self._pressed_level = 0 if config["active_low"] else 1
+
+    def pressed(self):
+        return self._pin.value() == self._pressed_level
+
+
+class Watchdog:
+    """machine.WDT, started only by the app (never in safe mode: it cannot be stopped)."""
+
+    def __init__(self, timeout_ms=8000):
+        self._wdt = machine.WDT(timeout=timeout_ms)
+
+    def feed(self):
+        self._wdt.feed()

@@ -1,0 +1,54 @@
+"""Button presses from a polled contact: debounce, then short, long and double press.
+
+Pure logic on (pressed, now_ms); the backends only read the pin. Events are small ints so
+that polling allocates nothing."""
+
+from hardware.clock import ticks_diff
+
+NONE = 0
+CLICK = 1     # a short press, once no second press followed within the double-press window
+DOUBLE = 2    # a second press within the window (reported as it goes down)
+LONG = 3      # held for long_ms (reported while still held)
+NAMES = ("none", "click", "double", "long")
+
+
+class PressDetector:
+    def __init__(self, debounce_ms=50, long_ms=700, double_ms=350):
+        self.debounce_ms = debounce_ms
+        self.long_ms = long_ms
+        self.double_ms = double_ms
+        self._down = False          # debounced state
+        self._changed_at = None     # when the debounced state last changed
+        self._pending_click = False
+        self._handled = False       # this press already produced LONG or DOUBLE
+
+    def update(self, pressed, now):
+        """Feed the raw contact state; returns an event (NONE most of the time)."""
+        if pressed != self._down and (self._changed_at is None or
+                                      ticks_diff(now, self._changed_at) >= self.debounce_ms):
+            self._down = pressed
+            self._changed_at = now
+            if pressed:
+                if self._pending_click:
+                    self._pending_click = False
+                    self._handled = True
+                    return DOUBLE
+                self._handled = False
+                return NONE
+            if not self._handled:
+                self._pending_click = True
+            return NONE
+        if self._changed_at is None:
+            return NONE
+        held_for = ticks_diff(now, self._changed_at)
+        if self._down and not self._handled and held_for >= self.long_ms:
+            self._handled = True
+            return LONG
+        if self._pending_click and not self._down and held_for >= self.double_ms:
+            self._pending_click = False
+            return CLICK
+        return NONE
+
+    @property
+    def is_down(self):
+        return self._down

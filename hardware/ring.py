@@ -1,0 +1,117 @@
+"""The LED ring: 12 colours in wheel order (C first) in, one wire buffer out.
+
+Modes paint `frame` (12 x R, G, B, perceptual 0-255, sector 0 = C). show() then, with no
+allocation:
+1. gamma-corrects each channel through a lookup table and applies the global brightness
+   (separately, so dim optional notes keep their hue; a lit channel never rounds to off);
+2. estimates the frame's current and scales it down to the board's budget, the way WLED's
+   automatic brightness limiter does;
+3. maps wheel sectors to physical LEDs (the board's LED at C and direction) in the board's
+   colour order (GRB, RGB, GRBW, ...);
+4. writes only when the wire bytes changed, and never sooner than the latch time after the
+   previous write.
+The output is any object with write(buf): MicroPython neopixel, CircuitPython neopixel_write,
+or the simulator.
+"""
+
+from hardware.clock import ticks_diff, ticks_us
+
+SECTORS = 12
+
+
+def gamma_table(gamma):
+    table = bytearray(256)
+    for i in range(256):
+        table[i] = int(255 * (i / 255) ** gamma + 0.5)
+    return table
+
+
+class Ring:
+    def __init__(self, config, output):
+        order = config["order"]
+        self.bpp = len(order)
+        # Where R, G and B go inside one LED's bytes (a table, so show() builds no tuples).
+        self._offsets = bytes((order.index("R"), order.index("G"), order.index("B")))
+        self._w = order.find("W")
+        count = config["count"]
+        # Wheel sector -> physical LED index.
+        self._led = bytearray(SECTORS)
+        step = 1 if config["direction"] == "cw" else -1
+        for sector in range(SECTORS):
+            self._led[sector] = (config["led_at_c"] + step * sector) % count
+        self._gamma = gamma_table(config.get("gamma", 2.8))
+        self._max_ma = config["max_ma"]
+        self._ma_per_channel = config["ma_per_channel"]
+        self._idle_ma = config["idle_ma_per_led"] * count
+        self._min_gap_us = config.get("min_write_gap_us", 280)
+        self._output = output
+        self.frame = bytearray(3 * SECTORS)
+        self.brightness = 255
+        self._wire = bytearray(count * self.bpp)
+        self._sent = bytearray(count * self.bpp)
+        self._written_at = None
+        self.writes = 0
+        self.estimated_ma = 0       # of the last frame prepared, after limiting
+        self.limited = False        # the last frame was scaled down to the budget
+
+    def clear(self):
+        frame = self.frame
+        for i in range(len(frame)):
+            frame[i] = 0
+
+    def _prepare(self):
+        """Frame -> wire bytes, with gamma, brightness and the current budget."""
+        frame = self.frame
+        wire = self._wire
+        gamma = self._gamma
+        level = self.brightness
+        bpp = self.bpp
+        total = 0
+        offsets = self._offsets
+        for sector in range(SECTORS):
+            at = self._led[sector] * bpp
+            for channel in range(3):
+                value = gamma[frame[3 * sector + channel]]
+                if value:
+                    value = value * level // 255 or 1
+                wire[at + offsets[channel]] = value
+                total += value
+            if self._w >= 0:
+                wire[at + self._w] = 0
+        # Current: each channel draws up to ma_per_channel at 255, plus every LED's idle draw.
+        ma = self._idle_ma + total * self._ma_per_channel // 255
+        self.limited = ma > self._max_ma and total > 0
+        if self.limited:
+            room = self._max_ma - self._idle_ma
+            scale = room * 65536 // (ma - self._idle_ma) if room > 0 else 0
+            total = 0
+            for i in range(len(wire)):
+                if wire[i]:
+                    wire[i] = (wire[i] * scale) >> 16
+                    total += wire[i]
+            ma = self._idle_ma + total * self._ma_per_channel // 255
+        self.estimated_ma = ma
+
+    def show(self, now_us=None):
+        """Prepare the frame and write it if it changed. True when the LEDs show it (written
+        now, or nothing changed); False when the latch time held it back: call again later."""
+        self._prepare()
+        if self._written_at is not None and self._wire == self._sent:
+            return True
+        now = ticks_us() if now_us is None else now_us
+        if self._written_at is not None and ticks_diff(now, self._written_at) < self._min_gap_us:
+            return False
+        self._output.write(self._wire)
+        self._written_at = now
+        # Swap instead of copying: the next _prepare() rewrites every byte of _wire.
+        self._wire, self._sent = self._sent, self._wire
+        self.writes += 1
+        return True
+
+    @property
+    def sent(self):
+        """The bytes last written to the LEDs."""
+        return self._sent
+
+    def led_of(self, sector):
+        return self._led[sector]

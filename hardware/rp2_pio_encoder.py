@@ -1,0 +1,51 @@
+"""RP2040 encoder: a PIO state machine watches A and B (consecutive GPIOs) and pushes every
+change of the pair into its FIFO, then raises an IRQ; the handler drains the FIFO into the pure
+decoder. While neopixel writes have interrupts off (~0.4 ms), changes wait in the FIFO
+(8 deep, joined) instead of being lost."""
+
+import machine
+import rp2
+
+from hardware.quadrature import QuadratureDecoder
+
+
+@rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT, fifo_join=rp2.PIO.JOIN_RX)
+def _watch_pair():
+    wrap_target()                      # noqa: F821 (PIO assembler names)
+    label("sample")                    # noqa: F821
+    mov(isr, null)                     # noqa: F821
+    in_(pins, 2)                       # noqa: F821
+    mov(y, isr)                        # noqa: F821
+    jmp(x_not_y, "changed")            # noqa: F821
+    jmp("sample")                      # noqa: F821
+    label("changed")                   # noqa: F821
+    mov(x, y)                          # noqa: F821
+    push(noblock)                      # noqa: F821
+    irq(rel(0))                        # noqa: F821
+    wrap()                             # noqa: F821
+
+
+class PioEncoder:
+    def __init__(self, config, state_machine=0):
+        pull = machine.Pin.PULL_UP if config["pull"] == "up" else None
+        base = machine.Pin(config["pin_a"], machine.Pin.IN, pull)
+        machine.Pin(config["pin_b"], machine.Pin.IN, pull)
+        self.decoder = QuadratureDecoder(config["pulses_per_detent"], config["reverse"],
+                                         config["rest_state"])
+        self.decoder.reset((base.value() << 1) | machine.Pin(config["pin_b"]).value())
+        self._sm = rp2.StateMachine(state_machine, _watch_pair, freq=1000000, in_base=base)
+        self._handler = self._drain
+        self._sm.irq(self._handler, hard=True)
+        self._sm.active(1)
+
+    def _drain(self, sm):
+        # in_(pins, 2) puts the base pin (A) in bit 0 and B in bit 1; the decoder wants A B.
+        while sm.rx_fifo():
+            pair = sm.get()
+            self.decoder.feed(((pair & 1) << 1) | ((pair >> 1) & 1))
+
+    def take(self):
+        state = machine.disable_irq()
+        count = self.decoder.take()
+        machine.enable_irq(state)
+        return count

@@ -1,0 +1,155 @@
+"""The simulated twins of the ring, the encoder and the button, and their link to the host.
+
+The simulator (host_tools/simulator.py) runs the unmodified firmware on the MicroPython unix
+port with board `sim` and talks to it over stdin/stdout:
+
+  host -> device, one command a line:
+    clock virtual        time advances only through `wait` (scripted runs, deterministic)
+    turn N               N detents (negative: anticlockwise), as quadrature edges through
+                         the real decoder, with contact bounce on every edge
+    press | release      the button contact
+    wait MS              let MS milliseconds pass (virtual: in loop-period steps)
+    quit                 stop the app
+
+  device -> host:
+    "\\x01F" + the wire bytes of every frame written to the ring + "\\n" (binary, fixed size)
+    anything else is the firmware's serial console
+
+Frames are written as raw bytes, so showing a frame allocates nothing here either."""
+
+import select
+import sys
+
+from hardware.clock import ticks_add, ticks_diff, ticks_ms, ticks_us
+from hardware.quadrature import QuadratureDecoder
+
+FRAME_MARK = b"\x01F"
+# The forward (clockwise) Gray sequence, starting from the usual rest state 11.
+_FORWARD = (3, 2, 0, 1)
+
+
+class SimClock:
+    """Real time, or virtual time that only `wait` moves (scripted, reproducible runs)."""
+
+    def __init__(self):
+        self.virtual = False
+        self._ms = 0
+
+    def ticks_ms(self):
+        return self._ms if self.virtual else ticks_ms()
+
+    def ticks_us(self):
+        return (self._ms * 1000) & 0x3FFFFFFF if self.virtual else ticks_us()
+
+    def advance(self, ms):
+        self._ms = ticks_add(self._ms, ms)
+
+
+class SimRingOutput:
+    def __init__(self, stream=None):
+        self._out = stream or sys.stdout.buffer
+        self.frames = 0
+
+    def write(self, buf):
+        self._out.write(FRAME_MARK)
+        self._out.write(buf)
+        self._out.write(b"\n")
+        self.frames += 1
+
+
+class SimEncoder:
+    """Turns become real quadrature edges, bounce included, fed to the real decoder."""
+
+    def __init__(self, config):
+        self.decoder = QuadratureDecoder(config["pulses_per_detent"], config["reverse"],
+                                         config["rest_state"])
+        self._ppd = config["pulses_per_detent"]
+        self._state = config["rest_state"] if self._ppd == 4 else 3
+        self.decoder.reset(self._state)
+
+    def _edge(self, state):
+        # Contact bounce: the new state, a flicker back, then the new state again.
+        previous = self._state
+        self.decoder.feed(state)
+        self.decoder.feed(previous)
+        self.decoder.feed(state)
+        self._state = state
+
+    def turn(self, detents):
+        step = 1 if detents > 0 else -1
+        for _ in range(abs(detents)):
+            for _ in range(self._ppd):
+                at = _FORWARD.index(self._state)
+                self._edge(_FORWARD[(at + step) % 4])
+
+    def take(self):
+        return self.decoder.take()
+
+
+class SimButton:
+    def __init__(self, config):
+        self.down = False
+
+    def pressed(self):
+        return self.down
+
+
+class SimLink:
+    """Reads the host's commands and applies them to the twins, one at a time: a `wait`
+    holds the queue until its time has passed, so a script replays the same way every run."""
+
+    def __init__(self, clock, encoder, button, period_ms, stream=None):
+        self.clock = clock
+        self.encoder = encoder
+        self.button = button
+        self.period_ms = period_ms
+        self._in = stream or sys.stdin
+        self._poll = select.poll()
+        self._poll.register(self._in, select.POLLIN)
+        self._wait_left = 0
+        self._wait_until = None
+        self.quit = False
+        self.closed = False
+
+    def _ready(self):
+        for _ in self._poll.ipoll(0):
+            return True
+        return False
+
+    def poll(self):
+        """Called once per loop tick."""
+        if self._wait_left > 0:
+            if self.clock.virtual:
+                step = min(self.period_ms, self._wait_left)
+                self.clock.advance(step)
+                self._wait_left -= step
+                return
+            if ticks_diff(ticks_ms(), self._wait_until) < 0:
+                return
+            self._wait_left = 0
+        while not self.closed and not self.quit and self._wait_left == 0 and self._ready():
+            line = self._in.readline()
+            if not line:
+                self.closed = True
+                break
+            self._apply(line.split())
+
+    def _apply(self, words):
+        if not words:
+            return
+        verb = words[0]
+        if verb == "turn":
+            self.encoder.turn(int(words[1]))
+        elif verb == "press":
+            self.button.down = True
+        elif verb == "release":
+            self.button.down = False
+        elif verb == "wait":
+            self._wait_left = int(words[1])
+            self._wait_until = ticks_add(ticks_ms(), self._wait_left)
+        elif verb == "clock":
+            self.clock.virtual = words[1] == "virtual"
+        elif verb == "quit":
+            self.quit = True
+        else:
+            print("sim: unknown command %r" % verb)

@@ -1,0 +1,69 @@
+"""What goes onto a device (or into the simulator's flash): one list for deploy, the simulator,
+the virtual board and the mpy-cross check, so they can never disagree."""
+
+import os
+
+from host_tools.meldfiles import DEFAULT_SOURCE, compile_file
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGES = ("core", "hardware", "firmware")
+# Host-only modules: the device never compiles a JSON source.
+HOST_ONLY = ("core/meldsource.py",)
+BOARD_DIR = os.path.join(ROOT, "boards")
+
+
+def python_files():
+    """(source path, path on the device) for every module the device runs, plus boot/main."""
+    files = []
+    for package in PACKAGES:
+        for folder, dirs, names in os.walk(os.path.join(ROOT, package)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(names):
+                if not name.endswith(".py"):
+                    continue
+                source = os.path.join(folder, name)
+                rel = os.path.relpath(source, ROOT).replace(os.sep, "/")
+                if rel in HOST_ONLY or rel in ("firmware/boot.py", "firmware/main.py"):
+                    continue
+                files.append((source, rel))
+    files.append((os.path.join(ROOT, "firmware", "boot.py"), "boot.py"))
+    files.append((os.path.join(ROOT, "firmware", "main.py"), "main.py"))
+    return files
+
+
+def board_names():
+    return sorted(n[:-5] for n in os.listdir(BOARD_DIR) if n.endswith(".json"))
+
+
+def board_path(name):
+    path = os.path.join(BOARD_DIR, name + ".json")
+    if not os.path.exists(path):
+        from host_tools.errors import UserError
+        raise UserError("no board %r (boards: %s)" % (name, ", ".join(board_names())))
+    return path
+
+
+def data_files(board, meldset_sources=(DEFAULT_SOURCE,)):
+    """(bytes, path on the device) for the board file and the compiled meld sets."""
+    with open(board_path(board), "rb") as f:
+        files = [(f.read(), "board.json")]
+    for source in meldset_sources:
+        blob = compile_file(source)
+        name = os.path.splitext(os.path.basename(source))[0]
+        files.append((blob, "melds/%s.cwm" % name))
+    return files
+
+
+def build_flash(dest, board="sim"):
+    """Lay out a device's flash in folder `dest` (kept: settings, logs, flashed sets stay)."""
+    import shutil
+    for source, rel in python_files():
+        target = os.path.join(dest, rel)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copyfile(source, target)
+    for data, rel in data_files(board):
+        target = os.path.join(dest, rel)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(data)
+    return dest

@@ -1,0 +1,204 @@
+"""The simulator: the unmodified firmware on the MicroPython unix port with board `sim`.
+
+The host lays out a flash folder (the same files deploy sends), starts `micropython` in it the
+way a board boots (boot.py, then main.py), and talks to hardware/sim.py over stdin/stdout:
+knob and button commands in, ring frames (raw wire bytes) and console lines out.
+
+Scripted runs use virtual time, so they replay identically; the terminal UI uses real time."""
+
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from hardware import board as board_file
+from hardware.sim import FRAME_MARK
+
+from host_tools.device_files import board_path, build_flash
+from host_tools.errors import UserError
+
+BOOT = "exec(open('boot.py').read())\nexec(open('main.py').read())"
+TURN_GAP_MS = 20          # more than a 60 fps frame: each turn gets its own frame
+SCRIPT_TIMEOUT_S = 120
+
+
+def micropython_path():
+    beside = os.path.join(os.path.dirname(sys.executable), "micropython")
+    found = beside if os.path.exists(beside) else shutil.which("micropython")
+    if not found:
+        raise UserError("the MicroPython unix port is not installed (run: make setup)")
+    return found
+
+
+def parse_heap(text):
+    """'48k', '1m', '65536' -> bytes, for micropython -X heapsize."""
+    if text is None:
+        return None
+    value = text.strip().lower()
+    scale = 1
+    if value.endswith("k"):
+        scale, value = 1024, value[:-1]
+    elif value.endswith("m"):
+        scale, value = 1024 * 1024, value[:-1]
+    if not value.isdigit() or int(value) * scale < 16 * 1024:
+        raise UserError("--heap %r: expected a size such as 48k (at least 16k)" % text)
+    return int(value) * scale
+
+
+# ---- the script language --------------------------------------------------------------------
+
+def gestures(button):
+    """Button gestures as timed press/release commands, from the board's own timings."""
+    settle = button["debounce_ms"] + 20
+    return {
+        "click": ["press", "wait %d" % settle, "release",
+                  "wait %d" % (button["double_ms"] + settle)],
+        "double": ["press", "wait %d" % settle, "release", "wait %d" % settle,
+                   "press", "wait %d" % settle, "release", "wait %d" % settle],
+        "long": ["press", "wait %d" % (button["long_ms"] + settle), "release",
+                 "wait %d" % settle],
+    }
+
+
+def compile_script(text, button):
+    """'cw 3; click; ccw 1; double; long; wait 200' -> protocol lines. UserError names the
+    step that cannot be read."""
+    lines = []
+    named = gestures(button)
+    steps = [s.strip() for s in text.replace("\n", ";").split(";")]
+    for index, step in enumerate(steps):
+        if not step:
+            continue
+        words = step.split()
+        verb = words[0].lower()
+        where = "--script step %d %r" % (index + 1, step)
+        if verb in ("cw", "ccw"):
+            count = _number(words, where, default=1)
+            for _ in range(count):
+                lines.append("turn %d" % (1 if verb == "cw" else -1))
+                lines.append("wait %d" % TURN_GAP_MS)
+        elif verb in named and len(words) == 1:
+            lines.extend(named[verb])
+        elif verb == "wait":
+            lines.append("wait %d" % _number(words, where))
+        elif verb in ("press", "release") and len(words) == 1:
+            lines.append(verb)
+        else:
+            raise UserError("%s: expected cw N, ccw N, click, double, long, press, release "
+                            "or wait MS" % where)
+    return lines
+
+
+def _number(words, where, default=None):
+    if len(words) == 1 and default is not None:
+        return default
+    if len(words) != 2 or not words[1].isdigit() or int(words[1]) > 100000:
+        raise UserError("%s: expected a whole number" % where)
+    return int(words[1])
+
+
+# ---- frames ---------------------------------------------------------------------------------
+
+def decode_frame(ring, wire):
+    """Wire bytes -> (wheel: 12 [r,g,b] C first, leds: 12 [r,g,b] in wire order)."""
+    order = ring["order"]
+    bpp = len(order)
+    leds = []
+    for led in range(ring["count"]):
+        chunk = wire[led * bpp:(led + 1) * bpp]
+        leds.append([chunk[order.index(c)] for c in "RGB"])
+    step = 1 if ring["direction"] == "cw" else -1
+    wheel = [leds[(ring["led_at_c"] + step * sector) % ring["count"]] for sector in range(12)]
+    return wheel, leds
+
+
+class Firmware:
+    """A running simulator process and the parser of what it prints."""
+
+    def __init__(self, flash, heap=None, board="sim"):
+        self.board = board_file.load(board_path(board))
+        ring = self.board["ring"]
+        self.frame_size = ring["count"] * len(ring["order"])
+        args = [micropython_path()]
+        if heap:
+            args += ["-X", "heapsize=%d" % heap]
+        self.proc = subprocess.Popen(args + ["-c", BOOT], cwd=flash, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self._buffer = b""
+
+    def send(self, lines):
+        self.proc.stdin.write(("\n".join(lines) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def feed(self, data):
+        """Parse output bytes into events: ("frame", wire bytes) and ("console", text)."""
+        self._buffer += data
+        events = []
+        while self._buffer:
+            if self._buffer.startswith(FRAME_MARK):
+                need = len(FRAME_MARK) + self.frame_size + 1
+                if len(self._buffer) < need:
+                    break
+                events.append(("frame", self._buffer[len(FRAME_MARK):need - 1]))
+                self._buffer = self._buffer[need:]
+                continue
+            if FRAME_MARK[:1] == self._buffer[:1] and len(self._buffer) < len(FRAME_MARK):
+                break
+            end = self._buffer.find(b"\n")
+            if end < 0:
+                break
+            events.append(("console", self._buffer[:end].decode("utf-8", "replace")))
+            self._buffer = self._buffer[end + 1:]
+        return events
+
+
+def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hold=False):
+    """Run a script without a terminal. Returns (frames, console lines, exit status); each
+    frame is {"wheel", "leds", "console"}, also written as JSON lines to frames_path."""
+    commands = compile_script(script, board_file.load(board_path(board))["button"])
+    own_flash = flash is None
+    flash = flash or tempfile.mkdtemp(prefix="chromawheel-sim-")
+    try:
+        build_flash(flash, board)
+        firmware = Firmware(flash, heap, board)
+        # The boot frame shows before the first command (a real user cannot be faster).
+        prelude = ["clock virtual"] + (["press"] if hold else ["wait 20"])
+        try:
+            out, err = firmware.proc.communicate(
+                ("\n".join(prelude + commands + ["wait 50", "quit"]) + "\n").encode(),
+                timeout=SCRIPT_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            firmware.proc.kill()
+            raise UserError("simulator: no end after %d s" % SCRIPT_TIMEOUT_S)
+        frames, console = _collect(firmware, out)
+    finally:
+        if own_flash:
+            shutil.rmtree(flash, ignore_errors=True)
+    if frames_path:
+        with open(frames_path, "w") as f:
+            for frame in frames:
+                f.write(json.dumps(frame) + "\n")
+    status = firmware.proc.returncode
+    if status:
+        tail = err.decode("utf-8", "replace").strip().splitlines()[-6:]
+        raise UserError("simulator: the firmware stopped with status %d: %s" % (
+            status, " | ".join(tail) or "no message"))
+    return frames, console
+
+
+def _collect(firmware, out):
+    frames = []
+    console = []
+    since = []
+    for kind, value in firmware.feed(out):
+        if kind == "console":
+            console.append(value)
+            since.append(value)
+        else:
+            wheel, leds = decode_frame(firmware.board["ring"], value)
+            frames.append({"wheel": wheel, "leds": leds, "console": "\n".join(since)})
+            since = []
+    return frames, console

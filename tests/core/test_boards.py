@@ -1,0 +1,58 @@
+"""Every board file is valid; bad ones are refused with the field named."""
+
+from expect import raises, repo_path
+
+from hardware import board
+
+
+def test_shipped_boards_are_valid():
+    for name in ("pico", "esp32", "qtpy_rp2040", "sim"):
+        b = board.load(repo_path("boards", name + ".json"))
+        assert b["board"] == name
+        assert b["ring"]["count"] == 12
+        assert b["button"]["long_ms"] == 700       # defaults filled in
+
+
+def good():
+    return {"board": "t", "platform": "rp2",
+            "ring": {"pin": 16}, "encoder": {"driver": "pio", "pin_a": 2, "pin_b": 3},
+            "button": {"pin": 4}}
+
+
+def problems(obj):
+    return ["%s: %s" % p for p in board.validate(obj)[1]]
+
+
+def test_defaults():
+    b = board.parse(good())
+    assert b["ring"]["order"] == "GRB" and b["ring"]["max_ma"] == 400
+    assert b["encoder"]["pulses_per_detent"] == 4
+
+
+def test_errors_name_the_field():
+    obj = good()
+    obj["ring"]["order"] = "GRX"
+    obj["ring"]["led_at_c"] = 12
+    obj["encoder"]["pin_b"] = 5
+    obj["button"]["colour"] = 1
+    obj["encoder"]["pulses_per_detent"] = 3
+    assert problems(obj) == [
+        "ring.led_at_c: 12 is out of range (0 to 11)",
+        "ring.order: 'GRX' is not one of RGB, RBG, GRB, GBR, BRG, BGR, RGBW, GRBW, BRGW, WRGB",
+        "encoder.pulses_per_detent: 3 is not one of 4, 2, 1",
+        "button.colour: unknown field",
+        "encoder.pin_b: the PIO decoder needs B on the GPIO after A (3)",
+    ]
+
+
+def test_platform_specific_checks():
+    obj = good()
+    obj["encoder"]["driver"] = "rotaryio"
+    assert problems(obj) == ["encoder.driver: 'rotaryio' is not an encoder driver for "
+                             "platform 'rp2' (pio, irq)"]
+    obj = good()
+    obj["platform"] = "circuitpython"
+    obj["encoder"]["driver"] = "rotaryio"
+    assert "ring.pin: expected a board pin name such as 'A0', got 16" in problems(obj)
+    err = raises(board.BoardError, board.parse, [], "x.json")
+    assert str(err) == "x.json: : expected a JSON object"

@@ -1,0 +1,64 @@
+"""Press detection on a polled contact with bounce, at 5 ms polling."""
+
+from hardware.clock import ticks_add
+from hardware.presses import CLICK, DOUBLE, LONG, PressDetector
+
+
+def run(timeline, until, poll_ms=5):
+    """timeline: (time_ms, pressed) changes; returns [(time, event)]."""
+    detector = PressDetector(50, 700, 350)
+    events = []
+    state = False
+    changes = list(timeline)
+    for now in range(0, until, poll_ms):
+        while changes and changes[0][0] <= now:
+            state = changes.pop(0)[1]
+        event = detector.update(state, now)
+        if event:
+            events.append((now, event))
+    return events
+
+
+def chatter(at, pressed):
+    """A contact edge with 10 ms of bounce."""
+    return [(at, pressed), (at + 2, not pressed), (at + 4, pressed), (at + 8, not pressed),
+            (at + 10, pressed)]
+
+
+def test_short_press_is_a_click_after_the_double_window():
+    events = run(chatter(100, True) + chatter(200, False), 1200)
+    assert [e for _, e in events] == [CLICK]
+    assert 200 + 350 <= events[0][0] <= 200 + 350 + 20
+
+
+def test_bounce_does_not_make_extra_presses():
+    events = run(chatter(100, True) + chatter(180, False) + chatter(1000, True)
+                 + chatter(1090, False), 2000)
+    assert [e for _, e in events] == [CLICK, CLICK]
+
+
+def test_double_press_reported_on_the_second_press():
+    events = run(chatter(100, True) + chatter(180, False) + chatter(300, True)
+                 + chatter(380, False), 1500)
+    assert [e for _, e in events] == [DOUBLE]
+    assert 300 <= events[0][0] <= 310
+
+
+def test_long_press_while_held_and_no_click_after():
+    events = run(chatter(100, True) + chatter(1200, False), 2500)
+    assert [e for _, e in events] == [LONG]
+    assert 800 <= events[0][0] <= 815
+
+
+def test_slow_second_press_is_two_clicks():
+    events = run(chatter(100, True) + chatter(180, False) + chatter(700, True)
+                 + chatter(780, False), 2000)
+    assert [e for _, e in events] == [CLICK, CLICK]
+
+
+def test_tick_wrap_around():
+    detector = PressDetector(50, 700, 350)
+    start = ticks_add(0, -100)       # 100 ms before the ticks counter wraps
+    assert detector.update(True, start) == 0
+    assert detector.update(False, ticks_add(start, 100)) == 0
+    assert detector.update(False, ticks_add(start, 500)) == CLICK

@@ -1,0 +1,90 @@
+"""The ring pipeline: mapping, colour order, gamma, brightness, current budget, writes."""
+
+from hardware.ring import Ring, gamma_table
+
+
+class Capture:
+    def __init__(self):
+        self.writes = []
+
+    def write(self, buf):
+        self.writes.append(bytes(buf))
+
+
+def make(**changes):
+    config = {"count": 12, "led_at_c": 0, "direction": "cw", "order": "GRB", "max_ma": 400,
+              "ma_per_channel": 20, "idle_ma_per_led": 1, "gamma": 2.8, "min_write_gap_us": 280}
+    for key in changes:
+        config[key] = changes[key]
+    out = Capture()
+    return Ring(config, out), out
+
+
+def set_sector(ring, sector, rgb):
+    for c in range(3):
+        ring.frame[3 * sector + c] = rgb[c]
+
+
+def test_colour_order_and_mapping():
+    ring, out = make(order="GRB", led_at_c=3, direction="ccw", gamma=1.0)
+    set_sector(ring, 0, (255, 0, 0))      # C: pure red
+    set_sector(ring, 1, (0, 0, 255))      # C#: pure blue
+    assert ring.show(0)
+    wire = out.writes[-1]
+    assert wire[3 * 3:3 * 3 + 3] == bytes((0, 255, 0))     # LED 3, GRB: G=0 R=255 B=0
+    assert wire[2 * 3:2 * 3 + 3] == bytes((0, 0, 255))     # anticlockwise: C# on LED 2
+    assert sum(wire) == 510
+
+
+def test_rgb_and_grbw_orders():
+    ring, out = make(order="RGB", gamma=1.0)
+    set_sector(ring, 0, (10, 20, 30))
+    ring.show(0)
+    assert out.writes[-1][:3] == bytes((10, 20, 30))
+    ring, out = make(order="GRBW", gamma=1.0)
+    set_sector(ring, 11, (10, 20, 30))
+    ring.show(0)
+    assert len(out.writes[-1]) == 48
+    assert out.writes[-1][44:48] == bytes((20, 10, 30, 0))
+
+
+def test_gamma_table():
+    table = gamma_table(2.8)
+    assert table[0] == 0 and table[255] == 255
+    assert table[128] == 37        # 255 * 0.502 ** 2.8 = 37.0
+    assert all(table[i] <= table[i + 1] for i in range(255))
+
+
+def test_brightness_keeps_dim_channels_lit_and_hue():
+    ring, out = make()
+    ring.brightness = 8
+    set_sector(ring, 0, (90, 40, 0))        # a dim optional note
+    ring.show(0)
+    g, r, b = out.writes[-1][:3]
+    assert r >= 1 and g >= 1 and b == 0       # never rounded to off
+    assert r >= g
+
+
+def test_current_budget_scales_a_bright_frame():
+    ring, out = make(max_ma=400)
+    for sector in range(12):
+        set_sector(ring, sector, (255, 255, 255))     # 12 x 60 mA = 732 mA with idle
+    ring.show(0)
+    assert ring.limited
+    assert ring.estimated_ma <= 400
+    assert max(out.writes[-1]) < 255
+    ring2, out2 = make(max_ma=400)
+    set_sector(ring2, 0, (255, 255, 255))
+    ring2.show(0)
+    assert not ring2.limited and ring2.estimated_ma == 12 + 60
+
+
+def test_no_write_when_unchanged_and_latch_gap():
+    ring, out = make()
+    set_sector(ring, 0, (255, 0, 0))
+    assert ring.show(1000) and len(out.writes) == 1
+    assert ring.show(5000) and len(out.writes) == 1        # same frame: nothing sent
+    set_sector(ring, 1, (0, 255, 0))
+    assert not ring.show(1100)                             # 100 us after: held back
+    assert len(out.writes) == 1
+    assert ring.show(1300) and len(out.writes) == 2        # 300 us after: written
