@@ -11,12 +11,7 @@ VOCABULARY = ("1", "b2", "2", "#2", "b3", "3", "4", "#4", "b5", "5", "#5", "b6",
 # Semitones of the plain (major-scale) degree 1..13; 8..13 are 1..6 an octave up.
 _PLAIN_SEMITONES = (0, 2, 4, 5, 7, 9, 11, 12, 14, 16, 17, 19, 21)
 _ALTER_TEXT = {-2: "bb", -1: "b", 0: "", 1: "#", 2: "##"}
-_ALTER_INPUT = {"b": -1, "\u266d": -1, "#": 1, "\u266f": 1}
 OPTIONAL = 0x80
-
-
-class DegreeError(ValueError):
-    """A degree that is not in the vocabulary."""
 
 
 def encode(number, alter):
@@ -42,32 +37,6 @@ def semitones(code):
 
 def to_text(code):
     return _ALTER_TEXT[alter(code)] + str(number(code))
-
-
-def _read(text):
-    """Accidentals then a number 1..13, or None when the text has another shape."""
-    alt = 0
-    i = 0
-    while i < len(text) and text[i] in _ALTER_INPUT:
-        alt += _ALTER_INPUT[text[i]]
-        i += 1
-    digits = text[i:]
-    if not digits or not digits.isdigit() or len(digits) > 2:
-        return None
-    num = int(digits)
-    if num < 1 or num > 13 or alt < -2 or alt > 2 or i > 2:
-        return None
-    return encode(num, alt)
-
-
-def parse(text):
-    """'b3' -> code; raises DegreeError naming the text when it is not in the vocabulary."""
-    if not isinstance(text, str):
-        raise DegreeError("%r is not a degree (expected text such as 'b3')" % (text,))
-    code = _read(text.strip())
-    if code is None or to_text(code) not in VOCABULARY:
-        raise DegreeError("%r is not a degree" % text)
-    return code
 
 
 def is_valid_code(code):

@@ -5,8 +5,7 @@ Two positions may share a pitch class (the octave: 1 and 8 need two cards of one
 """
 
 from core import degrees, pcset, spelling
-
-KINDS = ("interval", "chord", "scale")
+from core.meldset import KINDS
 KIND_PLURALS = ("intervals", "chords", "scales")
 
 
@@ -74,3 +73,32 @@ class Meld:
     def notes(self, root):
         """The spelled note of every position at `root` (a (letter, alter) pair)."""
         return spelling.spell_all(root, self.codes)
+
+
+def all_melds(meldset):
+    return [meldset.meld(i) for i in range(meldset.count)]
+
+
+def index_of(meldset, ident):
+    """Index of the meld with exactly this id, or -1."""
+    for i in range(meldset.count):
+        if meldset.meld_id(i) == ident:
+            return i
+    return -1
+
+
+def find(meldset, text):
+    """A meld's index by id (exact, then ignoring case) or by name (ignoring case).
+    Raises KeyError with a message naming what was not found."""
+    i = index_of(meldset, text)
+    if i >= 0:
+        return i
+    wanted = text.lower()
+    matches = [j for j in range(meldset.count)
+               if meldset.meld_id(j).lower() == wanted or meldset.meld_name(j).lower() == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise KeyError("%r matches several melds (%s): use the exact id" % (
+            text, ", ".join(meldset.meld_id(j) for j in matches)))
+    raise KeyError("no meld %r in meld set %r" % (text, meldset.name))

@@ -17,7 +17,8 @@ truncated or corrupted file is refused, never half-loaded.
 from array import array
 
 from core import degrees
-from core.melds import KINDS, Meld
+
+KINDS = ("interval", "chord", "scale")
 
 MAGIC = b"CWMS"
 FORMAT_VERSION = 1
@@ -136,35 +137,9 @@ class MeldSet:
         return self._blob[start:stop]
 
     def meld(self, i):
+        """A Meld object (host tools, rule engines); the device reads the fields directly."""
+        from core.melds import Meld
         return Meld(self.meld_id(i), self.meld_name(i), self.kind_name(i), self.meld_codes(i))
-
-    def melds(self):
-        return [self.meld(i) for i in range(self.count)]
-
-    def index_of(self, ident):
-        """Index of the meld with exactly this id, or -1."""
-        key = ident.encode("utf-8")
-        for i in range(self.count):
-            start, stop = self._field(i, 0)
-            if self._blob[start:stop] == key:
-                return i
-        return -1
-
-    def find(self, text):
-        """A meld by id (exact, then ignoring case) or by name (ignoring case).
-        Raises KeyError with a message naming what was not found."""
-        i = self.index_of(text)
-        if i >= 0:
-            return i
-        wanted = text.lower()
-        matches = [j for j in range(self.count)
-                   if self.meld_id(j).lower() == wanted or self.meld_name(j).lower() == wanted]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise KeyError("%r matches several melds (%s): use the exact id" % (
-                text, ", ".join(self.meld_id(j) for j in matches)))
-        raise KeyError("no meld %r in meld set %r" % (text, self.name))
 
     def of_kind(self, kind):
         return [i for i in range(self.count) if self.kind(i) == kind]

@@ -6,9 +6,9 @@ refuses a source with any problem, so a bad set never reaches a device.
 """
 
 from core import degrees
-from core.meldset import (FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_MELDS, MAX_POSITIONS,
-                          MeldSet, MeldSetError, crc32)
-from core.melds import KINDS
+from core.meldset import (FORMAT_VERSION, HEADER_SIZE, KINDS, MAGIC, MAX_MELDS,
+                          MAX_POSITIONS, MeldSet, MeldSetError, crc32)
+from core.parse import DegreeError, parse_degree
 
 FORMAT_NAME = "chromawheel-meldset"
 MAX_ID = 16
@@ -123,8 +123,8 @@ def _degrees(report, where, value, kind):
             continue
         optional = len(text) > 2 and text[0] == "(" and text[-1] == ")"
         try:
-            code = degrees.parse(text[1:-1] if optional else text)
-        except degrees.DegreeError as err:
+            code = parse_degree(text[1:-1] if optional else text)
+        except DegreeError as err:
             report.add(here, str(err))
             ok = False
             continue

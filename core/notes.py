@@ -8,44 +8,9 @@ their letter; the wheel and the NOTE cards only know pitch classes.
 LETTERS = "CDEFGAB"
 NATURAL_PC = (0, 2, 4, 5, 7, 9, 11)
 
-# Display forms; input accepts all of them plus 'x' for a double sharp.
+# Display forms (core/parse.py reads them all, plus 'x' for a double sharp).
 ASCII_ACCIDENTALS = {-2: "bb", -1: "b", 0: "", 1: "#", 2: "##"}
 UNICODE_ACCIDENTALS = {-2: "\U0001d12b", -1: "\u266d", 0: "", 1: "\u266f", 2: "\U0001d12a"}
-_INPUT_ALTER = {
-    "#": 1, "\u266f": 1, "b": -1, "\u266d": -1,
-    "x": 2, "\U0001d12a": 2, "\U0001d12b": -2, "\u266e": 0,
-}
-
-
-class NoteError(ValueError):
-    """A note name that cannot be read."""
-
-
-def parse_note(text):
-    """'C#', 'Db', 'E\u266d', 'F##', 'Fx', 'Bbb', any case -> (letter, alter)."""
-    if not isinstance(text, str):
-        raise NoteError("a note name must be text, not %r" % (text,))
-    name = text.strip()
-    if not name:
-        raise NoteError("empty note name")
-    letter = LETTERS.find(name[0].upper())
-    if letter < 0:
-        raise NoteError("%r is not a note name (the letter must be A-G)" % text)
-    alter = 0
-    signs = 0
-    for ch in name[1:]:
-        step = _INPUT_ALTER.get(ch.lower() if ch in "BX" else ch)
-        if step is None:
-            raise NoteError("%r is not a note name (unknown accidental %r)" % (text, ch))
-        if alter and step and (alter > 0) != (step > 0):
-            raise NoteError("%r is not a note name (mixes sharps and flats)" % text)
-        alter += step
-        signs += 1
-    if alter < -2 or alter > 2:
-        raise NoteError("%r is not a note name (at most a double accidental)" % text)
-    if signs > 2 or (signs == 2 and abs(alter) != 2):
-        raise NoteError("%r is not a note name (too many accidentals)" % text)
-    return (letter, alter)
 
 
 def note_pc(note):
@@ -61,11 +26,6 @@ def format_note(note, unicode=False):
     # Beyond a double accidental (only reachable through the enharmonic toggle): repeat signs.
     sign = table[1] if alter > 0 else table[-1]
     return LETTERS[note[0]] + sign * abs(alter)
-
-
-def pc_of(text):
-    """Pitch class of a note name."""
-    return note_pc(parse_note(text))
 
 
 def is_black_key(pc):

@@ -8,17 +8,25 @@ an idle or repainting tick does not.
 import asyncio
 
 from core.meldset import MeldSetError
-from hardware import board as board_file
 from hardware.clock import ticks_add, ticks_diff
 from hardware.presses import CLICK, DOUBLE, LONG, PressDetector
 
-from firmware import log, meldstore, render, safemode
+from firmware import crashes, render
 from firmware.modes import load_mode
 from firmware.settings import Settings
 
-BOARD_PATH = "board.json"
 ERROR_SHOW_MS = 1500
 TURN = 4
+
+
+def _log(line):
+    from firmware import log      # loaded on the first message, not at boot
+    log.write(line)
+
+
+def _log_exception(where, err):
+    from firmware import log
+    log.exception(where, err)
 
 
 def _sleep_ms(ms):
@@ -33,9 +41,10 @@ class App:
         self.now = hw.clock.ticks_ms()
         self.settings = settings or Settings().load()
         for problem in self.settings.problems:
-            log.write(problem)
+            _log(problem)
+        from firmware import meldstore        # used at start and from the menu only
         self.meldset, self.meldset_name = meldstore.load_with_fallback(
-            self.settings["meldset"], self.settings["last_good_meldset"], log.write)
+            self.settings["meldset"], self.settings["last_good_meldset"], _log)
         self.settings.set("last_good_meldset", self.meldset_name, self.now)
         button = hw.board["button"]
         self.presses = PressDetector(button["debounce_ms"], button["long_ms"], button["double_ms"])
@@ -59,7 +68,7 @@ class App:
         try:
             return load_mode(name, self)
         except Exception as err:
-            log.exception("mode %s" % name, err)
+            _log_exception("mode %s" % name, err)
             return load_mode("explorer", self)
 
     @property
@@ -94,10 +103,11 @@ class App:
 
     def switch_set(self, name):
         """Load another meld set; a set that fails to load changes nothing."""
+        from firmware import meldstore
         try:
             meldset = meldstore.load_named(name)
         except MeldSetError as err:
-            log.write("meld set %s refused: %s; keeping %s" % (
+            _log("meld set %s refused: %s; keeping %s" % (
                 name, str(err).replace("\n", "; "), self.meldset_name))
             return False
         self.meldset = meldset
@@ -106,12 +116,12 @@ class App:
         self.settings.set("last_good_meldset", name, self.now)
         if hasattr(self.mode, "set_changed"):
             self.mode.set_changed()
-        log.write("meld set %s loaded: %d melds" % (name, meldset.count))
+        _log("meld set %s loaded: %d melds" % (name, meldset.count))
         return True
 
     def _failed(self, err):
         """A mode raised: log it, show the error pattern, go back to the explorer."""
-        log.exception("mode %s" % self.active.name, err)
+        _log_exception("mode %s" % self.active.name, err)
         self.menu = None
         self.error_until = ticks_add(self.now, ERROR_SHOW_MS)
         self.mode = load_mode("explorer", self)
@@ -161,10 +171,10 @@ class App:
             try:
                 self.settings.save()
             except OSError as err:
-                log.write("settings not saved: %s" % err)
-        if not self.stable and ticks_diff(now, self.started_at) >= safemode.STABLE_MS:
+                _log("settings not saved: %s" % err)
+        if not self.stable and ticks_diff(now, self.started_at) >= crashes.STABLE_MS:
             self.stable = True
-            safemode.set_crash_count(0)
+            crashes.set_count(0)
         if self.error_until is not None and ticks_diff(now, self.error_until) >= 0:
             self.error_until = None
             self.dirty = True
@@ -193,7 +203,7 @@ class App:
     async def run(self):
         hw = self.hw
         self.watchdog = hw.start_watchdog()
-        safemode.set_crash_count(safemode.crash_count() + 1)
+        crashes.set_count(crashes.count() + 1)
         self.announce()
         while not self.stopped:
             self.tick(hw.clock.ticks_ms())
@@ -203,34 +213,4 @@ class App:
             await _sleep_ms(0 if link is not None and link.clock.virtual else hw.period_ms)
         if self.settings.dirty:
             self.settings.save()
-        safemode.set_crash_count(0)     # a clean stop is not a crash
-
-
-def main():
-    """Entry point of main.py: safe mode, or the app; Ctrl-C always reaches the REPL."""
-    from firmware import platform
-    try:
-        board = board_file.load(BOARD_PATH)
-    except board_file.BoardError as err:
-        print("safe mode: the board file is not usable:")
-        print(err)
-        return
-    hw = platform.build(board)
-    if hw.link is not None:
-        hw.link.poll()       # the simulator may hold the button before power-up
-    why = safemode.reason(hw)
-    if why:
-        safemode.run(hw, why)
-        return
-    try:
-        app = App(hw)
-        asyncio.run(app.run())
-    except KeyboardInterrupt:
-        safemode.set_crash_count(0)   # a deliberate stop (mpremote), not a crash
-        raise
-    except Exception as err:
-        log.exception("fatal", err)
-        render.paint_pattern(hw.ring.frame, render.ERROR, 2)
-        hw.ring.show()
-        hw.restart()
-        raise
+        crashes.set_count(0)     # a clean stop is not a crash

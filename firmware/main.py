@@ -1,4 +1,4 @@
 # ChromaWheel: start the app (or safe mode). Hold the button at power-up for safe mode.
-from firmware.app import main
+from firmware.start import main
 
 main()

@@ -10,26 +10,43 @@ SETTINGS_PATH = "settings.json"
 SAVE_AFTER_MS = 5000
 BRIGHTNESS_LEVELS = (8, 16, 32, 64, 96, 128, 192, 255)
 
-# name: (default, check)
-_FIELDS = {
-    "mode": ("explorer", lambda v: isinstance(v, str) and 0 < len(v) <= 24),
-    "meldset": ("default", lambda v: isinstance(v, str) and 0 < len(v) <= 24),
-    "last_good_meldset": ("default", lambda v: isinstance(v, str) and 0 < len(v) <= 24),
-    "brightness": (64, lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 255),
-    "colours": ("kind", lambda v: v in ("kind", "note")),
-    "other_root_name": (False, lambda v: isinstance(v, bool)),
-    "kind": (1, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 2),
-    "melds": ([0, 1, 0], lambda v: isinstance(v, list) and len(v) == 3 and all(
-        isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 256 for i in v)),
-    "root": (0, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 11),
-}
+# (name, default, kind[, low, high]); kind: "int", "bool", "name" or a tuple of choices.
+# One table and one checker: a function per field would cost RAM on a small board.
+_FIELDS = (
+    ("mode", "explorer", "name"),
+    ("meldset", "default", "name"),
+    ("last_good_meldset", "default", "name"),
+    ("brightness", 64, "int", 1, 255),
+    ("colours", "kind", ("kind", "note")),
+    ("other_root_name", False, "bool"),
+    ("kind", 1, "int", 0, 2),
+    ("melds", (0, 1, 0), "int", 0, 255),      # a cursor per kind: three ints
+    ("root", 0, "int", 0, 11),
+)
+
+
+def _is_int(value, low, high):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _good(value, field):
+    kind = field[2]
+    if isinstance(field[1], tuple):
+        return (isinstance(value, list) and len(value) == len(field[1])
+                and not [v for v in value if not _is_int(v, field[3], field[4])])
+    if kind == "int":
+        return _is_int(value, field[3], field[4])
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "name":
+        return isinstance(value, str) and 0 < len(value) <= 24
+    return value in kind
 
 
 def defaults():
     values = {}
-    for name in _FIELDS:
-        default = _FIELDS[name][0]
-        values[name] = list(default) if isinstance(default, list) else default
+    for field in _FIELDS:
+        values[field[0]] = list(field[1]) if isinstance(field[1], tuple) else field[1]
     return values
 
 
@@ -53,9 +70,10 @@ class Settings:
         if not isinstance(data, dict):
             self.problems.append("settings file is not an object: using defaults")
             return self
-        for name in _FIELDS:
+        for field in _FIELDS:
+            name = field[0]
             if name in data:
-                if _FIELDS[name][1](data[name]):
+                if _good(data[name], field):
                     self.values[name] = data[name]
                 else:
                     self.problems.append("setting %s: bad value, using the default" % name)

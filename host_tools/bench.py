@@ -103,6 +103,41 @@ def bench_micropython(blob, queries):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def bench_firmware():
+    """Boot figures and the frame loop on the MicroPython unix port, in a simulator flash."""
+    from host_tools.device_files import build_flash
+    from host_tools.simulator import BOOT
+    exe = micropython()
+    if exe is None:
+        return None
+    results = {}
+    with tempfile.TemporaryDirectory() as flash:
+        build_flash(flash, "sim")
+        shutil.copy(os.path.join(HERE, "bench_boot_mpy.py"), flash)
+        for mode in ("cold", "split"):
+            for leftover in ("settings.json", "crashes.txt"):
+                if os.path.exists(os.path.join(flash, leftover)):
+                    os.remove(os.path.join(flash, leftover))
+            proc = subprocess.run([exe, "-X", "heapsize=256k", "bench_boot_mpy.py", mode],
+                                  cwd=flash, capture_output=True, text=True, timeout=300)
+            if proc.returncode:
+                raise RuntimeError("firmware benchmark failed: " + proc.stdout[-400:])
+            results[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
+        # The smallest heap the app boots and runs a short script in, in 8 KB steps.
+        script = "clock virtual\nwait 20\nturn 1\nwait 20\npress\nwait 800\nrelease\nwait 100\nquit\n"
+        results["min_heap_kb"] = None
+        for kb in range(32, 161, 8):
+            for leftover in ("settings.json", "crashes.txt"):
+                if os.path.exists(os.path.join(flash, leftover)):
+                    os.remove(os.path.join(flash, leftover))
+            proc = subprocess.run([exe, "-X", "heapsize=%dk" % kb, "-c", BOOT], cwd=flash,
+                                  input=script.encode(), capture_output=True, timeout=60)
+            if proc.returncode == 0 and b"MemoryError" not in proc.stdout:
+                results["min_heap_kb"] = kb
+                break
+    return results
+
+
 def row(label, value, target="", ok=None):
     mark = "" if ok is None else ("  ok" if ok else "  MISSED")
     print("%-52s %18s  %-22s%s" % (label, value, target, mark))
@@ -154,6 +189,28 @@ def main():
         row("  heap once loaded (MicroPython)", "%d bytes" % mpy_random["set_heap"],
             "< 8192 bytes", mpy_random["set_heap"] < 8192)
         row("  + identification index (MicroPython)", "%d bytes" % mpy_random["index_heap"])
+    firmware = bench_firmware()
+    if firmware is not None:
+        cold, split = firmware["cold"], firmware["split"]
+        print("Firmware on the MicroPython unix port (board sim, default set; 64-bit port)")
+        row("  heap in use after boot", "%d bytes" % cold["heap_after_boot"], "< 32768 bytes",
+            cold["heap_after_boot"] < 32768)
+        row("    of which loaded code (.mpy)", "%d bytes" % split["code_heap"])
+        row("    of which app data (= heap with frozen code)",
+            "%d bytes" % (split["heap_after_boot"] - split["code_heap"]))
+        kb = firmware["min_heap_kb"]
+        row("  smallest heap the app runs in (8 KB steps)", "%s KB" % kb, "<= 48 KB",
+            kb is not None and kb <= 48)
+        row("  boot to first frame", "%.1f ms" % (cold["boot_us"] / 1000.0))
+        row("  bytes allocated per idle tick", "%.2f" % cold["alloc_idle_tick"], "0",
+            cold["alloc_idle_tick"] == 0)
+        row("  bytes allocated per repainted frame", "%.2f" % cold["alloc_repaint_tick"], "0",
+            cold["alloc_repaint_tick"] == 0)
+        row("  knob event to frame on the wire (median)",
+            "%d us" % cold["event_to_wire_us_median"], "vs 640 us on the wire")
+        row("  knob event to frame on the wire (p95)", "%d us" % cold["event_to_wire_us_p95"])
+        row("  console line for a change", "%.0f us" % cold["console_line_us"])
+        row("  quadrature decoder, per edge", "%.2f us" % cold["decoder_edge_us"])
     print("-" * 104)
 
 

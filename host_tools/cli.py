@@ -9,9 +9,8 @@ import argparse
 import os
 import sys
 
-from core.degrees import DegreeError
 from core.meldset import MeldSetError
-from core.notes import NoteError
+from core.parse import DegreeError, NoteError
 
 from host_tools import cmd_meldset, cmd_music, cmd_sim
 from host_tools.errors import UserError

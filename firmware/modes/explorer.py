@@ -1,7 +1,7 @@
 """Meld Explorer: turn to move the root a semitone a detent (both ways, wrapping); click for
 the next meld of the kind; double press for the next kind (intervals, chords, scales)."""
 
-from core.melds import KINDS
+from core.meldset import KINDS
 from core.notes import format_note
 from core.spelling import other_name, root_name, spell
 

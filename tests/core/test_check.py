@@ -1,13 +1,15 @@
 from expect import default_set
 
 from core.check import check
-from core.notes import format_note, parse_note, pc_of
+from core.notes import format_note
+from core.parse import parse_note, pc_of
+from core.melds import find
 
 
 def run(meld_id, notes, root=None):
     ms = default_set()
     cards = [pc_of(n) for n in notes.split()]
-    return check(ms.meld(ms.find(meld_id)), cards, parse_note(root) if root else None)
+    return check(ms.meld(find(ms, meld_id)), cards, parse_note(root) if root else None)
 
 
 def test_octave_takes_two_cards_of_one_note():

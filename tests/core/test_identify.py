@@ -1,7 +1,9 @@
 from expect import default_set
 
 from core.identify import Identifier
-from core.notes import format_note, pc_of
+from core.notes import format_note
+from core.parse import pc_of
+from core.melds import find
 
 _identifier = None
 
@@ -68,4 +70,4 @@ def test_near_readings_name_the_missing_card():
         assert expected in named, expected
     assert not [n for n in named if n.startswith("maj@C")]
     near = _identifier.near([pc_of("C")])
-    assert (ms.find("P8"), 0, 0) in near
+    assert (find(ms, "P8"), 0, 0) in near

@@ -4,6 +4,7 @@ import json
 
 from core import meldsource
 from core.meldset import MeldSet, MeldSetError
+from core.melds import find
 
 
 def small_source():
@@ -142,9 +143,9 @@ def test_every_single_byte_change_refused():
 
 def test_find_by_id_and_name():
     ms = default_set()
-    assert ms.meld_id(ms.find("m7")) == "m7"           # exact id: the interval
-    assert ms.meld_id(ms.find("MIN7")) == "min7"       # any case
-    assert ms.meld_id(ms.find("Major Triad")) == "maj"
-    assert ms.meld_id(ms.find("p5")) == "P5"
-    err = raises(KeyError, ms.find, "nope")
+    assert ms.meld_id(find(ms, "m7")) == "m7"           # exact id: the interval
+    assert ms.meld_id(find(ms, "MIN7")) == "min7"       # any case
+    assert ms.meld_id(find(ms, "Major Triad")) == "maj"
+    assert ms.meld_id(find(ms, "p5")) == "P5"
+    err = raises(KeyError, find, ms, "nope")
     assert "nope" in str(err)

@@ -1,13 +1,15 @@
 from expect import default_set
 
 from core import degrees
-from core.notes import format_note, parse_note
+from core.notes import format_note
+from core.parse import parse_degree, parse_note
 from core.spelling import other_name, root_name, spell
+from core.melds import find
 
 
 def spelled(meld_id, root):
     ms = default_set()
-    meld = ms.meld(ms.find(meld_id))
+    meld = ms.meld(find(ms, meld_id))
     return " ".join(format_note(n) for n in meld.notes(parse_note(root)))
 
 
@@ -37,14 +39,14 @@ def test_same_number_shares_a_letter():
 
 
 def test_spell_single_degree():
-    assert spell(parse_note("Eb"), degrees.parse("3")) == parse_note("G")
-    assert spell(parse_note("G#"), degrees.parse("b3")) == parse_note("B")
-    assert spell(parse_note("Db"), degrees.parse("bb7")) == parse_note("Cbb")
+    assert spell(parse_note("Eb"), parse_degree("3")) == parse_note("G")
+    assert spell(parse_note("G#"), parse_degree("b3")) == parse_note("B")
+    assert spell(parse_note("Db"), parse_degree("bb7")) == parse_note("Cbb")
 
 
 def name_for(meld_id, pc):
     ms = default_set()
-    return format_note(root_name(pc, ms.meld(ms.find(meld_id)).codes))
+    return format_note(root_name(pc, ms.meld(find(ms, meld_id)).codes))
 
 
 def test_root_name_choice():

@@ -11,15 +11,17 @@ from core import degrees, meldsource, pcset
 from core.check import check
 from core.identify import Identifier
 from core.meldset import MeldSet, MeldSetError
-from core.notes import LETTERS, format_note, note_pc, parse_note, pc_names
+from core.notes import format_note, note_pc, pc_names
+from core.parse import parse_note
 from core.spelling import spell
+from core.melds import all_melds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 with open(os.path.join(ROOT, "core", "meldsets", "default.json")) as f:
     SOURCE = json.load(f)
 SET = meldsource.load_source(SOURCE)
 IDENTIFIER = Identifier(SET)
-MELDS = SET.melds()
+MELDS = all_melds(SET)
 
 masks = st.integers(min_value=0, max_value=0xFFF)
 steps = st.integers(min_value=-30, max_value=30)

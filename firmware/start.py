@@ -1,0 +1,73 @@
+"""Boot: board file, devices, safe mode or the app. Ctrl-C always reaches the REPL.
+
+What is needed only to start (the board-file checker, the platform factory, the safe-mode
+checks) is dropped from memory before the app starts: a small board needs that RAM."""
+
+import gc
+import sys
+
+BOARD_PATH = "board.json"
+BOOT_ONLY = ("hardware.board", "firmware.platform", "firmware.safemode")
+# Needed to build the app, then only from the menu or on errors (imported again there).
+START_ONLY = ("firmware.meldstore", "firmware.log")
+
+
+def _boot():
+    """(devices, None) to start the app, or (devices or None, reason) for safe mode."""
+    from hardware import board as board_file
+    try:
+        board = board_file.load(BOARD_PATH)
+    except board_file.BoardError as err:
+        return None, "the board file is not usable:\n%s" % err
+    from firmware import platform, safemode
+    hw = platform.build(board)
+    if hw.link is not None:
+        hw.link.poll()            # the simulator may hold the button before power-up
+    return hw, safemode.reason(hw)
+
+
+def unload(names=BOOT_ONLY):
+    """Forget modules so their code can be collected: both the sys.modules entry and the
+    attribute an import sets on the parent package."""
+    for name in names:
+        sys.modules.pop(name, None)
+        package, _, child = name.rpartition(".")
+        parent = sys.modules.get(package)
+        if parent is not None and child in parent.__dict__:
+            delattr(parent, child)
+    gc.collect()
+
+
+def start_app(hw):
+    """The app, built with boot-only code already gone and start-only code dropped after."""
+    unload()
+    from firmware.app import App
+    app = App(hw)
+    unload(START_ONLY)
+    return app
+
+
+def main():
+    hw, why = _boot()
+    if why:
+        if hw is None:
+            print("safe mode: " + why)
+        else:
+            from firmware import safemode
+            safemode.run(hw, why)
+        return
+    import asyncio
+    from firmware import crashes, render
+    try:
+        app = start_app(hw)
+        asyncio.run(app.run())
+    except KeyboardInterrupt:
+        crashes.set_count(0)       # a deliberate stop (mpremote), not a crash
+        raise
+    except Exception as err:
+        from firmware import log
+        log.exception("fatal", err)
+        render.paint_pattern(hw.ring.frame, render.ERROR, 2)
+        hw.ring.show()
+        hw.restart()
+        raise

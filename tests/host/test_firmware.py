@@ -1,0 +1,190 @@
+"""The firmware's behaviour under CPython: the Meld Explorer, the menu, settings, meld-set
+fallbacks, error isolation, safe mode. Cases follow MUSIC.md's spellings."""
+
+import json
+import os
+
+import pytest
+
+from firmware import crashes, log, safemode
+from firmware.settings import Settings
+from firmware_harness import Device
+
+
+@pytest.fixture
+def device(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return Device(tmp_path)
+
+
+def lit(wheel):
+    return [i for i, c in enumerate(wheel) if any(c)]
+
+
+def test_boots_on_the_c_major_triad(device):
+    assert device.line == "C major triad (maj): C E G"
+    assert lit(device.wheel()) == [0, 4, 7]
+
+
+def test_turning_moves_the_root_both_ways_and_wraps(device):
+    device.turn(3)
+    assert device.line == "Eb major triad (maj): Eb G Bb"
+    assert lit(device.wheel()) == [3, 7, 10]
+    device.turn(-4)
+    assert device.line == "B major triad (maj): B D# F#"
+    device.turn(-11)
+    assert device.line == "C major triad (maj): C E G"
+
+
+def test_click_next_meld_double_next_kind(device):
+    device.click()
+    assert device.line == "C minor triad (min): C Eb G"
+    device.double()
+    assert device.line == "C major pentatonic (major-pentatonic): C D E G A"
+    device.double()
+    assert device.line == "C minor second (m2): C Db"
+    device.double()
+    assert device.line == "C minor triad (min): C Eb G"
+
+
+def test_required_bright_optional_dim_root_marked(device):
+    for _ in range(8):
+        device.click()                          # maj min dim aug sus2 sus4 6 min6 -> 7
+    assert device.line == "C dominant seventh (7): C E (G) Bb"
+    wheel = device.wheel()
+    root, third, fifth, seventh = wheel[0], wheel[4], wheel[7], wheel[10]
+    assert third == seventh                     # required notes alike
+    assert sum(fifth) < sum(third) and all(fifth[i] <= third[i] for i in range(3))
+    assert fifth[0] > 0                         # dim, not off
+    assert root != third and root[2] > third[2]   # the root is whitened
+    assert lit(wheel) == [0, 4, 7, 10]
+
+
+def test_menu_changes_brightness_and_it_is_saved_after_5s(device):
+    before = sum(map(sum, device.wheel()))
+    device.long()
+    assert device.line == "menu: mode (click to change, long press to leave)"
+    device.turn(2)
+    assert device.line == "menu: brightness (click to change, long press to leave)"
+    device.click()
+    device.turn(4)                              # 64 -> 96 -> 128 -> 192 -> 255
+    device.click()
+    assert device.app.settings["brightness"] == 255
+    device.long()
+    assert device.line == "C major triad (maj): C E G"
+    assert sum(map(sum, device.wheel())) > before
+    assert not os.path.exists("settings.json")
+    device.wait(3000)
+    assert not os.path.exists("settings.json")     # not yet: the knob may still move
+    device.wait(2500)
+    assert json.load(open("settings.json"))["brightness"] == 255
+    assert not os.path.exists("settings.json.tmp")
+
+
+def test_settings_restore_the_explorer_after_a_reboot(device, tmp_path):
+    device.turn(2)
+    device.click()
+    device.wait(6000)
+    again = Device(tmp_path, build=False)
+    assert again.line == "D minor triad (min): D F A"
+
+
+def test_colour_by_note_and_other_root_name(device):
+    device.turn(1)
+    assert device.line == "Db major triad (maj): Db F Ab"
+    device.app.apply_setting("root name", "other")
+    device.app.announce()
+    assert device.line == "C# major triad (maj): C# E# G#"
+    by_kind = device.wheel()
+    device.app.apply_setting("colours", "note")
+    device.app.dirty = True
+    device.wait(20)
+    assert device.wheel() != by_kind and lit(device.wheel()) == [1, 5, 8]
+
+
+def test_bad_settings_file_means_defaults(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    from host_tools.device_files import build_flash
+    build_flash(str(tmp_path), "sim")
+    (tmp_path / "settings.json").write_text('{"brightness": "max", "root": 4')
+    device = Device(tmp_path, build=False)
+    assert device.line == "C major triad (maj): C E G"
+    assert "settings file unreadable: using defaults" in capsys.readouterr().out
+    (tmp_path / "settings.json").write_text('{"brightness": "max", "root": 4}')
+    device = Device(tmp_path, build=False)
+    assert device.line == "E major triad (maj): E G# B"
+    assert device.app.settings["brightness"] == 64
+
+
+def test_settings_survive_a_cut_between_remove_and_rename(tmp_path):
+    os.chdir(tmp_path)
+    (tmp_path / "settings.json.tmp").write_text('{"root": 7}')
+    assert Settings().load()["root"] == 7
+
+
+def damaged_copy(name, cut):
+    with open("melds/default.cwm", "rb") as f:
+        blob = f.read()
+    with open("melds/%s.cwm" % name, "wb") as f:
+        f.write(blob[:cut])
+
+
+def test_damaged_meld_set_falls_back_and_says_so(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    from host_tools.device_files import build_flash
+    build_flash(str(tmp_path), "sim")
+    damaged_copy("jazz", 500)
+    (tmp_path / "settings.json").write_text('{"meldset": "jazz", "last_good_meldset": "default"}')
+    device = Device(tmp_path, build=False)
+    out = capsys.readouterr().out
+    assert "meld set jazz refused: melds/jazz.cwm: damaged meld set" in out
+    assert "using meld set default instead" in out
+    assert device.app.meldset_name == "default"
+    assert device.line == "C major triad (maj): C E G"
+
+
+def test_switching_to_a_damaged_set_keeps_the_current_one(device, capsys):
+    damaged_copy("broken", 100)
+    assert not device.app.switch_set("broken")
+    assert device.app.meldset_name == "default"
+    assert "keeping default" in capsys.readouterr().out
+    device.turn(1)
+    assert device.line == "Db major triad (maj): Db F Ab"
+
+
+def test_a_failing_mode_shows_the_error_pattern_and_returns_to_the_explorer(device):
+    def broken(steps):
+        raise RuntimeError("boom")
+    device.app.mode.on_turn = broken
+    device.turn(1)
+    assert lit(device.wheel()) == [0, 2, 4, 6, 8, 10]        # the error pattern
+    assert all(c == (max(c), 0, 0) for c in device.wheel() if any(c))   # red
+    assert "RuntimeError: boom" in open(log.LOG_PATH).read()
+    device.wait(1600)
+    assert device.line == "C major triad (maj): C E G"
+    device.turn(1)
+    assert device.line == "Db major triad (maj): Db F Ab"
+
+
+def test_log_stays_bounded(tmp_path):
+    os.chdir(tmp_path)
+    for i in range(500):
+        log.write("line %d %s" % (i, "x" * 40))
+    sizes = [os.path.getsize(p) for p in (log.LOG_PATH, log.OLD_LOG_PATH)]
+    assert all(s <= log.LOG_LIMIT for s in sizes)
+    assert "line 499" in open(log.LOG_PATH).read()
+
+
+def test_safe_mode_reasons(device):
+    assert safemode.reason(device.hw) is None
+    crashes.set_count(3)
+    assert safemode.reason(device.hw) == "3 crashed boots in a row"
+    crashes.set_count(0)
+    device.button.down = True
+    assert safemode.reason(device.hw) == "button held at power-up"
+
+
+def test_crash_counter_cleared_once_stable(device):
+    crashes.set_count(2)
+    device.wait(10100)
+    assert crashes.count() == 0

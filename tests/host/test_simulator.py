@@ -1,0 +1,132 @@
+"""The unmodified firmware in the simulator, on the real MicroPython unix port."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from host_tools.cli import main
+from host_tools.device_files import build_flash
+from host_tools.errors import UserError
+from host_tools.simulator import compile_script, decode_frame, run_script
+from host_tools.terminal import _keys
+
+BUTTON = {"debounce_ms": 50, "long_ms": 700, "double_ms": 350}
+
+
+def lit(frame):
+    return [i for i, c in enumerate(frame["wheel"]) if any(c)]
+
+
+def test_the_issue_script(tmp_path):
+    path = tmp_path / "frames.jsonl"
+    frames, console = run_script("cw 3; click; ccw 1; double; long; wait 200", str(path))
+    assert console == [
+        "C major triad (maj): C E G",
+        "Db major triad (maj): Db F Ab",
+        "D major triad (maj): D F# A",
+        "Eb major triad (maj): Eb G Bb",
+        "Eb minor triad (min): Eb Gb Bb",
+        "D minor triad (min): D F A",
+        "D major pentatonic (major-pentatonic): D E F# A B",
+        "menu: mode (click to change, long press to leave)",
+    ]
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines == frames
+    assert [f["console"] for f in frames] == console
+    assert [lit(f) for f in frames[:5]] == [[0, 4, 7], [1, 5, 8], [2, 6, 9], [3, 7, 10],
+                                            [3, 6, 10]]
+    for frame in frames:
+        assert set(frame) == {"wheel", "leds", "console"}
+        assert len(frame["wheel"]) == 12 and len(frame["leds"]) == 12
+        # The sim board: LED 3 at C, anticlockwise.
+        assert frame["leds"][3] == frame["wheel"][0]
+        assert frame["leds"][2] == frame["wheel"][1]
+
+
+def test_runs_in_a_small_heap():
+    # 72 KB is the smallest heap (in 8 KB steps) the app runs in on the 64-bit unix port
+    # (make bench); the 48 KB target is not met yet: see README, "Memory".
+    frames, console = run_script("cw 12; double; click; double; click; long; long",
+                                 heap=80 * 1024)
+    assert console[-4:] == ["C minor second (m2): C Db", "C major second (M2): C D",
+                            "menu: mode (click to change, long press to leave)",
+                            "C major second (M2): C D"]
+    assert len(frames) >= 15
+
+
+def test_too_small_a_heap_is_a_clear_error(capsys):
+    assert main(["sim", "--heap", "32k", "--script", "cw 1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: simulator: the firmware stopped with status 1: ")
+    assert "MemoryError" in err and err.count("\n") == 1
+
+
+def test_safe_mode_with_the_button_held():
+    frames, console = run_script("wait 100", hold=True)
+    assert console[0].startswith("safe mode: button held at power-up")
+    assert [lit(f) for f in frames] == [[0, 3, 6, 9]]
+    r, g, b = frames[0]["wheel"][0]
+    assert r > g > b == 0                                  # amber
+
+
+def test_three_crashed_boots_mean_safe_mode(tmp_path):
+    build_flash(str(tmp_path), "sim")
+    (tmp_path / "crashes.txt").write_text("3")
+    _, console = run_script("wait 50", flash=str(tmp_path))
+    assert console[0] == ("safe mode: 3 crashed boots in a row. The app is not started; "
+                          "the REPL is free.")
+    _, console = run_script("wait 50", flash=str(tmp_path))     # safe mode cleared it
+    assert console[0] == "C major triad (maj): C E G"
+
+
+def test_settings_persist_in_a_kept_flash(tmp_path):
+    run_script("cw 2; click; wait 6000", flash=str(tmp_path))
+    _, console = run_script("wait 50", flash=str(tmp_path))
+    assert console[0] == "D minor triad (min): D F A"
+
+
+def test_script_language():
+    assert compile_script("cw 2; ccw; wait 5", BUTTON) == [
+        "turn 1", "wait 20", "turn 1", "wait 20", "turn -1", "wait 20", "wait 5"]
+    assert compile_script("click", BUTTON) == ["press", "wait 70", "release", "wait 420"]
+    assert compile_script("long", BUTTON)[:2] == ["press", "wait 770"]
+    for bad in ("spin 3", "cw -1", "wait", "click 2"):
+        with pytest.raises(UserError):
+            compile_script(bad, BUTTON)
+
+
+def test_decode_frame_inverts_order_and_mapping():
+    ring = {"order": "GRB", "count": 12, "led_at_c": 3, "direction": "ccw"}
+    wire = bytearray(36)
+    wire[9:12] = bytes((20, 10, 30))        # LED 3 in GRB
+    wheel, leds = decode_frame(ring, bytes(wire))
+    assert wheel[0] == [10, 20, 30] and leds[3] == [10, 20, 30]
+
+
+def test_terminal_keys():
+    rest, commands, done = _keys(b"\x1b[C]\x1b[D [", {"click": ["c"], "double": [], "long": []})
+    assert commands == ["turn 1", "turn 1", "turn -1", "c", "turn -1"] and not done
+    assert _keys(b"\x1b[", {})[0] == b"\x1b["          # an arrow key cut in two waits
+    assert _keys(b"q", {})[2]
+
+
+def test_cli_sim_script_and_errors(tmp_path, capsys):
+    out = tmp_path / "f.jsonl"
+    assert main(["sim", "--script", "cw 1", "--frames", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "2 frames written to %s" % out
+    assert main(["sim", "--script", "cw x"]) == 2
+    assert capsys.readouterr().err == "error: --script step 1 'cw x': expected a whole number\n"
+    assert main(["sim", "--heap", "2k", "--script", "wait 1"]) == 2
+    assert main(["sim", "--board", "nope", "--script", "wait 1"]) == 2
+
+
+def test_make_sim_without_a_terminal_shows_the_demo():
+    exe = os.path.join(os.path.dirname(sys.executable), "chromawheel")
+    proc = subprocess.run([exe, "sim"], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("No interactive terminal: a scripted demo")
+    assert "\u2b24" in proc.stdout and "C major triad (maj): C E G" in proc.stdout
