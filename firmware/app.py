@@ -46,6 +46,7 @@ class App:
         self.meldset, self.meldset_name = meldstore.load_with_fallback(
             self.settings["meldset"], self.settings["last_good_meldset"], _log)
         self.settings.set("last_good_meldset", self.meldset_name, self.now)
+        print("meld set %s loaded: %d melds" % (self.meldset_name, self.meldset.count))
         button = hw.board["button"]
         self.presses = PressDetector(button["debounce_ms"], button["long_ms"], button["double_ms"])
         self.frame_ms = 1000 // hw.board["ring"]["max_fps"]

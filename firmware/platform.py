@@ -12,11 +12,12 @@ def build(board):
     platform = board["platform"]
     if platform == "sim":
         from hardware import sim
+        commands, frames = sim.link_streams()
         clock = sim.SimClock()
         encoder = sim.SimEncoder(board["encoder"])
         button = sim.SimButton(board["button"])
-        link = sim.SimLink(clock, encoder, button, LOOP_PERIOD_MS)
-        ring = Ring(board["ring"], sim.SimRingOutput())
+        link = sim.SimLink(clock, encoder, button, LOOP_PERIOD_MS, commands)
+        ring = Ring(board["ring"], sim.SimRingOutput(frames))
         return Hardware(board, ring, encoder, button, clock, link)
     if platform == "circuitpython":
         from hardware import cp_devices

@@ -5,7 +5,12 @@ Entered when the button is held at power-up, or after crashes.CRASH_LIMIT boots 
 crashed before running crashes.STABLE_MS (the app counts boots and clears the count once
 stable). Used at boot only."""
 
-from firmware import crashes, render
+from firmware import crashes, render, storage
+
+# Written by the laptop before a deploy or a meld-set flash, removed when it is done: the
+# device then boots without the app and without the watchdog (which, once started, would
+# reset the board in the middle of a copy). A flag left behind means the copy was cut off.
+MAINTENANCE_PATH = "maintenance"
 
 
 def button_held(hw, samples=5, gap_ms=10):
@@ -20,6 +25,9 @@ def button_held(hw, samples=5, gap_ms=10):
 
 def reason(hw):
     """Why to start in safe mode, or None."""
+    if storage.exists(MAINTENANCE_PATH):
+        return ("maintenance: a deploy or meld-set flash is in progress (if it was cut off, "
+                "run it again)")
     if button_held(hw):
         return "button held at power-up"
     count = crashes.count()

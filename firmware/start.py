@@ -58,11 +58,14 @@ def main():
         return
     import asyncio
     from firmware import crashes, render
+    app = None
     try:
         app = start_app(hw)
         asyncio.run(app.run())
     except KeyboardInterrupt:
         crashes.set_count(0)       # a deliberate stop (mpremote), not a crash
+        if app is not None and app.settings.dirty:
+            app.settings.save()
         raise
     except Exception as err:
         from firmware import log

@@ -15,10 +15,24 @@ port with board `sim` and talks to it over stdin/stdout:
     "\\x01F" + the wire bytes of every frame written to the ring + "\\n" (binary, fixed size)
     anything else is the firmware's serial console
 
-Frames are written as raw bytes, so showing a frame allocates nothing here either."""
+Frames are written as raw bytes, so showing a frame allocates nothing here either.
 
+On the virtual board the serial REPL owns stdin/stdout, so the link moves to two FIFOs named by
+the environment variable CHROMAWHEEL_SIM_LINK: PREFIX.in (commands) and PREFIX.out (frames)."""
+
+import os
 import select
 import sys
+
+LINK_VARIABLE = "CHROMAWHEEL_SIM_LINK"
+
+
+def link_streams():
+    """(command stream, frame stream): the FIFOs the host named, else stdin and stdout."""
+    prefix = os.getenv(LINK_VARIABLE)
+    if prefix:
+        return open(prefix + ".in", "r"), open(prefix + ".out", "wb")
+    return sys.stdin, sys.stdout.buffer
 
 from hardware.clock import ticks_add, ticks_diff, ticks_ms, ticks_us
 from hardware.quadrature import QuadratureDecoder

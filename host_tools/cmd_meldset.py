@@ -4,6 +4,7 @@ import os
 
 from core.meldset import MeldSet, MeldSetError
 
+from host_tools import deploy
 from host_tools.meldfiles import COMPILED_SUFFIX, compile_file, write_atomic
 from host_tools.output import emit
 
@@ -23,6 +24,21 @@ def register(commands, common):
     a.add_argument("-o", "--output", metavar="OUT",
                    help="compiled file to write (default: PATH with %s)" % COMPILED_SUFFIX)
     a.set_defaults(run=run_compile)
+
+    a = actions.add_parser("flash", parents=[common],
+                           help="validate, compile and install a set on a device, and use it")
+    a.add_argument("path")
+    a.add_argument("--port", required=True)
+    a.set_defaults(run=run_flash)
+
+    a = actions.add_parser("list", parents=[common], help="the sets on a device")
+    a.add_argument("--port", required=True)
+    a.set_defaults(run=run_list)
+
+    a = actions.add_parser("remove", parents=[common], help="remove a set from a device")
+    a.add_argument("name")
+    a.add_argument("--port", required=True)
+    a.set_defaults(run=run_remove)
 
 
 def _summary(ms):
@@ -54,4 +70,28 @@ def run_compile(args):
     write_atomic(out, blob)
     emit(args, {"path": args.path, "output": out, "bytes": len(blob)},
          ["wrote %s (%d bytes)" % (out, len(blob))])
+    return 0
+
+
+def run_flash(args):
+    report = deploy.flash_set(args.port, args.path,
+                              progress=(lambda line: None) if args.json else print)
+    emit(args, report, ["flashed %s (%d melds, %d bytes) in %.1f s" % (
+        report["name"], report["melds"], report["bytes"], report["seconds"])])
+    return 0
+
+
+def run_list(args):
+    answer = deploy.list_sets(args.port)
+    lines = []
+    for name, count, problem in answer["sets"]:
+        mark = "*" if name == answer["active"] else " "
+        lines.append("%s %-24s %s" % (mark, name, problem or "%d melds" % count))
+    emit(args, answer, lines)
+    return 0
+
+
+def run_remove(args):
+    deploy.remove_set(args.port, args.name)
+    emit(args, {"removed": args.name}, ["removed %s" % args.name])
     return 0

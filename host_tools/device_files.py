@@ -12,7 +12,7 @@ from host_tools.meldfiles import DEFAULT_SOURCE, compile_file
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("core", "hardware", "firmware")
 # Host-only modules: the device never compiles a JSON source.
-HOST_ONLY = ("core/meldsource.py",)
+HOST_ONLY = ("core/meldsource.py", "core/parse.py")
 BOARD_DIR = os.path.join(ROOT, "boards")
 
 

@@ -24,6 +24,7 @@ def test_the_issue_script(tmp_path):
     path = tmp_path / "frames.jsonl"
     frames, console = run_script("cw 3; click; ccw 1; double; long; wait 200", str(path))
     assert console == [
+        "meld set default loaded: 60 melds",
         "C major triad (maj): C E G",
         "Db major triad (maj): Db F Ab",
         "D major triad (maj): D F# A",
@@ -35,7 +36,8 @@ def test_the_issue_script(tmp_path):
     ]
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert lines == frames
-    assert [f["console"] for f in frames] == console
+    # Each frame carries the console lines printed since the previous one.
+    assert [f["console"] for f in frames] == ["\n".join(console[:2])] + console[2:]
     assert [lit(f) for f in frames[:5]] == [[0, 4, 7], [1, 5, 8], [2, 6, 9], [3, 7, 10],
                                             [3, 6, 10]]
     for frame in frames:
@@ -79,13 +81,13 @@ def test_three_crashed_boots_mean_safe_mode(tmp_path):
     assert console[0] == ("safe mode: 3 crashed boots in a row. The app is not started; "
                           "the REPL is free.")
     _, console = run_script("wait 50", flash=str(tmp_path))     # safe mode cleared it
-    assert console[0] == "C major triad (maj): C E G"
+    assert console[:2] == ["meld set default loaded: 60 melds", "C major triad (maj): C E G"]
 
 
 def test_settings_persist_in_a_kept_flash(tmp_path):
     run_script("cw 2; click; wait 6000", flash=str(tmp_path))
     _, console = run_script("wait 50", flash=str(tmp_path))
-    assert console[0] == "D minor triad (min): D F A"
+    assert console[1] == "D minor triad (min): D F A"
 
 
 def test_script_language():

@@ -1,0 +1,88 @@
+"""`chromawheel deploy` and `chromawheel vboard`: the firmware onto a board, and a virtual
+board to deploy to."""
+
+import json
+import os
+import select
+import signal
+import sys
+
+from host_tools import deploy as deploy_tools
+from host_tools.device_files import board_path, build_flash
+from host_tools.output import emit
+from host_tools.simulator import compile_script, parse_heap
+from host_tools.vboard import VirtualBoard, lit_sectors
+
+NAMES = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
+
+
+def register(commands, common):
+    p = commands.add_parser("deploy", parents=[common],
+                            help="copy the firmware to a board (or the virtual board)")
+    p.add_argument("--port", required=True, help="serial port, e.g. /dev/ttyACM0")
+    p.add_argument("--board", help="board file to install (default: the one on the device)")
+    p.set_defaults(run=run_deploy)
+
+    p = commands.add_parser("vboard", parents=[common],
+                            help="a virtual board: MicroPython on a pseudo-terminal",
+                            description="Prints its port for mpremote. Knob and button steps "
+                            "typed on its standard input (cw 1, click, long, ...) reach the "
+                            "simulated hardware; the ring's lit notes are printed as they "
+                            "change. Stops on Ctrl-C.")
+    p.add_argument("--dir", default="build/vboard", help="its flash folder (default: "
+                   "build/vboard; an empty folder is a board with nothing installed)")
+    p.add_argument("--board", default="sim", help="the simulated hardware (default: sim)")
+    p.add_argument("--heap", help="MicroPython heap size, e.g. 128k")
+    p.add_argument("--firmware", action="store_true",
+                   help="lay the current firmware into the folder first, as if deployed")
+    p.set_defaults(run=run_vboard)
+
+
+def run_deploy(args):
+    report = deploy_tools.deploy(args.port, args.board,
+                                 progress=(lambda line: None) if args.json else print)
+    emit(args, report, ["deployed %d of %d files (%d bytes) in %.1f s" % (
+        report["sent"], report["files"], report["bytes_sent"], report["seconds"])])
+    return 0
+
+
+def run_vboard(args):
+    board_path(args.board)
+    if args.firmware:
+        build_flash(args.dir, args.board)
+    board = VirtualBoard(args.dir, args.board, parse_heap(args.heap))
+    port = board.start()
+    emit(args, {"port": port, "flash": os.path.abspath(args.dir)},
+         ["virtual board on %s (flash: %s)" % (port, os.path.abspath(args.dir)),
+          "use it like a board: mpremote connect port:%s ..." % port,
+          "type knob steps here (cw 1, ccw 1, click, double, long); Ctrl-C stops"])
+    sys.stdout.flush()
+    signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+    shown = 0
+    reading = True
+    button = json.load(open(board_path(args.board)))["button"]
+    for key, default in (("debounce_ms", 50), ("long_ms", 700), ("double_ms", 350)):
+        button.setdefault(key, default)
+    try:
+        while True:
+            ready = select.select([sys.stdin] if reading else [], [], [], 0.1)[0]
+            if ready:
+                line = sys.stdin.readline()
+                if not line:
+                    reading = False
+                elif line.strip():
+                    try:
+                        board.send(*compile_script(line, button))
+                    except Exception as err:          # a typo must not stop the board
+                        print("? %s" % err)
+            while shown < len(board.frames):
+                wheel = board.frames[shown]
+                shown += 1
+                if not args.json:
+                    print("ring: %s" % " ".join(NAMES[s] for s in lit_sectors(wheel)))
+            sys.stdout.flush()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.stop()
+    return 0

@@ -1,0 +1,218 @@
+"""A session with a device over its serial port, through mpremote's own transport (the same
+code the `mpremote` command runs), so a real board and the virtual board are driven alike.
+
+Every file is written to a temporary name and renamed, so a cut-off copy never replaces a
+good file. Answers from the device are JSON, parsed, never executed."""
+
+import contextlib
+import io
+import json
+import time
+
+from mpremote.transport import TransportError, TransportExecError
+from mpremote.transport_serial import SerialTransport
+
+from host_tools.errors import UserError
+
+MAINTENANCE_PATH = "maintenance"
+RECONNECT_S = 15
+
+# Runs on the device: hashes of files (sha256 where hashlib has it, else size + crc32).
+_HASHES = """
+import os, json
+try:
+    from hashlib import sha256
+except ImportError:
+    sha256 = None
+from binascii import crc32, hexlify
+def _h(p):
+    try:
+        f = open(p, 'rb')
+    except OSError:
+        return None
+    d = sha256() if sha256 else None
+    c = 0
+    n = 0
+    while True:
+        b = f.read(512)
+        if not b:
+            break
+        n += len(b)
+        if d:
+            d.update(b)
+        else:
+            c = crc32(b, c)
+    f.close()
+    return hexlify(d.digest()).decode() if d else 'crc32:%d:%08x' % (n, c & 0xffffffff)
+def _walk(d, out):
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return
+    for n in names:
+        p = d + '/' + n if d else n
+        try:
+            dir = os.stat(p)[0] & 0x4000
+        except OSError:
+            continue
+        if dir:
+            _walk(p, out)
+        else:
+            out.append(p)
+_files = []
+for _d in DIRS:
+    _walk(_d, _files)
+print(json.dumps({'files': dict((p, _h(p)) for p in _files + EXTRA)}))
+"""
+
+
+class DeviceLink:
+    def __init__(self, port):
+        self.port = port
+        self.transport = None
+
+    def __enter__(self):
+        self.connect()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def connect(self, soft_reset=False, timeout=RECONNECT_S):
+        """Open the port and enter the raw REPL, retrying while a board re-enumerates."""
+        deadline = time.time() + timeout
+        while True:
+            try:
+                # A read timeout, so a handshake lost during a reset is retried, not waited
+                # for forever (mpremote's first read of the prompt would block).
+                self.transport = SerialTransport(self.port, baudrate=115200, timeout=2)
+                # A failed attempt prints what it read; this is retried, so keep it quiet.
+                with contextlib.redirect_stdout(io.StringIO()):
+                    self.transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=4)
+                return
+            except (TransportError, OSError) as err:
+                self.close()
+                if time.time() > deadline:
+                    raise UserError("%s: no MicroPython REPL answered (%s); is another program "
+                                    "using the port?" % (self.port, _message(err)))
+                time.sleep(0.3)
+
+    def close(self):
+        if self.transport is not None:
+            try:
+                if self.transport.in_raw_repl:
+                    self.transport.exit_raw_repl()
+                self.transport.close()
+            except (TransportError, OSError):
+                pass
+            self.transport = None
+
+    def run(self, code):
+        """Run code on the device; its printed output as text."""
+        try:
+            return self.transport.exec(code).decode("utf-8", "replace")
+        except TransportExecError as err:
+            lines = err.error_output.strip().splitlines()
+            raise UserError("%s: the device raised %s" % (self.port, lines[-1] if lines else "?"))
+        except (TransportError, OSError) as err:
+            raise UserError("%s: lost the connection (%s)" % (self.port, _message(err)))
+
+    def run_json(self, code):
+        out = self.run(code).strip().splitlines()
+        try:
+            return json.loads(out[-1])
+        except (ValueError, IndexError):
+            raise UserError("%s: unexpected answer from the device: %r" % (self.port, out[-3:]))
+
+    def info(self):
+        return self.run_json(
+            "import sys, json\n"
+            "_i = sys.implementation\n"
+            "print(json.dumps({'name': _i.name, 'version': list(_i.version[:3]),"
+            " 'mpy': getattr(_i, '_mpy', 0), 'platform': sys.platform}))")
+
+    def hashes(self, dirs, extra=()):
+        code = "DIRS = %s\nEXTRA = %s\n%s" % (json.dumps(list(dirs)), json.dumps(list(extra)),
+                                              _HASHES)
+        return self.run_json(code)["files"]
+
+    def makedirs(self, path):
+        parts = path.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            folder = "/".join(parts[:i])
+            self.run("import os\ntry:\n    os.mkdir(%r)\nexcept OSError:\n    pass" % folder)
+
+    def write_atomic(self, path, data, progress=None):
+        """Write `data` to path.tmp, then rename it over `path`."""
+        temporary = path + ".tmp"
+        try:
+            self.transport.fs_writefile(temporary, data, progress_callback=progress)
+        except (TransportError, OSError) as err:
+            raise UserError("%s: writing %s failed (%s)" % (self.port, path, _message(err)))
+        self.run("import os\n"
+                 "try:\n    os.rename(%r, %r)\n"
+                 "except OSError:\n    os.remove(%r)\n    os.rename(%r, %r)"
+                 % (temporary, path, path, temporary, path))
+
+    def remove(self, path):
+        self.run("import os\ntry:\n    os.remove(%r)\nexcept OSError:\n    pass" % path)
+
+    def exists(self, path):
+        return self.run("import os\ntry:\n    os.stat(%r)\n    print(1)\nexcept OSError:\n"
+                        "    print(0)" % path).strip() == "1"
+
+    def restart(self):
+        """Hard reset (boot.py, then main.py) and let go: the app runs on."""
+        try:
+            self.transport.exec_raw_no_follow(
+                "import time, machine\ntime.sleep_ms(100)\nmachine.reset()")
+        except (TransportError, OSError):
+            pass
+        self.close()
+
+    def reset(self):
+        """Hard reset, then reconnect once the board is back (which stops the app again)."""
+        self.restart()
+        time.sleep(0.5)
+        self.connect()
+
+    def reset_and_listen(self, until, timeout=15):
+        """Hard reset and read what the firmware prints until a line satisfies `until`:
+        that line, or None on timeout. The device is left running."""
+        self.restart()
+        deadline = time.time() + timeout
+        buffer = b""
+        serial = None
+        while time.time() < deadline:
+            try:
+                if serial is None:
+                    serial = SerialTransport(self.port, baudrate=115200).serial
+                    serial.timeout = 0.2      # so the deadline is kept when nothing comes
+                waiting = serial.inWaiting()
+                buffer += serial.read(waiting or 1)
+            except (TransportError, OSError):
+                serial = None
+                time.sleep(0.3)
+                continue
+            text = buffer.decode("utf-8", "replace")
+            # The raw REPL's end markers (\x04) can share a line with the app's first words.
+            lines = "".join(c for c in text if c == "\n" or c >= " ").split("\n")
+            for line in lines[:-1]:
+                if until(line):
+                    serial.close()
+                    return line
+        if serial is not None:
+            serial.close()
+        return None
+
+    def enter_maintenance(self):
+        """Reboot with the app held off (no watchdog), so long copies are safe."""
+        self.run("open(%r, 'w').close()" % MAINTENANCE_PATH)
+        self.reset()
+
+    def leave_maintenance(self):
+        self.remove(MAINTENANCE_PATH)
+
+
+def _message(err):
+    return " ".join(str(a) for a in getattr(err, "args", ()) if a) or type(err).__name__

@@ -1,0 +1,100 @@
+"""End to end, with the real mpremote against the virtual board (the MicroPython unix port on
+a pseudo-terminal): deploy, flash a set, reboot, spin the virtual knob, read the frames."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from host_tools.cli import main
+from host_tools.vboard import VirtualBoard, lit_sectors
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.dirname(sys.executable)
+JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
+
+
+def mpremote(port, *args):
+    proc = subprocess.run([os.path.join(BIN, "mpremote"), "connect", "port:" + port] + list(args),
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.fixture
+def board(tmp_path):
+    with VirtualBoard(str(tmp_path / "flash")) as vb:
+        yield vb
+
+
+def test_mpremote_sees_a_board(board):
+    assert mpremote(board.port, "exec", "print(6 * 7)") == "42\n"
+    mpremote(board.port, "soft-reset")
+    assert "MPY: soft reboot" in board.said()
+    assert mpremote(board.port, "exec", "import sys; print(sys.platform)") == "linux\n"
+
+
+def test_deploy_flash_spin(board, capsys):
+    # An empty board: deploy everything, and the app starts on the C major triad.
+    assert main(["deploy", "--port", board.port, "--board", "sim", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["sent"] == report["files"] and report["compiled"]
+    assert report["started"] == "meld set default loaded: 60 melds"
+    assert lit_sectors(board.wait_for_frame(after=0)) == [0, 4, 7]
+
+    # Nothing changed: nothing is sent, and the board is named by its own board file.
+    assert main(["deploy", "--port", board.port, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sent"] == 0
+
+    # Flash the jazz set: confirmed by the device, shown on the ring.
+    frames_before = len(board.frames)
+    assert main(["meldset", "flash", JAZZ, "--port", board.port]) == 0
+    out = capsys.readouterr().out
+    assert "the device says: meld set jazz loaded: 47 melds" in out
+    # Chords, second of the set: C minor six-nine, C Eb (G) A D.
+    wheel = board.wait_for_frame(lambda w: lit_sectors(w) == [0, 2, 3, 7, 9], after=frames_before)
+    assert sum(wheel[7]) < sum(wheel[3])                 # the optional fifth is dimmer
+    board.send("turn 1")
+    board.wait_for_frame(lambda w: lit_sectors(w) == [1, 3, 4, 8, 10])
+    board.send("press", "wait 80", "release")            # click: next chord, Db maj7
+    board.wait_for_frame(lambda w: lit_sectors(w) == [0, 1, 5, 8])
+
+    assert main(["meldset", "list", "--port", board.port, "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed == {"sets": [["default", 60, None], ["jazz", 47, None]], "active": "jazz"}
+
+    assert main(["meldset", "remove", "jazz", "--port", board.port]) == 0
+    capsys.readouterr()
+    assert main(["meldset", "list", "--port", board.port, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"sets": [["default", 60, None]],
+                                                  "active": "default"}
+
+
+def test_a_bad_set_never_reaches_the_device(board, tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "chromawheel-meldset", "version": 1, "name": "bad",
+                               "melds": [{"id": "x", "name": "x", "kind": "chord",
+                                          "degrees": ["1", "b4"]}]}))
+    assert main(["meldset", "flash", str(bad), "--port", board.port]) == 2
+    assert capsys.readouterr().err == "error: %s: melds[0].degrees[1]: 'b4' is not a degree\n" % bad
+    assert "bad.cwm" not in mpremote(board.port, "exec", "import os; print(os.listdir())")
+    assert main(["meldset", "flash", os.path.join(ROOT, "core/meldsets/default.json"),
+                 "--port", board.port]) == 2
+
+
+def test_a_damaged_set_is_refused_by_the_device(board, tmp_path, capsys):
+    assert main(["deploy", "--port", board.port, "--board", "sim"]) == 0
+    assert main(["meldset", "flash", JAZZ, "--port", board.port]) == 0
+    capsys.readouterr()
+    blob = tmp_path / "jazz.cwm"
+    assert main(["meldset", "compile", JAZZ, "-o", str(blob)]) == 0
+    damaged = bytearray(blob.read_bytes())
+    damaged[100] ^= 0x40                                   # one bit flipped in transit
+    blob.write_bytes(bytes(damaged))
+    mpremote(board.port, "fs", "cp", str(blob), ":melds/jazz.cwm", "+", "reset")
+    board.wait_for_frame(lambda w: lit_sectors(w) == [0, 4, 7], timeout=15)
+    said = board.said()
+    assert "meld set jazz refused: melds/jazz.cwm: damaged meld set (checksum mismatch)" in said
+    assert "using meld set default instead" in said
