@@ -7,9 +7,10 @@ stable). Used at boot only."""
 
 from firmware import crashes, render, storage
 
-# Written by the laptop before a deploy or a meld-set flash, removed when it is done: the
-# device then boots without the app and without the watchdog (which, once started, would
-# reset the board in the middle of a copy). A flag left behind means the copy was cut off.
+# Written by the laptop just before it resets the board for a deploy or a meld-set flash: that
+# one boot runs without the app and without the watchdog (which, once started, would reset the
+# board in the middle of a copy). The flag is used up by the boot that sees it, so if the copy
+# is cut off, the next power-up runs the app again on the files it had.
 MAINTENANCE_PATH = "maintenance"
 
 
@@ -26,8 +27,8 @@ def button_held(hw, samples=5, gap_ms=10):
 def reason(hw):
     """Why to start in safe mode, or None."""
     if storage.exists(MAINTENANCE_PATH):
-        return ("maintenance: a deploy or meld-set flash is in progress (if it was cut off, "
-                "run it again)")
+        storage.remove(MAINTENANCE_PATH)
+        return "maintenance for a deploy or meld-set flash (the next reset starts the app)"
     if button_held(hw):
         return "button held at power-up"
     count = crashes.count()

@@ -1,8 +1,8 @@
 """Deploying the firmware, and flashing meld sets, through mpremote's transport.
 
-Both go through maintenance: the device reboots with the app held off (so no watchdog can
-reset it mid-copy), files go to temporary names and are renamed, every file is checked by
-hash on the device afterwards, and only then is the flag removed and the board reset."""
+Both go through maintenance: the device reboots once with the app held off (so no watchdog
+can reset it mid-copy), files go to temporary names and are renamed, every file is checked by
+hash on the device, and only then is the board reset into the app."""
 
 import binascii
 import hashlib
@@ -109,8 +109,8 @@ def deploy(port, board=None, progress=print):
         after = link.hashes(CODE_DIRS + (MELD_DIR,), ROOT_FILES)
         wrong = [path for path, data in files if after.get(path) != digest(data, after.get(path))]
         if wrong:
-            raise UserError("%s: %d files did not verify (%s); the device stays in maintenance:"
-                            " run deploy again" % (port, len(wrong), ", ".join(wrong[:5])))
+            raise UserError("%s: %d files did not verify (%s): run deploy again"
+                            % (port, len(wrong), ", ".join(wrong[:5])))
         link.leave_maintenance()
         line = link.reset_and_listen(_app_started)
     if line is None or line.startswith("safe mode"):

@@ -161,11 +161,12 @@ class DeviceLink:
         return self.run("import os\ntry:\n    os.stat(%r)\n    print(1)\nexcept OSError:\n"
                         "    print(0)" % path).strip() == "1"
 
-    def restart(self):
-        """Hard reset (boot.py, then main.py) and let go: the app runs on."""
+    def restart(self, before=""):
+        """Hard reset (boot.py, then main.py) and let go: the app runs on. `before` runs on the
+        device in the same breath, so nothing can come between it and the reset."""
+        pause = "" if before else "import time\ntime.sleep_ms(100)\n"   # as mpremote's reset
         try:
-            self.transport.exec_raw_no_follow(
-                "import time, machine\ntime.sleep_ms(100)\nmachine.reset()")
+            self.transport.exec_raw_no_follow(before + pause + "import machine\nmachine.reset()")
         except (TransportError, OSError):
             pass
         self.close()
@@ -206,11 +207,14 @@ class DeviceLink:
         return None
 
     def enter_maintenance(self):
-        """Reboot with the app held off (no watchdog), so long copies are safe."""
-        self.run("open(%r, 'w').close()" % MAINTENANCE_PATH)
-        self.reset()
+        """Reboot once with the app held off (no watchdog), so long copies are safe. The
+        device uses the flag up at that boot; the next reset starts the app."""
+        self.restart(before="open(%r, 'w').close()\n" % MAINTENANCE_PATH)
+        time.sleep(0.5)
+        self.connect()
 
     def leave_maintenance(self):
+        """Remove the flag if no firmware was there to use it up (a fresh board)."""
         self.remove(MAINTENANCE_PATH)
 
 

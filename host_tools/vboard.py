@@ -89,6 +89,7 @@ class VirtualBoard:
         self._device = None
         self.raw_repl = False
         self.resets = 0
+        self._power_cut = False
         self.transcript = bytearray()            # everything the device said on the port
         self.frames = []                         # decoded wheels, in order
         self._frame_buffer = b""
@@ -133,9 +134,17 @@ class VirtualBoard:
         self._thread.start()
         return self.port
 
+    def power_cycle(self):
+        """Cut the power and restore it: whatever the interpreter was doing, it starts over
+        from boot.py and main.py, as after a power-up."""
+        self._power_cut = True
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+
     def _restart(self, code):
         self.resets += 1
-        if code == HARD_RESET_EXIT:
+        if code == HARD_RESET_EXIT or self._power_cut:
+            self._power_cut = False
             self.raw_repl = False
             self._spawn(run_main=True)
             return
