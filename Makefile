@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test test-core-mpy sim bench lock clean
+.PHONY: setup test test-core-mpy sim bench package lock clean
 
 # The main job: the firmware in the simulator (keys in a terminal; a demo otherwise).
 sim: setup
@@ -25,6 +25,10 @@ test: setup test-core-mpy
 
 test-core-mpy: setup
 	$(BIN)/micropython tests/run_core_micropython.py
+
+# package.json for `mpremote mip install`, and the compiled default set it installs.
+package: setup
+	$(BIN)/python -m host_tools.package
 
 bench: setup
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-bench.txt

@@ -138,6 +138,21 @@ def bench_firmware():
     return results
 
 
+def bench_deploy():
+    """Deploy twice (the second time nothing changed) and flash a set, on a virtual board."""
+    from host_tools import deploy
+    from host_tools.device_files import ROOT
+    from host_tools.vboard import VirtualBoard
+    quiet = lambda line: None      # noqa: E731
+    with tempfile.TemporaryDirectory() as flash:
+        with VirtualBoard(flash) as board:
+            first = deploy.deploy(board.port, "sim", progress=quiet)
+            second = deploy.deploy(board.port, None, progress=quiet)
+            flashed = deploy.flash_set(board.port, os.path.join(ROOT, "core", "meldsets",
+                                                                "jazz.json"), progress=quiet)
+    return first, second, flashed
+
+
 def row(label, value, target="", ok=None):
     mark = "" if ok is None else ("  ok" if ok else "  MISSED")
     print("%-52s %18s  %-22s%s" % (label, value, target, mark))
@@ -211,6 +226,14 @@ def main():
         row("  knob event to frame on the wire (p95)", "%d us" % cold["event_to_wire_us_p95"])
         row("  console line for a change", "%.0f us" % cold["console_line_us"])
         row("  quadrature decoder, per edge", "%.2f us" % cold["decoder_edge_us"])
+        first, second, flashed = bench_deploy()
+        print("Deploy and flash with mpremote, to the virtual board")
+        row("  first deploy (empty board)", "%.1f s, %d files, %d bytes" % (
+            first["seconds"], first["sent"], first["bytes_sent"]))
+        row("  second deploy (nothing changed)", "%.1f s, %d files, %d bytes" % (
+            second["seconds"], second["sent"], second["bytes_sent"]))
+        row("  flash the jazz set, confirmed by the device", "%.1f s, %d bytes" % (
+            flashed["seconds"], flashed["bytes"]))
     print("-" * 104)
 
 
