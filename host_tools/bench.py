@@ -18,7 +18,9 @@ from core.identify import Identifier
 from core.meldsource import compile_source
 from core.meldset import MeldSet
 
+from host_tools.errors import UserError
 from host_tools.meldfiles import DEFAULT_SOURCE, read_source
+from host_tools.tools import micropython_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARP_NAMES = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
@@ -79,9 +81,10 @@ def bench_music21(queries):
 
 
 def micropython():
-    exe = shutil.which("micropython") or os.path.join(os.path.dirname(sys.executable),
-                                                      "micropython")
-    return exe if os.path.exists(exe) else None
+    try:
+        return micropython_path()
+    except UserError:
+        return None
 
 
 def bench_micropython(blob, queries):

@@ -14,7 +14,6 @@ Prints one JSON line."""
 import gc
 import json
 import sys
-import time
 
 from hardware.clock import ticks_diff, ticks_us
 

@@ -1,11 +1,10 @@
 """`chromawheel board ...`: list, check and draw the board files."""
 
-import json
 import os
 
 from hardware import board as board_file
 
-from host_tools.device_files import BOARD_DIR, board_names, board_path
+from host_tools.device_files import board_names, board_path
 from host_tools.errors import UserError
 from host_tools.meldfiles import write_atomic
 from host_tools.output import emit
@@ -55,5 +54,3 @@ def run_wiring(args):
     write_atomic(args.output, svg(b).encode())
     emit(args, {"output": args.output}, ["wrote %s" % args.output])
 
-
-__all__ = ["BOARD_DIR", "json"]

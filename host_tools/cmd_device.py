@@ -1,11 +1,12 @@
 """`chromawheel deploy` and `chromawheel vboard`: the firmware onto a board, and a virtual
 board to deploy to."""
 
-import json
 import os
 import select
 import signal
 import sys
+
+from hardware import board as board_file
 
 from host_tools import deploy as deploy_tools
 from host_tools.device_files import board_path, build_flash
@@ -46,6 +47,10 @@ def run_deploy(args):
     return 0
 
 
+def _stop(signum, frame):
+    raise KeyboardInterrupt        # SIGTERM stops the board as cleanly as Ctrl-C
+
+
 def run_vboard(args):
     board_path(args.board)
     if args.firmware:
@@ -57,12 +62,10 @@ def run_vboard(args):
           "use it like a board: mpremote connect port:%s ..." % port,
           "type knob steps here (cw 1, ccw 1, click, double, long); Ctrl-C stops"])
     sys.stdout.flush()
-    signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+    signal.signal(signal.SIGTERM, _stop)
     shown = 0
     reading = True
-    button = json.load(open(board_path(args.board)))["button"]
-    for key, default in (("debounce_ms", 50), ("long_ms", 700), ("double_ms", 350)):
-        button.setdefault(key, default)
+    button = board_file.load(board_path(args.board))["button"]
     try:
         while True:
             ready = select.select([sys.stdin] if reading else [], [], [], 0.1)[0]

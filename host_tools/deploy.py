@@ -14,10 +14,11 @@ import time
 
 from core.meldset import MeldSet
 
-from host_tools.device_files import data_files, mpy_cross_path, python_files
+from host_tools.device_files import data_files, python_files
 from host_tools.device_link import DeviceLink
 from host_tools.errors import UserError
 from host_tools.meldfiles import compile_file, read_source
+from host_tools.tools import mpy_cross_path
 
 CODE_DIRS = ("core", "hardware", "firmware")
 ROOT_FILES = ("boot.py", "main.py", "board.json")

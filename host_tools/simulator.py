@@ -7,11 +7,8 @@ knob and button commands in, ring frames (raw wire bytes) and console lines out.
 Scripted runs use virtual time, so they replay identically; the terminal UI uses real time."""
 
 import json
-import os
-import select
 import shutil
 import subprocess
-import sys
 import tempfile
 
 from hardware import board as board_file
@@ -19,18 +16,11 @@ from hardware.sim import FRAME_MARK
 
 from host_tools.device_files import board_path, build_flash
 from host_tools.errors import UserError
+from host_tools.tools import micropython_path
 
 BOOT = "exec(open('boot.py').read())\nexec(open('main.py').read())"
 TURN_GAP_MS = 20          # more than a 60 fps frame: each turn gets its own frame
 SCRIPT_TIMEOUT_S = 120
-
-
-def micropython_path():
-    beside = os.path.join(os.path.dirname(sys.executable), "micropython")
-    found = beside if os.path.exists(beside) else shutil.which("micropython")
-    if not found:
-        raise UserError("the MicroPython unix port is not installed (run: make setup)")
-    return found
 
 
 def parse_heap(text):

@@ -27,8 +27,8 @@ from hardware import board as board_file
 from hardware.sim import FRAME_MARK, LINK_VARIABLE
 
 from host_tools.device_files import board_path
-from host_tools.errors import UserError
-from host_tools.simulator import decode_frame, micropython_path
+from host_tools.simulator import decode_frame
+from host_tools.tools import micropython_path
 
 HARD_RESET_EXIT = 77
 MACHINE_SHIM = '''"""machine for the virtual board: a board's reset, which the unix port lacks."""
@@ -283,4 +283,3 @@ def lit_sectors(wheel):
     return [i for i, rgb in enumerate(wheel) if any(rgb)]
 
 
-__all__ = ["VirtualBoard", "UserError", "lit_sectors"]

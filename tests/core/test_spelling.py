@@ -1,6 +1,5 @@
 from expect import default_set
 
-from core import degrees
 from core.notes import format_note
 from core.parse import parse_degree, parse_note
 from core.spelling import other_name, root_name, spell

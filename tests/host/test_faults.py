@@ -11,7 +11,7 @@ import time
 from host_tools.cli import main
 from host_tools.device_files import ROOT, build_flash
 from host_tools.meldfiles import compile_file
-from host_tools.simulator import micropython_path
+from host_tools.tools import micropython_path
 from host_tools.vboard import VirtualBoard, lit_sectors
 
 BIN = os.path.dirname(sys.executable)
