@@ -7,6 +7,7 @@ good file. Answers from the device are JSON, parsed, never executed."""
 import contextlib
 import io
 import json
+import os
 import time
 
 from mpremote.transport import TransportError, TransportExecError
@@ -15,7 +16,8 @@ from mpremote.transport_serial import SerialTransport
 from host_tools.errors import UserError
 
 MAINTENANCE_PATH = "maintenance"
-RECONNECT_S = 15
+CONNECT_S = 4          # a first connection: the board is there or not
+RECONNECT_S = 15       # after a reset: a USB board takes a few seconds to come back
 
 # Runs on the device: hashes of files (sha256 where hashlib has it, else size + crc32).
 _HASHES = """
@@ -72,7 +74,7 @@ class DeviceLink:
         self.transport = None
 
     def __enter__(self):
-        self.connect()
+        self.connect(timeout=CONNECT_S)
         return self
 
     def __exit__(self, *exc):
@@ -93,6 +95,9 @@ class DeviceLink:
             except (TransportError, OSError) as err:
                 self.close()
                 if time.time() > deadline:
+                    if self.port.startswith("/dev/") and not os.path.exists(self.port):
+                        raise UserError("%s: no such port (mpremote connect list shows the "
+                                        "boards plugged in)" % self.port)
                     raise UserError("%s: no MicroPython REPL answered (%s); is another program "
                                     "using the port?" % (self.port, _message(err)))
                 time.sleep(0.3)

@@ -98,3 +98,9 @@ def test_a_damaged_set_is_refused_by_the_device(board, tmp_path, capsys):
     said = board.said()
     assert "meld set jazz refused: melds/jazz.cwm: damaged meld set (checksum mismatch)" in said
     assert "using meld set default instead" in said
+
+
+def test_a_missing_port_is_a_clear_error(capsys):
+    assert main(["deploy", "--port", "/dev/ttyNOPE", "--board", "pico"]) == 2
+    assert capsys.readouterr().err == ("error: /dev/ttyNOPE: no such port (mpremote connect "
+                                       "list shows the boards plugged in)\n")
