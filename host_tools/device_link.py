@@ -16,8 +16,8 @@ from mpremote.transport_serial import SerialTransport
 from host_tools.errors import UserError
 
 MAINTENANCE_PATH = "maintenance"
-CONNECT_S = 4          # a first connection: the board is there or not
-RECONNECT_S = 15       # after a reset: a USB board takes a few seconds to come back
+RECONNECT_S = 15       # a USB board takes a few seconds to come back after a reset
+MISSING_PORT_S = 2     # how long a port that is not there at all may take to appear
 
 # Runs on the device: hashes of files (sha256 where hashlib has it, else size + crc32).
 _HASHES = """
@@ -74,8 +74,21 @@ class DeviceLink:
         self.transport = None
 
     def __enter__(self):
-        self.connect(timeout=CONNECT_S)
+        self._wait_for_port()
+        self.connect()
         return self
+
+    def _wait_for_port(self):
+        """A serial device path that does not exist is a typo or an unplugged board: say so
+        quickly (after a moment's grace for a board that is re-enumerating)."""
+        if not self.port.startswith("/dev/"):
+            return
+        deadline = time.time() + MISSING_PORT_S
+        while not os.path.exists(self.port):
+            if time.time() > deadline:
+                raise UserError("%s: no such port (mpremote connect list shows the boards "
+                                "plugged in)" % self.port)
+            time.sleep(0.2)
 
     def __exit__(self, *exc):
         self.close()
@@ -95,9 +108,6 @@ class DeviceLink:
             except (TransportError, OSError) as err:
                 self.close()
                 if time.time() > deadline:
-                    if self.port.startswith("/dev/") and not os.path.exists(self.port):
-                        raise UserError("%s: no such port (mpremote connect list shows the "
-                                        "boards plugged in)" % self.port)
                     raise UserError("%s: no MicroPython REPL answered (%s); is another program "
                                     "using the port?" % (self.port, _message(err)))
                 time.sleep(0.3)
