@@ -7,7 +7,7 @@ left over. Cards are a multiset of pitch classes, so the octave takes two cards 
 
 from core import degrees
 from core.notes import format_note, note_pc, pc_names
-from core.scoring import meld_points
+from core.games.carmony import meld_points
 from core.spelling import spell
 
 

@@ -1,4 +1,5 @@
-"""Carmony (the original) scoring table, as MUSIC.md fixes it from the rulebook."""
+"""Carmony, the original: the scoring table (rulebook "SCORING TABLE", as MUSIC.md reads it)
+and the going-out condition."""
 
 # Points for a meld by the NOTE cards it holds.
 POINTS_BY_CARDS = {2: 20, 3: 40, 4: 70, 5: 100, 6: 150, 7: 200, 12: 500}
@@ -38,3 +39,8 @@ def round_points(meld_points_list, unplayed_cards, went_out):
     if went_out:
         total += GOING_OUT_POINTS
     return total
+
+
+def can_go_out(played_kinds):
+    """Going out needs at least 1 scale or 3 chords on the table (kinds of the melds played)."""
+    return "scale" in played_kinds or played_kinds.count("chord") >= 3

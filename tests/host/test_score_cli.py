@@ -1,0 +1,55 @@
+"""chromawheel score: the three table-scoring commands, worked from the rulebook's tables."""
+
+import json
+
+from host_tools.cli import main
+
+
+def run_json(capsys, *argv):
+    assert main(list(argv) + ["--json"]) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def test_carmony_round(capsys):
+    data = run_json(capsys, "score", "carmony", "--meld", "min:C,Eb,G", "--meld", "5:D,A",
+                    "--meld", "major:G,A,B,C,D,E,F#", "--meld", "7:F,A,C,Eb", "--went-out")
+    assert [m["points"] for m in data["melds"]] == [40, 100, 350, 70]
+    assert data["total"] == 40 + 100 + 350 + 70 + 200
+    data = run_json(capsys, "score", "carmony", "--meld", "P8:C,C", "--unplayed", "3")
+    assert data["total"] == 20 - 30
+
+
+def test_carmony_refuses_what_the_rules_do_not_allow(capsys):
+    cases = [
+        (["--meld", "maj:C,E"], "error: --meld 'maj:C,E': not a valid major triad: missing "
+                                "degree 5 (G)\n"),
+        (["--meld", "maj:C,E,G", "--went-out"],
+         "error: --went-out: going out needs at least 1 scale or 3 chords played\n"),
+        (["--meld", "major:C,D,E,F,G,A,B", "--went-out", "--unplayed", "1"],
+         "error: --went-out with 1 cards left: going out means no cards in hand\n"),
+        (["--meld", "nope:C"], "error: --meld 'nope:C': no meld 'nope' in meld set 'default'\n"),
+        (["--meld", "maj"], "error: --meld 'maj': expected ID:NOTE,NOTE,... such as maj:C,E,G\n"),
+    ]
+    for argv, message in cases:
+        assert main(["score", "carmony"] + argv) == 2
+        assert capsys.readouterr().err == message
+
+
+def test_looking_glass(capsys):
+    data = run_json(capsys, "score", "looking-glass", "--interval", "P8", "--interval", "P8",
+                    "--interval", "P8", "--interval", "TT", "--interval", "minor third",
+                    "--alices", "8", "--rabbits", "2")
+    assert data["total"] == 86
+    assert {"label": "all 3 of octave", "points": 3} in data["lines"]
+    assert main(["score", "looking-glass", "--interval", "maj"]) == 2
+    assert "major triad is a chord, not an interval" in capsys.readouterr().err
+    assert main(["score", "looking-glass", "--alices", "9"]) == 2
+    assert capsys.readouterr().err == "error: 9 Alices: the deck has 8 A cards\n"
+
+
+def test_chord_poker(capsys):
+    data = run_json(capsys, "score", "chord-poker", "--hand", "C", "C", "C", "C", "D", "D",
+                    "D", "E", "F", "F", "G", "--completed")
+    assert data["total"] == 18
+    data = run_json(capsys, "score", "chord-poker", "--hand", "C#", "Db", "Db")
+    assert data["groups"] == [{"note": "three of a kind C#/Db", "points": 5}]
