@@ -18,11 +18,6 @@ SAFE_MODE = bytes((255, 140, 0))     # amber, on the 4 quarter sectors
 ERROR = bytes((255, 0, 0))           # red, every other sector
 
 
-def clear(frame):
-    for i in range(36):
-        frame[i] = 0
-
-
 def _put(frame, sector, palette, at, level, white):
     for c in range(3):
         value = palette[at + c] * level // 255

@@ -9,7 +9,6 @@ NONE = 0
 CLICK = 1     # a short press, once no second press followed within the double-press window
 DOUBLE = 2    # a second press within the window (reported as it goes down)
 LONG = 3      # held for long_ms (reported while still held)
-NAMES = ("none", "click", "double", "long")
 
 
 class PressDetector:
@@ -48,7 +47,3 @@ class PressDetector:
             self._pending_click = False
             return CLICK
         return NONE
-
-    @property
-    def is_down(self):
-        return self._down

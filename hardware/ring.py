@@ -54,11 +54,6 @@ class Ring:
         self.estimated_ma = 0       # of the last frame prepared, after limiting
         self.limited = False        # the last frame was scaled down to the budget
 
-    def clear(self):
-        frame = self.frame
-        for i in range(len(frame)):
-            frame[i] = 0
-
     def _prepare(self):
         """Frame -> wire bytes, with gamma, brightness and the current budget."""
         frame = self.frame
@@ -107,11 +102,3 @@ class Ring:
         self._wire, self._sent = self._sent, self._wire
         self.writes += 1
         return True
-
-    @property
-    def sent(self):
-        """The bytes last written to the LEDs."""
-        return self._sent
-
-    def led_of(self, sector):
-        return self._led[sector]
