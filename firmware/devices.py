@@ -27,6 +27,18 @@ class Hardware:
             return Watchdog()
         return None
 
+    def reset_cause(self):
+        """Why the board started: "power" (power-up) or "reset" (a reset, a watchdog, ...)."""
+        if self.platform in ("rp2", "esp32"):
+            import machine
+            return "power" if machine.reset_cause() == machine.PWRON_RESET else "reset"
+        if self.platform == "circuitpython":
+            import microcontroller
+            reason = microcontroller.cpu.reset_reason
+            return "power" if reason == microcontroller.ResetReason.POWER_ON else "reset"
+        import os                   # the simulator and the virtual board say it themselves
+        return os.getenv("CHROMAWHEEL_RESET_CAUSE") or "power"
+
     def restart(self):
         """After a fatal error: reset the board (the crash counter decides on safe mode)."""
         if self.platform in ("rp2", "esp32"):

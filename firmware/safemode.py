@@ -7,10 +7,11 @@ stable). Used at boot only."""
 
 from firmware import crashes, render, storage
 
-# Written by the laptop just before it resets the board for a deploy or a meld-set flash: that
-# one boot runs without the app and without the watchdog (which, once started, would reset the
-# board in the middle of a copy). The flag is used up by the boot that sees it, so if the copy
-# is cut off, the next power-up runs the app again on the files it had.
+# Written by the laptop just before it resets the board for a deploy or a meld-set flash: the
+# boot after that reset runs without the app and without the watchdog (which, once started,
+# would reset the board in the middle of a copy). Any boot uses the flag up, and a power-up
+# ignores it: a copy cut off by a power cut leaves a board that starts the app on the files it
+# had, not one waiting for a laptop.
 MAINTENANCE_PATH = "maintenance"
 
 
@@ -28,7 +29,8 @@ def reason(hw):
     """Why to start in safe mode, or None."""
     if storage.exists(MAINTENANCE_PATH):
         storage.remove(MAINTENANCE_PATH)
-        return "maintenance for a deploy or meld-set flash (the next reset starts the app)"
+        if hw.reset_cause() != "power":
+            return "maintenance for a deploy or meld-set flash (the next reset starts the app)"
     if button_held(hw):
         return "button held at power-up"
     count = crashes.count()

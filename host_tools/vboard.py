@@ -31,11 +31,22 @@ from host_tools.simulator import decode_frame
 from host_tools.tools import micropython_path
 
 HARD_RESET_EXIT = 77
+RESET_CAUSE_VARIABLE = "CHROMAWHEEL_RESET_CAUSE"
 MACHINE_SHIM = '''"""machine for the virtual board: a board's reset, which the unix port lacks."""
+
+
+PWRON_RESET = 1
+HARD_RESET = 2
+SOFT_RESET = 5
 
 
 def reset():
     raise SystemExit(%d)
+
+
+def reset_cause():
+    import os
+    return PWRON_RESET if os.getenv("CHROMAWHEEL_RESET_CAUSE") == "power" else HARD_RESET
 
 
 def soft_reset():
@@ -99,7 +110,7 @@ class VirtualBoard:
 
     # ---- the interpreter ----------------------------------------------------------------
 
-    def _spawn(self, run_main):
+    def _spawn(self, run_main, cause):
         device, device_side = os.openpty()
         # Bytes as a UART carries them (no \n -> \r\n translation, no echo), but Ctrl-C still
         # raises SIGINT, which is how the unix port interrupts a running program.
@@ -115,6 +126,7 @@ class VirtualBoard:
         env = dict(os.environ)
         env["MICROPYPATH"] = ":%s:.frozen" % self.runtime
         env[LINK_VARIABLE] = self.link
+        env[RESET_CAUSE_VARIABLE] = cause        # "power" or "reset": see firmware/devices.py
         args = [micropython_path()]
         if self.heap:
             args += ["-X", "heapsize=%d" % self.heap]
@@ -129,7 +141,7 @@ class VirtualBoard:
 
     def start(self):
         """Power on: boot.py then main.py; returns the port for mpremote."""
-        self._spawn(run_main=True)
+        self._spawn(run_main=True, cause="power")
         self._thread = threading.Thread(target=self._bridge, daemon=True)
         self._thread.start()
         return self.port
@@ -144,12 +156,13 @@ class VirtualBoard:
     def _restart(self, code):
         self.resets += 1
         if code == HARD_RESET_EXIT or self._power_cut:
+            cause = "power" if self._power_cut else "reset"
             self._power_cut = False
             self.raw_repl = False
-            self._spawn(run_main=True)
+            self._spawn(run_main=True, cause=cause)
             return
         self._to_client(b"MPY: soft reboot\r\n")
-        self._spawn(run_main=not self.raw_repl)
+        self._spawn(run_main=not self.raw_repl, cause="reset")
         if self.raw_repl:
             os.write(self._device, b"\r\x01")
 

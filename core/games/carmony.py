@@ -44,3 +44,392 @@ def round_points(meld_points_list, unplayed_cards, went_out):
 def can_go_out(played_kinds):
     """Going out needs at least 1 scale or 3 chords on the table (kinds of the melds played)."""
     return "scale" in played_kinds or played_kinds.count("chord") >= 3
+
+
+# ---- the rule engine ----------------------------------------------------------------------
+#
+# Rulebook points that need an interpretation, and the one chosen:
+# - The round ends the moment the NOTE deck is empty (after any draw): "if the NOTE deck runs
+#   out before anyone goes out, the round ends"; nobody scores for going out.
+# - A player who may not discard (the only card left would go out without 1 scale or 3 chords
+#   on the table, or it is the note just taken as the single card of the pile) keeps it: the
+#   turn ends without a discard.
+# - Going out by playing the last card needs the condition too, counting the meld just played;
+#   a meld with C on position 1 first refills the hand, so it never goes out.
+# - Eating: strictly higher rank (MUSIC.md): chromatic > major scale > other scales > chords >
+#   intervals. The eaten cards go to the eater's hand; the turn goes on to the discard.
+# - The round's winner (whose right-hand neighbour deals next) is the best round score; a tie
+#   goes to the player who went out, then to the first after the dealer, clockwise.
+# - Seats are numbered clockwise: a player's left is seat + 1, the right seat - 1.
+
+from core import degrees
+from core.games import ScoreError
+from core.games.rng import Rng
+
+NOTE_COPIES = 8
+NOTE_CARDS = 12 * NOTE_COPIES
+NOTES_DEALT = {2: 14, 3: 12, 4: 10}
+MELDS_IN_HAND = 5
+ROUNDS = 3
+INTERVAL_COPIES = 3
+
+
+class RuleError(ValueError):
+    """A move the rules do not allow, with the reason."""
+
+
+def note_pc(card):
+    """NOTE cards are 0..95: eight of each pitch class."""
+    return card // NOTE_COPIES
+
+
+def meld_rank(meld):
+    """Eating power: 0 interval, 1 chord, 2 scale, 3 major scale, 4 chromatic scale."""
+    if meld.kind == "interval":
+        return 0
+    if meld.kind == "chord":
+        return 1
+    if len(meld.codes) == 12:
+        return 4
+    if meld.degree_text() == _MAJOR_SCALE[1]:
+        return 3
+    return 2
+
+
+def meld_cards(meldset):
+    """The MELD deck as meld indexes: every interval 3 times, every chord and scale once."""
+    cards = []
+    for i in range(meldset.count):
+        copies = INTERVAL_COPIES if meldset.kind(i) == 0 else 1
+        cards.extend([i] * copies)
+    return cards
+
+
+class Round:
+    """One round: the state, the legal moves in it, and moves applied with a clear error."""
+
+    def __init__(self, meldset, players, dealer, rng):
+        if players not in NOTES_DEALT:
+            raise RuleError("Carmony is for 2 to 4 players, not %d" % players)
+        self.meldset = meldset
+        self.melds = [meldset.meld(i) for i in range(meldset.count)]
+        self.players = players
+        self.dealer = dealer
+        self.rng = rng
+        self.meld_of = meld_cards(meldset)          # MELD card id -> meld index
+        self.note_deck = list(range(NOTE_CARDS))
+        self.meld_deck = list(range(len(self.meld_of)))
+        rng.shuffle(self.note_deck)
+        rng.shuffle(self.meld_deck)
+        self.hands = [[] for _ in range(players)]
+        self.meld_hands = [[] for _ in range(players)]
+        self.table = [[] for _ in range(players)]   # per player: [meld card, root pc, [notes]]
+        order = [(dealer + 1 + k) % players for k in range(players)]
+        for _ in range(MELDS_IN_HAND):
+            for p in order:
+                self.meld_hands[p].append(self.meld_deck.pop())
+        for _ in range(NOTES_DEALT[players]):
+            for p in order:
+                self.hands[p].append(self.note_deck.pop())
+        self.discard = [self.note_deck.pop()]
+        self.turn = order[0]
+        self.phase = "start"          # start -> main -> discard, then the next player
+        self.played_kind = None       # the kind of meld played this turn
+        self.ate = False
+        self.single_taken = None      # pc of the single card taken from the pile, if so
+        self.over = False
+        self.went_out = None
+        self.turns = 0
+
+    # ---- helpers ------------------------------------------------------------------------
+
+    def _draw_notes(self, player, count):
+        for _ in range(count):
+            if not self.note_deck:
+                break
+            self.hands[player].append(self.note_deck.pop())
+        if not self.note_deck:
+            self.over = True           # the deck ran out: the round ends, nobody went out
+
+    def _draw_meld(self, player):
+        if self.meld_deck and len(self.meld_hands[player]) < MELDS_IN_HAND:
+            self.meld_hands[player].append(self.meld_deck.pop())
+
+    def _table_kinds(self, player):
+        return [self.melds[self.meld_of[card]].kind for card, _, _ in self.table[player]]
+
+    def _next_turn(self):
+        self.turn = (self.turn + 1) % self.players
+        self.phase = "start"
+        self.played_kind = None
+        self.ate = False
+        self.single_taken = None
+        self.turns += 1
+
+    def _take_cards(self, player, notes):
+        hand = self.hands[player]
+        for card in notes:
+            if card not in hand:
+                raise RuleError("NOTE card %d is not in player %d's hand" % (card, player))
+        for card in notes:
+            hand.remove(card)
+
+    # ---- legal moves --------------------------------------------------------------------
+
+    def legal_moves(self):
+        if self.over:
+            return []
+        player = self.turn
+        if self.phase == "start":
+            moves = [("draw",)]
+            if self.discard:
+                moves.append(("take",))
+            return moves
+        if self.phase == "main":
+            moves = [("end",)]
+            if not self.ate:
+                moves.extend(self._plays(player))
+            if not self.ate and self.played_kind is None:
+                moves.extend(self._eats(player))
+            return moves
+        return [("discard", card) for card in self._discardable(player)]
+
+    def _plays(self, player):
+        hand = self.hands[player]
+        counts = [0] * 12
+        have = 0
+        for card in hand:
+            counts[note_pc(card)] += 1
+            have |= 1 << note_pc(card)
+        moves = []
+        seen = []
+        for card in self.meld_hands[player]:
+            index = self.meld_of[card]
+            meld = self.melds[index]
+            if self.played_kind is not None and meld.kind != self.played_kind:
+                continue
+            if index in seen:
+                continue                 # another copy of the same meld: the same plays
+            seen.append(index)
+            for root in range(12):
+                required = ((meld.required_mask << root) | (meld.required_mask >> (12 - root)))
+                if required & 0xFFF & ~have:
+                    continue
+                for pcs in _card_choices(meld, root):
+                    notes = _pick(hand, pcs, counts)
+                    if notes is not None and self._may_empty_hand(player, meld, len(notes),
+                                                                  root):
+                        moves.append(("play", card, root, tuple(notes)))
+        return moves
+
+    def _may_empty_hand(self, player, meld, used, root):
+        if used < len(self.hands[player]) or root == 0:
+            return True                  # cards stay, or a C root refills the hand
+        return can_go_out(self._table_kinds(player) + [meld.kind])
+
+    def _eats(self, player):
+        moves = []
+        for card in self.meld_hands[player]:
+            rank = meld_rank(self.melds[self.meld_of[card]])
+            for owner in range(self.players):
+                if owner == player:
+                    continue
+                for at, (target, _, _) in enumerate(self.table[owner]):
+                    if rank > meld_rank(self.melds[self.meld_of[target]]):
+                        moves.append(("eat", card, owner, at))
+        return moves
+
+    def _discardable(self, player):
+        hand = self.hands[player]
+        if len(hand) == 1 and not can_go_out(self._table_kinds(player)):
+            return []
+        return [c for c in hand if self.single_taken is None or note_pc(c) != self.single_taken]
+
+    # ---- moves --------------------------------------------------------------------------
+
+    def apply(self, move):
+        """Apply a move; RuleError (and no change) when the rules do not allow it."""
+        if self.over:
+            raise RuleError("the round is over")
+        if move not in self.legal_moves():
+            raise RuleError("%s is not allowed now (%s phase of player %d)" % (
+                _describe(move), self.phase, self.turn))
+        player = self.turn
+        verb = move[0]
+        if verb == "draw":
+            self._draw_notes(player, 2)
+            self.phase = "main"
+        elif verb == "take":
+            if len(self.discard) == 1:
+                self.single_taken = note_pc(self.discard[0])
+            self.hands[player].extend(self.discard)
+            self.discard = []
+            self.phase = "main"
+        elif verb == "play":
+            _, card, root, notes = move
+            meld = self.melds[self.meld_of[card]]
+            self._take_cards(player, notes)
+            self.meld_hands[player].remove(card)
+            self.table[player].append([card, root, list(notes)])
+            self.played_kind = meld.kind
+            self._draw_meld(player)
+            if root == 0:
+                self._draw_notes(player, len(notes))     # the C root: replenish
+            if not self.hands[player] and not self.over:
+                self.over = True
+                self.went_out = player
+        elif verb == "eat":
+            _, card, owner, at = move
+            target, _, notes = self.table[owner].pop(at)
+            self.hands[player].extend(notes)
+            self.meld_hands[player].remove(card)
+            self.meld_deck.insert(0, card)               # both MELD cards to the bottom
+            self.meld_deck.insert(0, target)
+            self.ate = True
+            self._draw_meld(player)
+        elif verb == "end":
+            self.phase = "discard"
+            if not self._discardable(player):
+                self._next_turn()                        # nothing may be discarded: keep it
+        elif verb == "discard":
+            card = move[1]
+            self.hands[player].remove(card)
+            self.discard.append(card)
+            if not self.hands[player]:
+                self.over = True
+                self.went_out = player
+            else:
+                self._next_turn()
+
+    # ---- checks and scores --------------------------------------------------------------
+
+    def check_cards(self):
+        """Every NOTE and MELD card is in exactly one place; raises AssertionError if not."""
+        from core.check import check     # here: core.check scores with this module's table
+        notes = list(self.note_deck) + list(self.discard)
+        for p in range(self.players):
+            notes += self.hands[p]
+            for _, _, played in self.table[p]:
+                notes += played
+        assert sorted(notes) == list(range(NOTE_CARDS)), "NOTE cards lost or doubled"
+        melds = list(self.meld_deck)
+        for p in range(self.players):
+            melds += self.meld_hands[p]
+            melds += [card for card, _, _ in self.table[p]]
+        assert sorted(melds) == list(range(len(self.meld_of))), "MELD cards lost or doubled"
+        for p in range(self.players):
+            for card, root, played in self.table[p]:
+                meld = self.melds[self.meld_of[card]]
+                result = check(meld, [note_pc(c) for c in played], _root_note(meld, root))
+                assert result.valid, "an invalid meld on the table"
+
+    def scores(self):
+        """Each player's round points (the rulebook's scoring table)."""
+        out = []
+        for p in range(self.players):
+            points = [meld_points(self.melds[self.meld_of[card]], len(played))
+                      for card, _, played in self.table[p]]
+            out.append(round_points(points, len(self.hands[p]), self.went_out == p))
+        return out
+
+
+def _card_choices(meld, root):
+    """The pitch-class lists a meld takes at a root: required positions plus each subset of
+    the optional ones."""
+    required = []
+    optional = []
+    for code in meld.codes:
+        pc = (root + degrees.semitones(code)) % 12
+        (optional if degrees.is_optional(code) else required).append(pc)
+    choices = []
+    for subset in range(1 << len(optional)):
+        chosen = list(required)
+        for k in range(len(optional)):
+            if subset >> k & 1:
+                chosen.append(optional[k])
+        choices.append(chosen)
+    return choices
+
+
+def _pick(hand, pcs, counts):
+    """Note cards from `hand` for these pitch classes (lowest ids first), or None."""
+    need = [0] * 12
+    for pc in pcs:
+        need[pc] += 1
+        if need[pc] > counts[pc]:
+            return None
+    picked = []
+    for card in sorted(hand):
+        pc = note_pc(card)
+        if need[pc]:
+            need[pc] -= 1
+            picked.append(card)
+    return picked
+
+
+def _root_note(meld, root):
+    return meld.root_name(root)
+
+
+def _describe(move):
+    return " ".join(str(part) for part in move)
+
+
+def random_move(round_, rng):
+    """A random legal move: drawing more often than taking the pile (swapping the pile back
+    and forth is legal but never ends), and playing or eating two times in three."""
+    moves = round_.legal_moves()
+    if round_.phase == "start":
+        return moves[0] if len(moves) == 1 or rng.below(10) < 7 else moves[1]
+    active = [m for m in moves if m[0] in ("play", "eat")]
+    if active and rng.below(3):
+        return rng.choice(active)
+    return rng.choice(moves)
+
+
+class Game:
+    """Three rounds; the first dealer by the seed, then the right-hand neighbour of the
+    previous round's winner."""
+
+    def __init__(self, meldset, players, seed):
+        self.rng = Rng(seed)
+        self.meldset = meldset
+        self.players = players
+        self.dealer = self.rng.below(players)
+        self.totals = [0] * players
+        self.rounds = []
+        self.round = Round(meldset, players, self.dealer, self.rng)
+
+    def finish_round(self):
+        scores = self.round.scores()
+        for p in range(self.players):
+            self.totals[p] += scores[p]
+        self.rounds.append(scores)
+        winner = _round_winner(scores, self.round.went_out, self.dealer, self.players)
+        if len(self.rounds) < ROUNDS:
+            self.dealer = (winner - 1) % self.players
+            self.round = Round(self.meldset, self.players, self.dealer, self.rng)
+        return scores
+
+    @property
+    def over(self):
+        return len(self.rounds) == ROUNDS
+
+    def winners(self):
+        best = max(self.totals)
+        return [p for p in range(self.players) if self.totals[p] == best]
+
+
+def _round_winner(scores, went_out, dealer, players):
+    best = max(scores)
+    if went_out is not None and scores[went_out] == best:
+        return went_out
+    for k in range(1, players + 1):
+        p = (dealer + k) % players
+        if scores[p] == best:
+            return p
+    return dealer
+
+
+__all__ = ["Game", "Round", "RuleError", "ScoreError", "meld_rank", "can_go_out",
+           "random_move"]

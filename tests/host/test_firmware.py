@@ -188,3 +188,33 @@ def test_crash_counter_cleared_once_stable(device):
     crashes.set_count(2)
     device.wait(10100)
     assert crashes.count() == 0
+
+
+def test_maintenance_only_after_a_deliberate_reset(device, monkeypatch):
+    open(safemode.MAINTENANCE_PATH, "w").close()
+    monkeypatch.setenv("CHROMAWHEEL_RESET_CAUSE", "reset")
+    assert safemode.reason(device.hw).startswith("maintenance")
+    assert not os.path.exists(safemode.MAINTENANCE_PATH)      # used up by that boot
+    open(safemode.MAINTENANCE_PATH, "w").close()
+    monkeypatch.setenv("CHROMAWHEEL_RESET_CAUSE", "power")
+    assert safemode.reason(device.hw) is None                 # a power-up starts the app
+    assert not os.path.exists(safemode.MAINTENANCE_PATH)
+
+
+def test_reset_cause_on_the_boards(device, monkeypatch):
+    import sys
+    import types
+    machine = types.ModuleType("machine")
+    machine.PWRON_RESET, machine.HARD_RESET = 1, 2
+    machine.reset_cause = lambda: machine.PWRON_RESET
+    monkeypatch.setitem(sys.modules, "machine", machine)
+    monkeypatch.setitem(device.hw.board, "platform", "rp2")
+    assert device.hw.reset_cause() == "power"
+    machine.reset_cause = lambda: machine.HARD_RESET
+    assert device.hw.reset_cause() == "reset"
+    micro = types.ModuleType("microcontroller")
+    micro.ResetReason = types.SimpleNamespace(POWER_ON=0, SOFTWARE=1)
+    micro.cpu = types.SimpleNamespace(reset_reason=micro.ResetReason.SOFTWARE)
+    monkeypatch.setitem(sys.modules, "microcontroller", micro)
+    monkeypatch.setitem(device.hw.board, "platform", "circuitpython")
+    assert device.hw.reset_cause() == "reset"

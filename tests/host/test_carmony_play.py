@@ -1,0 +1,36 @@
+"""Thousands of seeded random Carmony games, and `chromawheel play`."""
+
+import json
+
+from core.games import carmony
+from core.games.rng import Rng
+from host_tools.cli import main
+from host_tools.cmd_play import play_carmony
+from host_tools.meldfiles import load_set
+
+
+def test_a_thousand_seeded_games_keep_every_card():
+    ms = load_set()
+    ends = {"went out": 0, "deck ran out": 0}
+    for seed in range(1000):
+        players = 2 + seed % 3
+        game = carmony.Game(ms, players, seed)
+        rng = Rng(seed)
+        while not game.over:
+            round_ = game.round
+            while not round_.over:
+                round_.apply(carmony.random_move(round_, rng))
+            round_.check_cards()            # every move is checked in the core cases
+            ends["went out" if round_.went_out is not None else "deck ran out"] += 1
+            game.finish_round()
+        assert len(game.rounds) == 3
+    assert ends["went out"] > 0 and ends["deck ran out"] > 0
+
+
+def test_play_command(capsys):
+    assert main(["play", "carmony", "--players", "2", "--seed", "11", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result[0]["totals"] == [1950, 1360] and result[0]["invariants"] == "ok"
+    assert result[0] == play_carmony(load_set(), 2, 11)
+    assert main(["play", "carmony", "--players", "5"]) == 2
+    assert capsys.readouterr().err == "error: --players 5: Carmony is for 2 to 4 players\n"
