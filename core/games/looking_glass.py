@@ -49,3 +49,210 @@ def score(interval_semitones, alices, rabbits_runs):
     if rabbits_runs:
         lines.append(("rabbit's runs x %d" % rabbits_runs, RABBITS_RUN_POINTS * rabbits_runs))
     return sum(points for _, points in lines), lines
+
+
+# ---- the rule engine ----------------------------------------------------------------------
+#
+# Rulebook points that need an interpretation, and the one chosen:
+# - The Wheel holds a stack per sector; only the top card of a sector can be picked up.
+# - PICK UP: the hand card and the Wheel's card build the INTERVAL on the Wheel with either one
+#   on position 1 (the octave needs two cards of one note). The pair goes on the player's pile
+#   with the position-1 card on top; the INTERVAL card is won; a new one is turned over at the
+#   start of the next turn.
+# - When the last INTERVAL card is picked up, nothing more is dealt: the players play out the
+#   cards in hand (steal or place only); the round ends when every hand is empty.
+# - When hands are empty and the NOTE deck cannot give every player 3 cards, the round ends
+#   (the INTERVAL cards left are won by nobody).
+# - Alices are the A cards in a player's pile at the end of the round.
+# - The second round's dealer is the player to the right of the first round's winner (best
+#   round score; ties to the first after the dealer, clockwise). Seats are clockwise.
+
+from core.games.rng import Rng
+
+NOTE_COPIES = 8
+NOTE_CARDS = 96
+HAND = 3
+WHEEL_START = 4
+ROUNDS = 2
+A_PC = 9
+
+
+class RuleError(ValueError):
+    """A move the rules do not allow, with the reason."""
+
+
+def note_pc(card):
+    return card // NOTE_COPIES
+
+
+def builds(interval, first_pc, second_pc):
+    """Do two notes build the interval (semitones 1..12) with `first_pc` on position 1?"""
+    return (second_pc - first_pc) % 12 == interval % 12
+
+
+class Round:
+    def __init__(self, players, dealer, rng, interval_semitones):
+        if not 2 <= players <= 4:
+            raise RuleError("Through the Looking Glass is for 2 to 4 players, not %d" % players)
+        self.players = players
+        self.dealer = dealer
+        self.rng = rng
+        self.note_deck = list(range(NOTE_CARDS))
+        rng.shuffle(self.note_deck)
+        # INTERVAL cards 0..35: card // 3 is the interval's index in `interval_semitones`.
+        self.intervals = list(interval_semitones)
+        self.interval_deck = list(range(3 * len(self.intervals)))
+        rng.shuffle(self.interval_deck)
+        self.hands = [[] for _ in range(players)]
+        self.piles = [[] for _ in range(players)]      # last item is the top card
+        self.won = [[] for _ in range(players)]        # INTERVAL cards
+        self.rabbits = [0] * players
+        self.wheel = [[] for _ in range(12)]           # a stack per sector, last on top
+        self._deal()
+        self.interval = self.interval_deck.pop()       # the INTERVAL card on the Wheel
+        for _ in range(WHEEL_START):
+            card = self.note_deck.pop()
+            self.wheel[note_pc(card)].append(card)
+        self.turn = (dealer + 1) % players
+        self.over = False
+        self.turns = 0
+
+    def _deal(self):
+        for _ in range(HAND):
+            for k in range(self.players):
+                self.hands[(self.dealer + 1 + k) % self.players].append(self.note_deck.pop())
+
+    def semitones(self, interval_card):
+        return self.intervals[interval_card // 3]
+
+    def wheel_cards(self):
+        return sum(len(stack) for stack in self.wheel)
+
+    # ---- legal moves --------------------------------------------------------------------
+
+    def legal_moves(self):
+        if self.over:
+            return []
+        player = self.turn
+        moves = []
+        for card in self.hands[player]:
+            pc = note_pc(card)
+            if self.interval is not None:
+                interval = self.semitones(self.interval)
+                for sector in range(12):
+                    if self.wheel[sector] and (builds(interval, pc, sector)
+                                               or builds(interval, sector, pc)):
+                        moves.append(("pick", card, sector))
+            for owner in range(self.players):
+                pile = self.piles[owner]
+                if owner != player and pile and note_pc(pile[-1]) == pc:
+                    moves.append(("steal", card, owner))
+            moves.append(("place", card))
+        return moves
+
+    # ---- moves --------------------------------------------------------------------------
+
+    def apply(self, move):
+        if move not in self.legal_moves():
+            raise RuleError("%s is not allowed now (player %d's turn)" % (
+                " ".join(str(m) for m in move), self.turn))
+        player = self.turn
+        verb, card = move[0], move[1]
+        self.hands[player].remove(card)
+        if verb == "pick":
+            sector = move[2]
+            other = self.wheel[sector].pop()
+            interval = self.semitones(self.interval)
+            # The card on position 1 goes on top of the pair.
+            first, second = (card, other) if builds(interval, note_pc(card), sector) else (
+                other, card)
+            self.piles[player].extend([second, first])
+            self.won[player].append(self.interval)
+            self.interval = None
+            if self.wheel_cards() == 0:
+                self.rabbits[player] += 1              # the rabbit's run
+        elif verb == "steal":
+            owner = move[2]
+            stolen = self.piles[owner] + [card]        # the mirror card goes on top of theirs
+            self.piles[owner] = []
+            self.piles[player].extend(stolen)
+        else:
+            self.wheel[note_pc(card)].append(card)
+        self._next_turn()
+
+    def _next_turn(self):
+        self.turns += 1
+        if not any(self.hands):
+            if self.interval is None and not self.interval_deck or \
+                    len(self.note_deck) < HAND * self.players:
+                self.over = True
+                return
+            self._deal()
+        self.turn = (self.turn + 1) % self.players
+        if self.interval is None and self.interval_deck:
+            self.interval = self.interval_deck.pop()   # the next player turns a new one over
+
+    # ---- checks and scores --------------------------------------------------------------
+
+    def check_cards(self):
+        notes = list(self.note_deck)
+        for p in range(self.players):
+            notes += self.hands[p] + self.piles[p]
+        for stack in self.wheel:
+            notes += stack
+        assert sorted(notes) == list(range(NOTE_CARDS)), "NOTE cards lost or doubled"
+        intervals = list(self.interval_deck) + ([] if self.interval is None else [self.interval])
+        for p in range(self.players):
+            intervals += self.won[p]
+        assert sorted(intervals) == list(range(3 * len(self.intervals))), \
+            "INTERVAL cards lost or doubled"
+
+    def scores(self):
+        out = []
+        for p in range(self.players):
+            alices = len([c for c in self.piles[p] if note_pc(c) == A_PC])
+            total, _ = score([self.semitones(c) for c in self.won[p]], alices, self.rabbits[p])
+            out.append(total)
+        return out
+
+
+def interval_semitones(meldset):
+    """The 12 intervals of a meld set's INTERVAL cards, as semitones (the octave is 12)."""
+    from core import degrees
+    return [degrees.semitones(meldset.meld_codes(i)[1]) for i in meldset.of_kind(0)]
+
+
+def random_move(round_, rng):
+    moves = round_.legal_moves()
+    active = [m for m in moves if m[0] != "place"]
+    if active and rng.below(4):
+        return rng.choice(active)
+    return rng.choice(moves)
+
+
+class Game:
+    def __init__(self, meldset, players, seed):
+        self.rng = Rng(seed)
+        self.players = players
+        self.semitones = interval_semitones(meldset)
+        self.dealer = self.rng.below(players)
+        self.totals = [0] * players
+        self.rounds = []
+        self.round = Round(players, self.dealer, self.rng, self.semitones)
+
+    @property
+    def over(self):
+        return len(self.rounds) == ROUNDS
+
+    def finish_round(self):
+        scores = self.round.scores()
+        for p in range(self.players):
+            self.totals[p] += scores[p]
+        self.rounds.append(scores)
+        best = max(scores)
+        winner = [(self.dealer + k) % self.players for k in range(1, self.players + 1)
+                  if scores[(self.dealer + k) % self.players] == best][0]
+        if len(self.rounds) < ROUNDS:
+            self.dealer = (winner - 1) % self.players
+            self.round = Round(self.players, self.dealer, self.rng, self.semitones)
+        return scores

@@ -1,11 +1,11 @@
-"""Thousands of seeded random Carmony games, and `chromawheel play`."""
+"""Thousands of seeded random games per engine, and `chromawheel play`."""
 
 import json
 
-from core.games import carmony
+from core.games import carmony, looking_glass
 from core.games.rng import Rng
 from host_tools.cli import main
-from host_tools.cmd_play import play_carmony
+from host_tools.cmd_play import play
 from host_tools.meldfiles import load_set
 
 
@@ -31,6 +31,26 @@ def test_play_command(capsys):
     assert main(["play", "carmony", "--players", "2", "--seed", "11", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result[0]["totals"] == [1950, 1360] and result[0]["invariants"] == "ok"
-    assert result[0] == play_carmony(load_set(), 2, 11)
+    assert result[0] == play("carmony", load_set(), 2, 11)
     assert main(["play", "carmony", "--players", "5"]) == 2
     assert capsys.readouterr().err == "error: --players 5: Carmony is for 2 to 4 players\n"
+    assert main(["play", "looking-glass", "--players", "4", "--seed", "3", "--games", "3",
+                 "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert [len(r["rounds"]) for r in results] == [2, 2, 2]
+
+
+def test_a_thousand_seeded_looking_glass_games_keep_every_card():
+    ms = load_set()
+    rabbits = 0
+    for seed in range(1000):
+        game = looking_glass.Game(ms, 2 + seed % 3, seed)
+        rng = Rng(seed)
+        while not game.over:
+            round_ = game.round
+            while not round_.over:
+                round_.apply(looking_glass.random_move(round_, rng))
+                round_.check_cards()
+            rabbits += sum(round_.rabbits)
+            game.finish_round()
+    assert rabbits > 0
