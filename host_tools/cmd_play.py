@@ -1,7 +1,7 @@
 """`chromawheel play GAME`: whole games with random legal moves, every card accounted for
 after every move."""
 
-from core.games import carmony, looking_glass
+from core.games import carmony, chord_poker, looking_glass
 from core.games.rng import Rng
 
 from host_tools.errors import UserError
@@ -11,7 +11,8 @@ from host_tools.output import emit
 # Every engine has Game(meldset, players, seed) with .round, .over, .finish_round(), .totals,
 # .rounds, and a module-level random_move(round, rng).
 GAMES = {"carmony": (carmony, "Carmony"),
-         "looking-glass": (looking_glass, "Through the Looking Glass")}
+         "looking-glass": (looking_glass, "Through the Looking Glass"),
+         "chord-poker": (chord_poker, "Chord Poker")}
 
 
 def register(commands, common):

@@ -42,3 +42,231 @@ def score(hand_pcs, completed_chord):
     if completed_chord:
         lines.append((None, "chord points", CHORD_POINTS))
     return sum(points for _, _, points in lines), lines
+
+
+# ---- the rule engine ----------------------------------------------------------------------
+#
+# Rulebook points that need an interpretation, and the one chosen:
+# - The NOTE card turned over at the start sits on its sector and is the root (position 1).
+# - A sector holds one card. A discard goes to the Wheel when its sector is free and the note
+#   is required (it must) or optional (the player chooses); otherwise to the pile.
+# - Changing the root takes the whole turn: a hand card goes on its free sector and becomes
+#   position 1; Wheel cards that are notes of the chord at the new root stay, the others go to
+#   the hand of the player who changed it. It completes the chord if it fills the last required
+#   sector.
+# - The round ends the moment the NOTE deck is empty (no chord points), or when a player fills
+#   the last required sector (5 chord points).
+# - A player who may not discard (every card is the note just taken as the pile's only card)
+#   keeps it and the turn ends.
+# - The dealer rotates clockwise each round; the player on the dealer's left starts. Seats are
+#   clockwise.
+
+from core import degrees
+from core.games.rng import Rng
+
+NOTE_CARDS = 96
+NOTE_COPIES = 8
+HAND = 7
+ROUNDS = 4
+
+
+class RuleError(ValueError):
+    """A move the rules do not allow, with the reason."""
+
+
+def note_pc(card):
+    return card // NOTE_COPIES
+
+
+class Round:
+    def __init__(self, meldset, chord, players, dealer, rng):
+        if not 2 <= players <= 4:
+            raise RuleError("Chord Poker is for 2 to 4 players, not %d" % players)
+        self.meld = meldset.meld(chord)
+        self.chord = chord
+        self.players = players
+        self.dealer = dealer
+        self.note_deck = list(range(NOTE_CARDS))
+        rng.shuffle(self.note_deck)
+        self.hands = [[] for _ in range(players)]
+        for _ in range(HAND):
+            for k in range(players):
+                self.hands[(dealer + 1 + k) % players].append(self.note_deck.pop())
+        self.wheel = [None] * 12
+        first = self.note_deck.pop()
+        self.root = note_pc(first)
+        self.wheel[self.root] = first
+        self.discard = [self.note_deck.pop()]
+        self.turn = (dealer + 1) % players
+        self.phase = "start"
+        self.single_taken = None
+        self.over = False
+        self.completed_by = None
+        self.turns = 0
+
+    def sectors(self, root=None):
+        """(required pcs, optional pcs) of the chord at a root (default: the current one)."""
+        root = self.root if root is None else root
+        required = []
+        optional = []
+        for code in self.meld.codes:
+            pc = (root + degrees.semitones(code)) % 12
+            (optional if degrees.is_optional(code) else required).append(pc)
+        return required, optional
+
+    def complete(self):
+        return all(self.wheel[pc] is not None for pc in self.sectors()[0])
+
+    # ---- legal moves --------------------------------------------------------------------
+
+    def legal_moves(self):
+        if self.over:
+            return []
+        player = self.turn
+        hand = self.hands[player]
+        if self.phase == "start":
+            moves = [("draw",)]
+            if self.discard:
+                moves.append(("take",))
+            seen = []
+            for card in sorted(hand):
+                pc = note_pc(card)
+                if self.wheel[pc] is None and pc not in seen:
+                    seen.append(pc)
+                    moves.append(("root", card))
+            return moves
+        return self._discards(player)
+
+    def _discards(self, player):
+        required, optional = self.sectors()
+        moves = []
+        for card in sorted(self.hands[player]):
+            pc = note_pc(card)
+            if self.single_taken is not None and pc == self.single_taken:
+                continue
+            free = self.wheel[pc] is None
+            if free and pc in required:
+                moves.append(("discard", card, "wheel"))
+            elif free and pc in optional:
+                moves.append(("discard", card, "wheel"))
+                moves.append(("discard", card, "pile"))
+            else:
+                moves.append(("discard", card, "pile"))
+        return moves
+
+    # ---- moves --------------------------------------------------------------------------
+
+    def apply(self, move):
+        if move not in self.legal_moves():
+            raise RuleError("%s is not allowed now (%s phase of player %d)" % (
+                " ".join(str(m) for m in move), self.phase, self.turn))
+        player = self.turn
+        verb = move[0]
+        if verb == "draw":
+            self.hands[player].append(self.note_deck.pop())
+            self.phase = "discard"
+        elif verb == "take":
+            if len(self.discard) == 1:
+                self.single_taken = note_pc(self.discard[0])
+            self.hands[player].extend(self.discard)
+            self.discard = []
+            self.phase = "discard"
+        elif verb == "root":
+            card = move[1]
+            self.hands[player].remove(card)
+            self.root = note_pc(card)
+            self.wheel[self.root] = card
+            required, optional = self.sectors()
+            for pc in range(12):
+                if self.wheel[pc] is not None and pc not in required and pc not in optional:
+                    self.hands[player].append(self.wheel[pc])
+                    self.wheel[pc] = None
+            self._after(player)
+            return
+        else:
+            _, card, where = move
+            self.hands[player].remove(card)
+            if where == "wheel":
+                self.wheel[note_pc(card)] = card
+            else:
+                self.discard.append(card)
+            self._after(player)
+            return
+        if not self.note_deck:
+            self.over = True                       # the NOTE deck ran out: no chord points
+        elif not self._discards(player):
+            self._next_turn()                      # nothing may be discarded: keep it
+
+    def _after(self, player):
+        if self.complete():
+            self.over = True
+            self.completed_by = player
+        elif not self.note_deck:
+            self.over = True
+        else:
+            self._next_turn()
+
+    def _next_turn(self):
+        self.turn = (self.turn + 1) % self.players
+        self.phase = "start"
+        self.single_taken = None
+        self.turns += 1
+
+    # ---- checks and scores --------------------------------------------------------------
+
+    def check_cards(self):
+        notes = list(self.note_deck) + list(self.discard)
+        notes += [c for c in self.wheel if c is not None]
+        for hand in self.hands:
+            notes += hand
+        assert sorted(notes) == list(range(NOTE_CARDS)), "NOTE cards lost or doubled"
+        for pc in range(12):
+            card = self.wheel[pc]
+            assert card is None or note_pc(card) == pc, "a card on another note's sector"
+        required, optional = self.sectors()
+        for pc in range(12):
+            assert self.wheel[pc] is None or pc in required or pc in optional, \
+                "a card on the Wheel that is not a note of the chord"
+
+    def scores(self):
+        return [score([note_pc(c) for c in self.hands[p]], self.completed_by == p)[0]
+                for p in range(self.players)]
+
+
+def random_move(round_, rng):
+    moves = round_.legal_moves()
+    roots = [m for m in moves if m[0] == "root"]
+    if roots and rng.below(8) == 0:
+        return rng.choice(roots)
+    others = [m for m in moves if m[0] != "root"] or moves
+    return rng.choice(others)
+
+
+class Game:
+    """Four rounds, a different CHORD card each; the dealer rotates clockwise."""
+
+    def __init__(self, meldset, players, seed):
+        self.rng = Rng(seed)
+        self.meldset = meldset
+        self.players = players
+        self.chords = meldset.of_kind(1)
+        self.rng.shuffle(self.chords)
+        self.dealer = self.rng.below(players)
+        self.totals = [0] * players
+        self.rounds = []
+        self.round = Round(meldset, self.chords.pop(), players, self.dealer, self.rng)
+
+    @property
+    def over(self):
+        return len(self.rounds) == ROUNDS
+
+    def finish_round(self):
+        scores = self.round.scores()
+        for p in range(self.players):
+            self.totals[p] += scores[p]
+        self.rounds.append(scores)
+        if len(self.rounds) < ROUNDS:
+            self.dealer = (self.dealer + 1) % self.players
+            self.round = Round(self.meldset, self.chords.pop(), self.players, self.dealer,
+                               self.rng)
+        return scores

@@ -3,7 +3,7 @@ same game on CPython and on MicroPython (these totals were recorded once)."""
 
 from expect import default_set
 
-from core.games import carmony, looking_glass
+from core.games import carmony, chord_poker, looking_glass
 from core.games.rng import Rng
 
 
@@ -42,3 +42,9 @@ def test_rng_sequence_is_fixed():
     items = list(range(10))
     Rng(3).shuffle(items)
     assert sorted(items) == list(range(10)) and items != list(range(10))
+
+
+def test_seeded_chord_poker_games_replay_identically():
+    assert play(chord_poker, 2, 31) == ([39, 50], 212)
+    assert play(chord_poker, 3, 32) == ([69, 55, 54], 445)
+    assert play(chord_poker, 4, 33) == ([27, 16, 35, 39], 399)

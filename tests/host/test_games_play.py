@@ -2,7 +2,7 @@
 
 import json
 
-from core.games import carmony, looking_glass
+from core.games import carmony, chord_poker, looking_glass
 from core.games.rng import Rng
 from host_tools.cli import main
 from host_tools.cmd_play import play
@@ -54,3 +54,25 @@ def test_a_thousand_seeded_looking_glass_games_keep_every_card():
             rabbits += sum(round_.rabbits)
             game.finish_round()
     assert rabbits > 0
+
+
+def test_a_thousand_seeded_chord_poker_games_keep_every_card():
+    ms = load_set()
+    completed = 0
+    for seed in range(1000):
+        game = chord_poker.Game(ms, 2 + seed % 3, seed)
+        rng = Rng(seed)
+        while not game.over:
+            round_ = game.round
+            while not round_.over:
+                round_.apply(chord_poker.random_move(round_, rng))
+                round_.check_cards()
+            completed += round_.completed_by is not None
+            game.finish_round()
+        assert len(game.rounds) == 4
+    assert completed > 0
+
+
+def test_play_chord_poker(capsys):
+    assert main(["play", "chord-poker", "--players", "2", "--seed", "31", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["totals"] == [39, 50]
