@@ -1,7 +1,7 @@
 """`chromawheel play GAME`: whole games with random legal moves, every card accounted for
 after every move."""
 
-from core.games import carmony, chord_poker, looking_glass
+from core.games import carmony, chord_poker, looking_glass, solitaire
 from core.games.rng import Rng
 
 from host_tools.errors import UserError
@@ -18,8 +18,8 @@ GAMES = {"carmony": (carmony, "Carmony"),
 def register(commands, common):
     p = commands.add_parser("play", parents=[common],
                             help="play whole games with random legal moves")
-    p.add_argument("game", choices=sorted(GAMES))
-    p.add_argument("--players", type=int, default=3)
+    p.add_argument("game", choices=sorted(GAMES) + ["solitaire"])
+    p.add_argument("--players", type=int, help="2 to 4 (default 3); solitaire: 1")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--games", type=int, default=1)
     p.set_defaults(run=run_play)
@@ -44,7 +44,29 @@ def play(game_name, meldset, players, seed):
             "winners": [p for p in range(players) if game.totals[p] == best]}
 
 
+def play_solitaire(seed):
+    game = solitaire.Solitaire(seed)
+    rng = Rng(seed ^ 0x5EED)
+    game.check_cards()
+    while not game.over:
+        game.apply(solitaire.random_move(game, rng))
+        game.check_cards()
+    return {"game": "solitaire", "seed": seed, "won": game.won, "moves": game.moves,
+            "on_piles": sum(len(p) for p in game.piles), "invariants": "ok"}
+
+
 def run_play(args):
+    if args.game == "solitaire":
+        if args.players not in (None, 1):
+            raise UserError("--players %d: Chromatic Solitaire is for 1 player" % args.players)
+        results = [play_solitaire(args.seed + k) for k in range(max(args.games, 1))]
+        emit(args, results, ["seed %d: %s, %d of 96 cards on the piles, %d moves, every card "
+                             "accounted for after every move" % (
+                                 r["seed"], "won" if r["won"] else "no more moves",
+                                 r["on_piles"], r["moves"]) for r in results])
+        return
+    if args.players is None:
+        args.players = 3
     if not 2 <= args.players <= 4:
         raise UserError("--players %d: %s is for 2 to 4 players" % (args.players,
                                                                     GAMES[args.game][1]))

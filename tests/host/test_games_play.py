@@ -2,7 +2,7 @@
 
 import json
 
-from core.games import carmony, chord_poker, looking_glass
+from core.games import carmony, chord_poker, looking_glass, solitaire
 from core.games.rng import Rng
 from host_tools.cli import main
 from host_tools.cmd_play import play
@@ -76,3 +76,24 @@ def test_a_thousand_seeded_chord_poker_games_keep_every_card():
 def test_play_chord_poker(capsys):
     assert main(["play", "chord-poker", "--players", "2", "--seed", "31", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["totals"] == [39, 50]
+
+
+def test_a_thousand_seeded_solitaire_games_keep_every_card():
+    wins = 0
+    for seed in range(1000):
+        game = solitaire.Solitaire(seed)
+        rng = Rng(seed)
+        while not game.over:
+            game.apply(solitaire.random_move(game, rng))
+        game.check_cards()
+        wins += game.won
+    assert wins > 0                      # a random player does win sometimes
+
+
+def test_play_solitaire(capsys):
+    assert main(["play", "solitaire", "--seed", "3", "--games", "2", "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert [r["invariants"] for r in results] == ["ok", "ok"]
+    assert main(["play", "solitaire", "--players", "2"]) == 2
+    assert capsys.readouterr().err == ("error: --players 2: Chromatic Solitaire is for 1 "
+                                       "player\n")

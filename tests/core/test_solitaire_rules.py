@@ -1,0 +1,105 @@
+"""Chromatic Solitaire: rulebook cases set up by hand."""
+
+from expect import raises
+
+from core.games import solitaire as sol
+from core.games.rng import Rng
+
+
+def card(pc, copy=0):
+    return pc * sol.NOTE_COPIES + copy
+
+
+def empty_game():
+    """A game whose layout, deck and piles the test fills itself."""
+    g = sol.Solitaire(1)
+    g.columns = [[] for _ in range(sol.COLUMNS)]
+    g.deck = []
+    g.waste = []
+    g.piles = []
+    return g
+
+
+def test_setup():
+    # "Lay out 10 rows of 8 cards ... The first 9 rows face down and the last row face up.
+    # The remaining 16 cards form the deck."
+    g = sol.Solitaire(7)
+    assert [len(c) for c in g.columns] == [10] * 8 and len(g.deck) == 16
+    assert all(c[-1][1] and not any(up for _, up in c[:-1]) for c in g.columns)
+    g.check_cards()
+
+
+def test_descending_chromatic_moves_drag_the_block():
+    # "E on F, Ab on A, D on D# ... When you move a card, you drag with it the entire block"
+    g = empty_game()
+    g.columns[0] = [[card(9), False], [card(5), True], [card(4, 1), True]]   # ? F E
+    g.columns[1] = [[card(6), True]]                                          # F#
+    moves = g.legal_moves()
+    assert ("move", 0, 1, 1) in moves            # F (with E) onto F#
+    assert ("move", 0, 2, 1) not in moves        # E is not a semitone below F#
+    g.apply(("move", 0, 1, 1))
+    assert [sol.note_pc(c) for c, _ in g.columns[1]] == [6, 5, 4]
+    assert g.columns[0][-1][1]                   # the card uncovered is turned face up
+
+
+def test_b_starts_only_an_empty_column():
+    # "The B card ... is not placed on top of any other card. It can only start an empty column."
+    g = empty_game()
+    g.columns[0] = [[card(1), False], [card(11), True]]   # B
+    g.columns[1] = [[card(0), True]]                       # C: B may not go on it
+    moves = g.legal_moves()
+    assert ("move", 0, 1, 1) not in moves
+    assert ("move", 0, 1, 2) in moves                      # column 2 is empty
+    g.columns[1] = []
+    assert ("move", 0, 1, 1) in g.legal_moves()
+    g.columns[2] = [[card(3), True]]
+    g.columns[1] = []
+    g.columns[0] = [[card(2), True]]                       # a D may not start a column
+    assert ("move", 0, 0, 1) not in g.legal_moves()
+
+
+def test_piles_rise_from_c():
+    g = empty_game()
+    g.columns[0] = [[card(1), True]]                       # C#
+    g.columns[1] = [[card(0), True]]                       # C
+    assert ("pile", 0) not in g.legal_moves()              # no pile starts with C#
+    g.apply(("pile", 1))
+    assert ("pile", 0) in g.legal_moves()
+    g.apply(("pile", 0))
+    assert [[sol.note_pc(c) for c in p] for p in g.piles] == [[0, 1]]
+
+
+def test_the_deck_is_turned_one_card_at_a_time_and_reused():
+    g = empty_game()
+    g.deck = [card(3), card(7)]
+    g.columns[0] = [[card(8), True]]
+    g.apply(("turn",))
+    assert g.waste == [card(7)] and ("waste", 0) in g.legal_moves()   # G onto G#
+    g.apply(("turn",))
+    g.apply(("turn",))                                     # an empty deck takes the waste back
+    assert g.deck == [card(3), card(7)] and g.waste == []
+
+
+def test_the_game_ends_when_nothing_is_left_to_do_and_can_be_won():
+    g = empty_game()
+    g.columns[0] = [[card(2), True]]
+    assert g.over and not g.won                            # a lone D: no move at all
+    raises(sol.RuleError, g.apply, ("turn",))
+    g = empty_game()
+    g.piles = [[card(pc, k) for pc in range(12)] for k in range(8)]
+    assert g.won and g.over
+
+
+def test_seeded_games_replay_identically():
+    results = []
+    for seed in (41, 42, 43):
+        g = sol.Solitaire(seed)
+        rng = Rng(seed)
+        while not g.over:
+            g.apply(sol.random_move(g, rng))
+            g.check_cards()
+        results.append((g.won, g.moves, sum(len(p) for p in g.piles)))
+    assert results == RECORDED
+
+
+RECORDED = [(False, 68, 0), (False, 179, 21), (False, 133, 19)]     # recorded once
