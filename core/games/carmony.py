@@ -63,24 +63,15 @@ def can_go_out(played_kinds):
 # - Seats are numbered clockwise: a player's left is seat + 1, the right seat - 1.
 
 from core import degrees
-from core.games import ScoreError
+from core.games import NOTE_CARDS, RuleError, ScoreError, note_pc
 from core.games.rng import Rng
 
-NOTE_COPIES = 8
-NOTE_CARDS = 12 * NOTE_COPIES
 NOTES_DEALT = {2: 14, 3: 12, 4: 10}
 MELDS_IN_HAND = 5
 ROUNDS = 3
 INTERVAL_COPIES = 3
 
 
-class RuleError(ValueError):
-    """A move the rules do not allow, with the reason."""
-
-
-def note_pc(card):
-    """NOTE cards are 0..95: eight of each pitch class."""
-    return card // NOTE_COPIES
 
 
 def meld_rank(meld):

@@ -5,7 +5,7 @@ kind (5) and fours of a kind (8); every card left unmatched costs 1. There is no
 melds, so each note's cards take the grouping that scores best. Completing the chord: 5.
 """
 
-from core.games import ScoreError
+from core.games import NOTE_CARDS, RuleError, ScoreError, note_pc
 
 CHORD_POINTS = 5
 GROUP_POINTS = {2: 2, 3: 5, 4: 8}
@@ -64,18 +64,10 @@ def score(hand_pcs, completed_chord):
 from core import degrees
 from core.games.rng import Rng
 
-NOTE_CARDS = 96
-NOTE_COPIES = 8
 HAND = 7
 ROUNDS = 4
 
 
-class RuleError(ValueError):
-    """A move the rules do not allow, with the reason."""
-
-
-def note_pc(card):
-    return card // NOTE_COPIES
 
 
 class Round:

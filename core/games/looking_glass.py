@@ -4,7 +4,7 @@ Alices (A NOTE cards) score 4 each, +8 for all 8; a rabbit's run scores 5; INTER
 by interval, with +3 for holding all 3 cards of the octave, the tritone, the fifth or the fourth.
 """
 
-from core.games import ScoreError
+from core.games import NOTE_CARDS, RuleError, ScoreError, note_pc
 
 ALICE_POINTS = 4
 ALL_ALICES = 8            # there are 8 A cards in the NOTE deck
@@ -69,20 +69,12 @@ def score(interval_semitones, alices, rabbits_runs):
 
 from core.games.rng import Rng
 
-NOTE_COPIES = 8
-NOTE_CARDS = 96
 HAND = 3
 WHEEL_START = 4
 ROUNDS = 2
 A_PC = 9
 
 
-class RuleError(ValueError):
-    """A move the rules do not allow, with the reason."""
-
-
-def note_pc(card):
-    return card // NOTE_COPIES
 
 
 def builds(interval, first_pc, second_pc):

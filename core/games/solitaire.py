@@ -17,22 +17,15 @@ Rulebook points that need an interpretation, and the one chosen:
   a pile, or a face-down card turned up). Won with the 8 piles complete.
 """
 
+from core.games import NOTE_CARDS, RuleError, note_pc
 from core.games.rng import Rng
 
-NOTE_COPIES = 8
-NOTE_CARDS = 96
 COLUMNS = 8
 ROWS = 10
 B = 11
 SHUFFLES = 30          # block moves without progress allowed on top of a pass through the deck
 
 
-class RuleError(ValueError):
-    """A move the rules do not allow, with the reason."""
-
-
-def note_pc(card):
-    return card // NOTE_COPIES
 
 
 class Solitaire:

@@ -2,12 +2,13 @@
 
 from expect import raises
 
+from core.games import NOTE_COPIES
 from core.games import solitaire as sol
 from core.games.rng import Rng
 
 
 def card(pc, copy=0):
-    return pc * sol.NOTE_COPIES + copy
+    return pc * NOTE_COPIES + copy
 
 
 def empty_game():
