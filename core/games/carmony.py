@@ -63,7 +63,7 @@ def can_go_out(played_kinds):
 # - Seats are numbered clockwise: a player's left is seat + 1, the right seat - 1.
 
 from core import degrees
-from core.games import NOTE_CARDS, RuleError, ScoreError, note_pc
+from core.games import NOTE_CARDS, RoundsGame, RuleError, ScoreError, note_pc, round_winner
 from core.games.rng import Rng
 
 NOTES_DEALT = {2: 14, 3: 12, 4: 10}
@@ -378,48 +378,22 @@ def random_move(round_, rng):
     return rng.choice(moves)
 
 
-class Game:
+class Game(RoundsGame):
     """Three rounds; the first dealer by the seed, then the right-hand neighbour of the
     previous round's winner."""
+
+    ROUNDS = ROUNDS
 
     def __init__(self, meldset, players, seed):
         self.rng = Rng(seed)
         self.meldset = meldset
-        self.players = players
-        self.dealer = self.rng.below(players)
-        self.totals = [0] * players
-        self.rounds = []
-        self.round = Round(meldset, players, self.dealer, self.rng)
+        self._start(players, self.rng.below(players))
 
-    def finish_round(self):
-        scores = self.round.scores()
-        for p in range(self.players):
-            self.totals[p] += scores[p]
-        self.rounds.append(scores)
-        winner = _round_winner(scores, self.round.went_out, self.dealer, self.players)
-        if len(self.rounds) < ROUNDS:
-            self.dealer = (winner - 1) % self.players
-            self.round = Round(self.meldset, self.players, self.dealer, self.rng)
-        return scores
+    def new_round(self):
+        return Round(self.meldset, self.players, self.dealer, self.rng)
 
-    @property
-    def over(self):
-        return len(self.rounds) == ROUNDS
-
-    def winners(self):
-        best = max(self.totals)
-        return [p for p in range(self.players) if self.totals[p] == best]
-
-
-def _round_winner(scores, went_out, dealer, players):
-    best = max(scores)
-    if went_out is not None and scores[went_out] == best:
-        return went_out
-    for k in range(1, players + 1):
-        p = (dealer + k) % players
-        if scores[p] == best:
-            return p
-    return dealer
+    def next_dealer(self, scores):
+        return (round_winner(scores, self.dealer, self.round.went_out) - 1) % self.players
 
 
 __all__ = ["Game", "Round", "RuleError", "ScoreError", "meld_rank", "can_go_out",

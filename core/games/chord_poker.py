@@ -5,7 +5,7 @@ kind (5) and fours of a kind (8); every card left unmatched costs 1. There is no
 melds, so each note's cards take the grouping that scores best. Completing the chord: 5.
 """
 
-from core.games import NOTE_CARDS, RuleError, ScoreError, note_pc
+from core.games import NOTE_CARDS, RoundsGame, RuleError, ScoreError, note_pc
 
 CHORD_POINTS = 5
 GROUP_POINTS = {2: 2, 3: 5, 4: 8}
@@ -234,31 +234,20 @@ def random_move(round_, rng):
     return rng.choice(others)
 
 
-class Game:
+class Game(RoundsGame):
     """Four rounds, a different CHORD card each; the dealer rotates clockwise."""
+
+    ROUNDS = ROUNDS
 
     def __init__(self, meldset, players, seed):
         self.rng = Rng(seed)
         self.meldset = meldset
-        self.players = players
         self.chords = meldset.of_kind(1)
         self.rng.shuffle(self.chords)
-        self.dealer = self.rng.below(players)
-        self.totals = [0] * players
-        self.rounds = []
-        self.round = Round(meldset, self.chords.pop(), players, self.dealer, self.rng)
+        self._start(players, self.rng.below(players))
 
-    @property
-    def over(self):
-        return len(self.rounds) == ROUNDS
+    def new_round(self):
+        return Round(self.meldset, self.chords.pop(), self.players, self.dealer, self.rng)
 
-    def finish_round(self):
-        scores = self.round.scores()
-        for p in range(self.players):
-            self.totals[p] += scores[p]
-        self.rounds.append(scores)
-        if len(self.rounds) < ROUNDS:
-            self.dealer = (self.dealer + 1) % self.players
-            self.round = Round(self.meldset, self.chords.pop(), self.players, self.dealer,
-                               self.rng)
-        return scores
+    def next_dealer(self, scores):
+        return (self.dealer + 1) % self.players

@@ -4,7 +4,7 @@ Alices (A NOTE cards) score 4 each, +8 for all 8; a rabbit's run scores 5; INTER
 by interval, with +3 for holding all 3 cards of the octave, the tritone, the fifth or the fourth.
 """
 
-from core.games import NOTE_CARDS, RuleError, ScoreError, note_pc
+from core.games import NOTE_CARDS, RoundsGame, RuleError, ScoreError, note_pc, round_winner
 
 ALICE_POINTS = 4
 ALL_ALICES = 8            # there are 8 A cards in the NOTE deck
@@ -222,29 +222,19 @@ def random_move(round_, rng):
     return rng.choice(moves)
 
 
-class Game:
+class Game(RoundsGame):
+    """Two rounds; the first dealer by the seed, then the right-hand neighbour of the first
+    round's winner."""
+
+    ROUNDS = ROUNDS
+
     def __init__(self, meldset, players, seed):
         self.rng = Rng(seed)
-        self.players = players
         self.semitones = interval_semitones(meldset)
-        self.dealer = self.rng.below(players)
-        self.totals = [0] * players
-        self.rounds = []
-        self.round = Round(players, self.dealer, self.rng, self.semitones)
+        self._start(players, self.rng.below(players))
 
-    @property
-    def over(self):
-        return len(self.rounds) == ROUNDS
+    def new_round(self):
+        return Round(self.players, self.dealer, self.rng, self.semitones)
 
-    def finish_round(self):
-        scores = self.round.scores()
-        for p in range(self.players):
-            self.totals[p] += scores[p]
-        self.rounds.append(scores)
-        best = max(scores)
-        winner = [(self.dealer + k) % self.players for k in range(1, self.players + 1)
-                  if scores[(self.dealer + k) % self.players] == best][0]
-        if len(self.rounds) < ROUNDS:
-            self.dealer = (winner - 1) % self.players
-            self.round = Round(self.players, self.dealer, self.rng, self.semitones)
-        return scores
+    def next_dealer(self, scores):
+        return (round_winner(scores, self.dealer) - 1) % self.players
