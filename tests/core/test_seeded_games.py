@@ -3,7 +3,7 @@ same game on CPython and on MicroPython (these totals were recorded once)."""
 
 from expect import default_set
 
-from core.games import carmony, chord_poker, looking_glass
+from core.games import bluff, carmony, chord_poker, looking_glass
 from core.games.rng import Rng
 
 
@@ -48,3 +48,20 @@ def test_seeded_chord_poker_games_replay_identically():
     assert play(chord_poker, 2, 31) == ([39, 50], 212)
     assert play(chord_poker, 3, 32) == ([69, 55, 54], 445)
     assert play(chord_poker, 4, 33) == ([27, 16, 35, 39], 399)
+
+
+def play_bluff(players, seed, advanced):
+    game = bluff.Game(default_set(), players, seed, advanced=advanced)
+    rng = Rng(seed ^ 0x5EED)
+    moves = 0
+    while not game.over:
+        game.apply(bluff.random_move(game, rng))
+        game.check_cards()
+        moves += 1
+    return game.ended_by, game.winners, [len(h) for h in game.hands], moves
+
+
+def test_seeded_bluff_games_replay_identically():
+    assert play_bluff(2, 41, False) == ("out", [1], [7, 0], 114)
+    assert play_bluff(5, 42, True) == ("out", [3], [28, 20, 26, 0, 7], 332)
+    assert play_bluff(8, 43, False) == ("out", [6], [17, 14, 5, 15, 9, 14, 0, 15], 148)

@@ -2,8 +2,10 @@
 
 import json
 
-from core.games import carmony, chord_poker, looking_glass, solitaire
+from core.games import bluff, carmony, chord_poker, looking_glass, solitaire
 from core.games.rng import Rng
+from core.meldset import MeldSet
+from core.meldsource import compile_source
 from host_tools.cli import main
 from host_tools.cmd_play import play
 from host_tools.meldfiles import load_set
@@ -97,3 +99,59 @@ def test_play_solitaire(capsys):
     assert main(["play", "solitaire", "--players", "2"]) == 2
     assert capsys.readouterr().err == ("error: --players 2: Chromatic Solitaire is for 1 "
                                        "player\n")
+
+
+def test_a_thousand_seeded_bluff_games_keep_every_card():
+    ms = load_set()
+    corrections = 0
+    for seed in range(1000):
+        game = bluff.Game(ms, 2 + seed % 7, seed, advanced=seed % 2 == 1)
+        rng = Rng(seed)
+        while not game.over:
+            move = bluff.random_move(game, rng)
+            corrections += move[0] == "correct"
+            game.apply(move)
+            game.check_cards()
+        assert game.winners
+    assert corrections > 0
+
+
+def test_bluff_games_also_end_when_the_scales_run_out():
+    # With 15 SCALE cards someone is nearly always out first; a set of three scales reaches
+    # the other end: "If all the scales are completed and no one has run out".
+    source = {"format": "chromawheel-meldset", "version": 1, "name": "three",
+              "title": "three scales", "melds": [
+                  {"id": "major", "name": "major", "kind": "scale",
+                   "degrees": ["1", "2", "3", "4", "5", "6", "7"]},
+                  {"id": "blues", "name": "blues", "kind": "scale",
+                   "degrees": ["1", "b3", "4", "b5", "5", "b7"]},
+                  {"id": "chromatic", "name": "chromatic", "kind": "scale",
+                   "degrees": ["1", "b2", "2", "b3", "3", "4", "#4", "5", "b6", "6", "b7",
+                               "7"]}]}
+    ms = MeldSet(compile_source(source, "three.json"))
+    ends = {"out": 0, "scales": 0}
+    for seed in range(300):
+        game = bluff.Game(ms, 2 + seed % 7, seed, advanced=True)
+        rng = Rng(seed)
+        while not game.over:
+            game.apply(bluff.random_move(game, rng))
+            game.check_cards()
+        ends[game.ended_by] += 1
+        if game.ended_by == "scales":
+            fewest = min(len(h) for h in game.hands)
+            assert [len(game.hands[p]) for p in game.winners] == [fewest] * len(game.winners)
+    assert ends["out"] > 0 and ends["scales"] > 0
+
+
+def test_play_bluff(capsys):
+    assert main(["play", "bluff", "--players", "5", "--seed", "42", "--advanced",
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)[0]
+    assert result["winners"] == [3] and result["hands"] == [28, 20, 26, 0, 7]
+    assert result["deck"] == "full" and result["invariants"] == "ok"
+    assert main(["play", "bluff", "--players", "3", "--deck", "full", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["deck"] == "full"
+    assert main(["play", "bluff", "--players", "9"]) == 2
+    assert capsys.readouterr().err == "error: --players 9: Bluff the Scale is for 2 to 8 players\n"
+    assert main(["play", "carmony", "--advanced"]) == 2
+    assert "bluff only" in capsys.readouterr().err
