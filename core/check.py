@@ -6,8 +6,8 @@ left over. Cards are a multiset of pitch classes, so the octave takes two cards 
 """
 
 from core import degrees
-from core.notes import format_note, note_pc, pc_names
-from core.games.carmony import meld_points
+from core.games.carmony_table import meld_points
+from core.notes import format_note, note_pc, pc_label
 from core.spelling import spell
 
 
@@ -79,7 +79,7 @@ def _describe(meld, root, problems):
             words.append("extra card %s (its position already has a card)" % _name_at(
                 meld, root, pc))
         else:
-            words.append("card %s has no position in the meld" % _pc_name(pc))
+            words.append("card %s has no position in the meld" % pc_label(pc))
     return "; ".join(words)
 
 
@@ -87,11 +87,7 @@ def _name_at(meld, root, pc):
     for code in meld.codes:
         if (note_pc(root) + degrees.semitones(code)) % 12 == pc:
             return format_note(spell(root, code))
-    return _pc_name(pc)
-
-
-def _pc_name(pc):
-    return "/".join(format_note(n) for n in pc_names(pc))
+    return pc_label(pc)
 
 
 def check(meld, cards, root=None):

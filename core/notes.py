@@ -38,3 +38,8 @@ def pc_names(pc):
     if not is_black_key(pc):
         return ((NATURAL_PC.index(pc), 0),)
     return ((NATURAL_PC.index(pc - 1), 1), (NATURAL_PC.index((pc + 1) % 12), -1))
+
+
+def pc_label(pc):
+    """A pitch class by its plain names, for a card with no spelling context: 'C#/Db', 'E'."""
+    return "/".join(format_note(n) for n in pc_names(pc))

@@ -2,7 +2,7 @@
 
 from core import degrees
 from core.check import check
-from core.games import ScoreError, carmony, chord_poker, looking_glass
+from core.games import ScoreError, carmony_table, chord_poker, looking_glass
 from core.melds import find
 from core.notes import format_note, note_pc, pc_names
 from core.parse import parse_note
@@ -71,14 +71,14 @@ def run_carmony(args):
         melds.append({"id": meld.id, "root": root, "cards": len(cards), "points": result.points})
         lines.append(("%s %s (%d cards)" % (root, meld.name, len(cards)), result.points))
         kinds.append(meld.kind)
-    if args.went_out and not carmony.can_go_out(kinds):
+    if args.went_out and not carmony_table.can_go_out(kinds):
         raise UserError("--went-out: going out needs at least 1 scale or 3 chords played")
     if args.unplayed:
         lines.append(("%d unplayed NOTE cards" % args.unplayed,
-                      carmony.UNPLAYED_CARD_POINTS * args.unplayed))
+                      carmony_table.UNPLAYED_CARD_POINTS * args.unplayed))
     if args.went_out:
-        lines.append(("went out", carmony.GOING_OUT_POINTS))
-    total = carmony.round_points([m["points"] for m in melds], args.unplayed, args.went_out)
+        lines.append(("went out", carmony_table.GOING_OUT_POINTS))
+    total = carmony_table.round_points([m["points"] for m in melds], args.unplayed, args.went_out)
     _show(args, {"melds": melds, "unplayed": args.unplayed, "went_out": args.went_out,
                  "lines": [{"label": l, "points": p} for l, p in lines], "total": total},
           lines, total)

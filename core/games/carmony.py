@@ -1,50 +1,6 @@
-"""Carmony, the original: the scoring table (rulebook "SCORING TABLE", as MUSIC.md reads it)
-and the going-out condition."""
+"""Carmony, the original: the rule engine. The scoring table is core/games/carmony_table.py."""
 
-# Points for a meld by the NOTE cards it holds.
-POINTS_BY_CARDS = {2: 20, 3: 40, 4: 70, 5: 100, 6: 150, 7: 200, 12: 500}
-POWER_CHORD_POINTS = 100     # special meld: power chord, 2 cards
-MAJOR_SCALE_POINTS = 350     # special meld: major scale, 7 cards
-GOING_OUT_POINTS = 200
-UNPLAYED_CARD_POINTS = -10
-
-# The special melds are recognised by shape, so a renamed or re-ordered set keeps them.
-_POWER_CHORD = ("chord", "1 5")
-_MAJOR_SCALE = ("scale", "1 2 3 4 5 6 7")
-
-
-def meld_points(meld, cards):
-    """Points of `meld` built with `cards` NOTE cards.
-
-    The table stops at 7 cards and jumps to 12 (the chromatic scale); a custom set's 8..11-card
-    scale scores as the nearest smaller row (200)."""
-    shape = (meld.kind, meld.degree_text())
-    if shape == _POWER_CHORD and cards == 2:
-        return POWER_CHORD_POINTS
-    if shape == _MAJOR_SCALE and cards == 7:
-        return MAJOR_SCALE_POINTS
-    best = 0
-    for size in POINTS_BY_CARDS:
-        if size <= cards and POINTS_BY_CARDS[size] > best:
-            best = POINTS_BY_CARDS[size]
-    return best
-
-
-def round_points(meld_points_list, unplayed_cards, went_out):
-    """A player's round: the melds' points, -10 a card left in hand, +200 for going out."""
-    total = 0
-    for points in meld_points_list:
-        total += points
-    total += UNPLAYED_CARD_POINTS * unplayed_cards
-    if went_out:
-        total += GOING_OUT_POINTS
-    return total
-
-
-def can_go_out(played_kinds):
-    """Going out needs at least 1 scale or 3 chords on the table (kinds of the melds played)."""
-    return "scale" in played_kinds or played_kinds.count("chord") >= 3
-
+from core.games.carmony_table import MAJOR_SCALE_SHAPE, can_go_out, meld_points, round_points
 
 # ---- the rule engine ----------------------------------------------------------------------
 #
@@ -82,7 +38,7 @@ def meld_rank(meld):
         return 1
     if len(meld.codes) == 12:
         return 4
-    if meld.degree_text() == _MAJOR_SCALE[1]:
+    if meld.degree_text() == MAJOR_SCALE_SHAPE[1]:
         return 3
     return 2
 
@@ -396,5 +352,4 @@ class Game(RoundsGame):
         return (round_winner(scores, self.dealer, self.round.went_out) - 1) % self.players
 
 
-__all__ = ["Game", "Round", "RuleError", "ScoreError", "meld_rank", "can_go_out",
-           "random_move"]
+__all__ = ["Game", "Round", "RuleError", "ScoreError", "meld_rank", "random_move"]

@@ -1,4 +1,4 @@
-from core.games.carmony import meld_points, round_points
+from core.games.carmony_table import meld_points, round_points
 
 
 class Shape:

@@ -3,7 +3,7 @@ condition, against cases worked from the rulebook's tables."""
 
 from expect import raises
 
-from core.games import ScoreError, carmony, chord_poker, looking_glass
+from core.games import ScoreError, carmony_table, chord_poker, looking_glass
 
 
 def test_looking_glass_interval_values():
@@ -49,7 +49,7 @@ def test_chord_poker_hand():
 
 
 def test_carmony_going_out_condition():
-    assert carmony.can_go_out(["scale"])
-    assert carmony.can_go_out(["chord", "chord", "chord"])
-    assert not carmony.can_go_out(["chord", "chord", "interval", "interval"])
-    assert not carmony.can_go_out([])
+    assert carmony_table.can_go_out(["scale"])
+    assert carmony_table.can_go_out(["chord", "chord", "chord"])
+    assert not carmony_table.can_go_out(["chord", "chord", "interval", "interval"])
+    assert not carmony_table.can_go_out([])

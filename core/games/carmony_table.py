@@ -1,0 +1,47 @@
+"""Carmony, the original: the scoring table (rulebook "SCORING TABLE", as MUSIC.md reads it)
+and the going-out condition. Apart from the rule engine (core/games/carmony.py) so that the
+device's Meld Check can score without loading the engine."""
+
+# Points for a meld by the NOTE cards it holds.
+POINTS_BY_CARDS = {2: 20, 3: 40, 4: 70, 5: 100, 6: 150, 7: 200, 12: 500}
+POWER_CHORD_POINTS = 100     # special meld: power chord, 2 cards
+MAJOR_SCALE_POINTS = 350     # special meld: major scale, 7 cards
+GOING_OUT_POINTS = 200
+UNPLAYED_CARD_POINTS = -10
+
+# The special melds are recognised by shape, so a renamed or re-ordered set keeps them.
+POWER_CHORD_SHAPE = ("chord", "1 5")
+MAJOR_SCALE_SHAPE = ("scale", "1 2 3 4 5 6 7")
+
+
+def meld_points(meld, cards):
+    """Points of `meld` built with `cards` NOTE cards.
+
+    The table stops at 7 cards and jumps to 12 (the chromatic scale); a custom set's 8..11-card
+    scale scores as the nearest smaller row (200)."""
+    shape = (meld.kind, meld.degree_text())
+    if shape == POWER_CHORD_SHAPE and cards == 2:
+        return POWER_CHORD_POINTS
+    if shape == MAJOR_SCALE_SHAPE and cards == 7:
+        return MAJOR_SCALE_POINTS
+    best = 0
+    for size in POINTS_BY_CARDS:
+        if size <= cards and POINTS_BY_CARDS[size] > best:
+            best = POINTS_BY_CARDS[size]
+    return best
+
+
+def round_points(meld_points_list, unplayed_cards, went_out):
+    """A player's round: the melds' points, -10 a card left in hand, +200 for going out."""
+    total = 0
+    for points in meld_points_list:
+        total += points
+    total += UNPLAYED_CARD_POINTS * unplayed_cards
+    if went_out:
+        total += GOING_OUT_POINTS
+    return total
+
+
+def can_go_out(played_kinds):
+    """Going out needs at least 1 scale or 3 chords on the table (kinds of the melds played)."""
+    return "scale" in played_kinds or played_kinds.count("chord") >= 3
