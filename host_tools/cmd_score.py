@@ -2,7 +2,7 @@
 
 from core import degrees
 from core.check import check
-from core.games import ScoreError, carmony_table, chord_poker, looking_glass
+from core.games import ScoreError, carmony_table, chord_poker_table, looking_glass
 from core.melds import find
 from core.notes import format_note, note_pc, pc_names
 from core.parse import parse_note
@@ -121,7 +121,7 @@ def _interval_label(label, names):
 def run_chord_poker(args):
     cards = [note_pc(parse_note(n)) for n in args.hand]
     try:
-        total, groups = chord_poker.score(cards, args.completed)
+        total, groups = chord_poker_table.score(cards, args.completed)
     except ScoreError as err:
         raise UserError(str(err))
     lines = []

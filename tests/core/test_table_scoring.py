@@ -3,7 +3,7 @@ condition, against cases worked from the rulebook's tables."""
 
 from expect import raises
 
-from core.games import ScoreError, carmony_table, chord_poker, looking_glass
+from core.games import ScoreError, carmony_table, chord_poker_table, looking_glass
 
 
 def test_looking_glass_interval_values():
@@ -35,17 +35,17 @@ def test_chord_poker_best_grouping():
     # count -> best points: 1 unmatched -1, pair 2, three 5, four 8, then combinations.
     expected = {0: 0, 1: -1, 2: 2, 3: 5, 4: 8, 5: 7, 6: 10, 7: 13, 8: 16}
     for count in expected:
-        assert chord_poker.best_grouping(count)[0] == expected[count], count
-    assert chord_poker.best_grouping(7)[1] == [4, 3]
+        assert chord_poker_table.best_grouping(count)[0] == expected[count], count
+    assert chord_poker_table.best_grouping(7)[1] == [4, 3]
 
 
 def test_chord_poker_hand():
     hand = [0, 0, 0, 0, 2, 2, 2, 4, 5, 5, 7]        # C C C C D D D E F F G
-    total, lines = chord_poker.score(hand, True)
+    total, lines = chord_poker_table.score(hand, True)
     assert total == 8 + 5 - 1 + 2 - 1 + 5
-    assert chord_poker.score(hand, False)[0] == total - 5
-    assert chord_poker.score([], False)[0] == 0
-    raises(ScoreError, chord_poker.score, [3] * 9, False)
+    assert chord_poker_table.score(hand, False)[0] == total - 5
+    assert chord_poker_table.score([], False)[0] == 0
+    raises(ScoreError, chord_poker_table.score, [3] * 9, False)
 
 
 def test_carmony_going_out_condition():
