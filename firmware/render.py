@@ -59,3 +59,32 @@ def paint_dot(frame, sector, colour, background_level=0):
     for s in range(12):
         for c in range(3):
             frame[3 * s + c] = colour[c] if s == sector else colour[c] * background_level // 255
+
+
+# The table modes' colours.
+CARD = bytes((255, 255, 255))        # a NOTE card entered or on the Wheel
+CURSOR = bytes((0, 90, 255))         # where a click acts, on a dark sector
+PLACED = bytes((40, 255, 60))        # a sector already holding its card
+MISSING = bytes((255, 110, 0))       # a sector still waiting for its card
+GOING = bytes((255, 0, 0))           # a card a root change sends back to the hand
+CURSOR_WHITE = 170                   # white mixed into a lit sector under the cursor
+
+
+def clear(frame):
+    for i in range(36):
+        frame[i] = 0
+
+
+def paint_sector(frame, sector, colour, level=255, white=0):
+    _put(frame, sector, colour, 0, level, white)
+
+
+def paint_cursor(frame, sector):
+    """Mark the cursor: blue on a dark sector, whitened on a lit one (its colour still shows)."""
+    at = 3 * sector
+    if frame[at] or frame[at + 1] or frame[at + 2]:
+        for c in range(3):
+            value = frame[at + c]
+            frame[at + c] = value + (255 - value) * CURSOR_WHITE // 255
+    else:
+        _put(frame, sector, CURSOR, 0, 255, 0)

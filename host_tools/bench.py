@@ -110,6 +110,7 @@ def bench_firmware():
     """Boot figures and the frame loop on the MicroPython unix port, in a simulator flash."""
     from host_tools.device_files import build_flash
     from host_tools.simulator import BOOT
+    from firmware.modes import mode_names
     exe = micropython()
     if exe is None:
         return None
@@ -117,15 +118,22 @@ def bench_firmware():
     with tempfile.TemporaryDirectory() as flash:
         build_flash(flash, "sim")
         shutil.copy(os.path.join(HERE, "bench_boot_mpy.py"), flash)
-        for mode in ("cold", "split"):
+        def run(kind, mode=None):
             for leftover in ("settings.json", "crashes.txt"):
                 if os.path.exists(os.path.join(flash, leftover)):
                     os.remove(os.path.join(flash, leftover))
-            proc = subprocess.run([exe, "-X", "heapsize=256k", "bench_boot_mpy.py", mode],
+            if mode is not None:            # boot straight into this mode
+                with open(os.path.join(flash, "settings.json"), "w") as f:
+                    json.dump({"mode": mode}, f)
+            proc = subprocess.run([exe, "-X", "heapsize=256k", "bench_boot_mpy.py", kind],
                                   cwd=flash, capture_output=True, text=True, timeout=300)
             if proc.returncode:
                 raise RuntimeError("firmware benchmark failed: " + proc.stdout[-400:])
-            results[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
+            return json.loads(proc.stdout.strip().splitlines()[-1])
+
+        results["cold"] = run("cold")
+        results["split"] = run("split")
+        results["modes"] = [run("cold", name)["mode"] for name in mode_names()]
         # The smallest heap the app boots and runs a short script in, in 8 KB steps.
         script = "clock virtual\nwait 20\nturn 1\nwait 20\npress\nwait 800\nrelease\nwait 100\nquit\n"
         results["min_heap_kb"] = None
@@ -224,6 +232,10 @@ def main():
             cold["alloc_idle_tick"] == 0)
         row("  bytes allocated per repainted frame", "%.2f" % cold["alloc_repaint_tick"], "0",
             cold["alloc_repaint_tick"] == 0)
+        for mode in firmware["modes"]:
+            row("  %s mode in use: heap, bytes per repainted frame" % mode["name"],
+                "%d B, %.2f" % (mode["heap_busy"], mode["alloc_repaint_tick"]), "0 per frame",
+                mode["alloc_repaint_tick"] == 0)
         row("  knob event to frame on the wire (median)",
             "%d us" % cold["event_to_wire_us_median"], "vs 640 us on the wire")
         row("  knob event to frame on the wire (p95)", "%d us" % cold["event_to_wire_us_p95"])

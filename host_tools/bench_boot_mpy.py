@@ -77,14 +77,19 @@ def main():
 
     # Repaint every tick: the render + ring path with a changed frame, as an animation would.
     mode = app.active
+    explorer = mode.name == "explorer"     # other modes change their frame in bench_mode
     before = gc.mem_alloc()
     for i in range(frames):
-        mode.root = i % 12
+        if explorer:
+            mode.root = i % 12
         app.dirty = True
         tick(20)
     repaint = (gc.mem_alloc() - before) / frames
     gc.enable()
     writes = hw.ring._output.writes
+    busy = bench_mode(app, tick) if not split else {}
+    if busy:
+        busy["heap_busy"] -= empty
 
     # Knob event to frame on the wire: a detent through the decoder, dispatch, render, write.
     print_ = app.announce
@@ -114,12 +119,40 @@ def main():
     edge_us = ticks_diff(ticks_us(), t0) / len(edges)
 
     print(json.dumps({
+        "mode": busy,
         "heap_after_boot": heap_after_boot, "code_heap": code_heap,
         "free_after_boot": free_after_boot,
         "boot_us": boot_us, "alloc_idle_tick": idle, "alloc_repaint_tick": repaint,
         "writes": writes, "event_to_wire_us_median": samples[len(samples) // 2],
         "event_to_wire_us_p95": samples[int(len(samples) * 0.95)],
         "console_line_us": describe_us, "decoder_edge_us": edge_us}))
+
+
+def bench_mode(app, tick):
+    """The mode the app booted in, driven into a busy state: the heap in use then, and the
+    bytes allocated per repainted frame (the render path must allocate nothing)."""
+    mode = app.mode
+    for event in ("click", "turn", "click", "turn", "click", "double", "turn", "click"):
+        if event == "turn":
+            mode.on_turn(4)
+        elif event == "click":
+            mode.on_click()
+        else:
+            mode.on_double()
+        app.dirty = True
+        tick(20)
+    for _ in range(300):               # past the one-off settings save the events may cause
+        tick(20)
+    gc.collect()
+    heap = gc.mem_alloc()
+    gc.disable()
+    start = gc.mem_alloc()
+    for _ in range(200):
+        app.dirty = True
+        tick(20)
+    alloc = (gc.mem_alloc() - start) / 200
+    gc.enable()
+    return {"name": mode.name, "heap_busy": heap, "alloc_repaint_tick": alloc}
 
 
 main()

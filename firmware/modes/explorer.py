@@ -2,9 +2,8 @@
 the next meld of the kind; double press for the next kind (intervals, chords, scales)."""
 
 from core.meldset import KINDS
-from core.notes import format_note
-from core.spelling import other_name, root_name, spell
 
+from firmware.modes.names import meld_notes, meld_title, root_note
 from firmware.render import paint_meld
 
 
@@ -72,21 +71,10 @@ class Mode:
         paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), self.root,
                    meldset.kind(i), self.app.settings["colours"] == "note")
 
-    def root_note(self):
-        codes = self.app.meldset.meld_codes(self.meld)
-        root = root_name(self.root, codes)
-        if self.app.settings["other_root_name"]:
-            root = other_name(root)
-        return root
-
     def describe(self):
         """'Eb minor triad (min): Eb Gb Bb', optional notes in parentheses."""
         meldset = self.app.meldset
         i = self.meld
-        root = self.root_note()
-        notes = []
-        for code in meldset.meld_codes(i):
-            name = format_note(spell(root, code))
-            notes.append("(" + name + ")" if code & 0x80 else name)
-        return "%s %s (%s): %s" % (format_note(root), meldset.meld_name(i), meldset.meld_id(i),
-                                   " ".join(notes))
+        codes = meldset.meld_codes(i)
+        root = root_note(self.app, self.root, codes)
+        return "%s: %s" % (meld_title(meldset, i, root), meld_notes(root, codes))

@@ -1,0 +1,139 @@
+"""Bluff the Scale at the table: the scale from degree 1, a cursor on the next degree, and the
+name the letter rule gives it (the advanced variant's check; the basic game accepts both names).
+
+Steps:
+  scale  turn: the SCALE card                       click: keep it
+  root   turn: degree 1, by name (C, C#, Db, D ...: the name fixes the letters of the others)
+         click: keep it                              double: back to the scale
+  play   click: a card was placed, the cursor moves on   turn: move the cursor back or on
+         double: BLUFF was called, the scale restarts (choose degree 1 again)
+When the last degree is placed the scale is complete; a click brings the next SCALE card.
+The ring: the scale (its colours, degree 1 marked), degrees already placed dim, the cursor on
+the next degree."""
+
+from core import degrees
+from core.notes import format_note, note_pc, pc_names
+from core.spelling import spell
+
+from firmware.modes.names import meld_notes
+from firmware.render import OPTIONAL_LEVEL, clear, paint_cursor, paint_meld
+
+SCALE = 2                 # the meld kind
+
+
+def _root_names():
+    """Every plain name of the 12 notes, in wheel order: C, C#, Db, D, ... (17)."""
+    names = []
+    for pc in range(12):
+        names.extend(pc_names(pc))
+    return names
+
+
+class Mode:
+    name = "bluff"
+
+    def __init__(self, app):
+        self.app = app
+        self.position = 0
+        self.names = _root_names()
+        self.name_at = 0
+        self.set_changed()
+
+    def set_changed(self):
+        self.scales = self.app.meldset.of_kind(SCALE)
+        self.position %= max(1, len(self.scales))
+        self.step = "scale"
+        self.next = 0                       # the degree the next card goes on (an index)
+        self._scale_changed()
+
+    def _scale_changed(self):
+        self.codes = self.app.meldset.meld_codes(self.scale) if self.scales else b""
+
+    @property
+    def scale(self):
+        return self.scales[self.position] if self.scales else None
+
+    @property
+    def root(self):
+        return self.names[self.name_at]
+
+    def complete(self):
+        return self.next == len(self.codes)
+
+    # ---- events -------------------------------------------------------------------------
+
+    def on_turn(self, steps):
+        if self.step == "scale" and self.scales:
+            self.position = (self.position + steps) % len(self.scales)
+            self._scale_changed()
+        elif self.step == "root":
+            self.name_at = (self.name_at + steps) % len(self.names)
+        elif self.step == "play":
+            self.next = min(max(self.next + steps, 0), len(self.codes) - 1)
+
+    def on_click(self):
+        if self.step == "scale":
+            if self.scales:
+                self.step = "root"
+        elif self.step == "root":
+            self.next = 0
+            self.step = "play"
+        elif self.complete():
+            self.position = (self.position + 1) % len(self.scales)     # the next SCALE card
+            self._scale_changed()
+            self.step = "root"
+        else:
+            self.next += 1
+
+    def on_double(self):
+        if self.step == "root":
+            self.step = "scale"
+        elif self.step == "play":
+            self.step = "root"                  # BLUFF: the scale restarts from degree 1
+
+    def on_long(self):
+        self.app.open_menu()
+
+    # ---- the ring (allocates nothing) ---------------------------------------------------
+
+    def render(self, frame):
+        if self.scale is None:
+            clear(frame)
+            return
+        meldset = self.app.meldset
+        root_pc = note_pc(self.root) if self.step != "scale" else 0
+        paint_meld(frame, meldset.required_mask(self.scale), meldset.optional_mask(self.scale),
+                   root_pc, SCALE, self.app.settings["colours"] == "note")
+        if self.step != "play":
+            return
+        codes = self.codes
+        for k in range(self.next):                     # the cards already placed: dim
+            at = 3 * ((root_pc + degrees.semitones(codes[k])) % 12)
+            for c in range(3):
+                frame[at + c] = frame[at + c] * OPTIONAL_LEVEL // 255
+        if not self.complete():
+            paint_cursor(frame, (root_pc + degrees.semitones(codes[self.next])) % 12)
+
+    # ---- the console --------------------------------------------------------------------
+
+    def describe(self):
+        if self.scale is None:
+            return "bluff: this meld set has no scales"
+        meldset = self.app.meldset
+        i = self.scale
+        codes = self.codes
+        title = "%s (%s)" % (meldset.meld_name(i), meldset.meld_id(i))
+        if self.step == "scale":
+            return "bluff: SCALE card %s (click to keep)" % title
+        scale = "%s %s: %s" % (format_note(self.root), title, meld_notes(self.root, codes))
+        if self.step == "root":
+            return "bluff: degree 1 is %s; %s (click to keep)" % (format_note(self.root), scale)
+        if self.complete():
+            return ("bluff: %s; complete: the Wheel's cards are discarded (click for the next "
+                    "SCALE card)" % scale)
+        code = codes[self.next]
+        note = spell(self.root, code)
+        also = [format_note(n) for n in pc_names(note_pc(note)) if n != note]
+        return "bluff: %s; degree %s (%d of %d) is %s%s" % (
+            scale, degrees.to_text(code), self.next + 1, len(codes), format_note(note),
+            " (basic game: %s also counts)" % " or ".join(also) if also else "")

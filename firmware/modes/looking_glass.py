@@ -1,0 +1,156 @@
+"""Through the Looking Glass at the table: which cards on the Wheel pick the INTERVAL up.
+
+Steps:
+  interval  turn: the INTERVAL card            click: keep it      (the ring: the interval at C)
+  wheel     turn: a cursor                     click: mark / unmark a card on its sector
+            double: to the hand step
+  hand      turn: a note in your hand          double: back to the wheel   click: new interval
+In the hand step the ring shows the hand note white, the Wheel's cards that build the interval
+with it green (either card may be on position 1), the Wheel's other cards dim; the console
+names them."""
+
+from core import degrees
+from core.notes import format_note, pc_label
+from core.spelling import spell
+
+from firmware.modes.names import meld_notes, root_note
+from firmware.render import CARD, PLACED, clear, paint_cursor, paint_meld, paint_sector
+
+INTERVAL = 0              # the meld kind
+OTHER_CARD_LEVEL = 60     # of 255: a Wheel card that does not pick the interval up
+
+
+class Mode:
+    name = "looking glass"
+
+    def __init__(self, app):
+        self.app = app
+        self.position = 0
+        self.set_changed()
+
+    def set_changed(self):
+        self.intervals = self.app.meldset.of_kind(INTERVAL)
+        self.position %= max(1, len(self.intervals))
+        self.step = "interval"
+        self.cursor = 0
+        self.hand = 0
+        self.wheel = bytearray(12)         # 1 where a card lies on top of a sector
+        self._picks()
+
+    @property
+    def interval(self):
+        return self.intervals[self.position] if self.intervals else None
+
+    def _picks(self):
+        """Sectors whose top card builds the interval with the hand note (a pc mask)."""
+        self.picks = 0
+        if self.interval is None:
+            return
+        up = self.semitones()
+        for pc in range(12):
+            if self.wheel[pc] and ((pc - self.hand) % 12 == up or (self.hand - pc) % 12 == up):
+                self.picks |= 1 << pc
+
+    def semitones(self):
+        """The interval's size within the octave (the octave itself: 0, two of one note)."""
+        codes = self.app.meldset.meld_codes(self.interval)
+        return degrees.semitones(codes[-1]) % 12
+
+    # ---- events -------------------------------------------------------------------------
+
+    def on_turn(self, steps):
+        if self.step == "interval" and self.intervals:
+            self.position = (self.position + steps) % len(self.intervals)
+        elif self.step == "wheel":
+            self.cursor = (self.cursor + steps) % 12
+        elif self.step == "hand":
+            self.hand = (self.hand + steps) % 12
+        self._picks()
+
+    def on_click(self):
+        if self.step == "interval":
+            if self.intervals:
+                self.step = "wheel"
+        elif self.step == "wheel":
+            self.wheel[self.cursor] ^= 1
+        else:
+            self.position = (self.position + 1) % len(self.intervals)
+            self.step = "interval"              # the interval was picked up: a new one
+        self._picks()
+
+    def on_double(self):
+        if self.step == "wheel":
+            self.hand = self.cursor
+            self.step = "hand"
+        elif self.step == "hand":
+            self.step = "wheel"
+        self._picks()
+
+    def on_long(self):
+        self.app.open_menu()
+
+    # ---- the ring (allocates nothing) ---------------------------------------------------
+
+    def render(self, frame):
+        if self.interval is None:
+            clear(frame)
+            return
+        if self.step == "interval":
+            meldset = self.app.meldset
+            paint_meld(frame, meldset.required_mask(self.interval),
+                       meldset.optional_mask(self.interval), 0, INTERVAL,
+                       self.app.settings["colours"] == "note")
+            return
+        hand = self.step == "hand"
+        for pc in range(12):
+            if hand and pc == self.hand and not self.picks >> pc & 1:
+                paint_sector(frame, pc, CARD, 255, 0)
+            elif hand and self.picks >> pc & 1:
+                paint_sector(frame, pc, PLACED, 255, 0)
+            elif self.wheel[pc]:
+                paint_sector(frame, pc, CARD, OTHER_CARD_LEVEL if hand else 255, 0)
+            else:
+                paint_sector(frame, pc, CARD, 0, 0)
+        if hand:
+            paint_cursor(frame, self.hand)
+        else:
+            paint_cursor(frame, self.cursor)
+
+    # ---- the console --------------------------------------------------------------------
+
+    def describe(self):
+        if self.interval is None:
+            return "looking glass: this meld set has no intervals"
+        meldset = self.app.meldset
+        i = self.interval
+        codes = meldset.meld_codes(i)
+        title = "%s (%s)" % (meldset.meld_name(i), meldset.meld_id(i))
+        if self.step == "interval":
+            return "looking glass: INTERVAL card %s, at C: %s (click to keep)" % (
+                title, meld_notes(root_note(self.app, 0, codes), codes))
+        cards = " ".join(pc_label(pc) for pc in range(12) if self.wheel[pc]) or "none"
+        if self.step == "wheel":
+            return "looking glass: %s; cards on the Wheel: %s; cursor %s" % (
+                title, cards, pc_label(self.cursor))
+        if not self.picks:
+            return "looking glass: hand %s: no card on the Wheel builds the %s" % (
+                pc_label(self.hand), title)
+        return "looking glass: hand %s picks up the %s with %s" % (
+            pc_label(self.hand), title, " or ".join(self._pairs(codes)))
+
+    def _pairs(self, codes):
+        """Each pick-up pair spelled with its position-1 card as the root: 'D-F#', 'Bb-D'."""
+        up = self.semitones()
+        pairs = []
+        for pc in range(12):
+            if not self.picks >> pc & 1:
+                continue
+            if (pc - self.hand) % 12 == up:           # the hand card on position 1
+                root = root_note(self.app, self.hand, codes)
+                pairs.append("%s (%s-%s)" % (pc_label(pc), format_note(root),
+                                             format_note(spell(root, codes[-1]))))
+            if up and (self.hand - pc) % 12 == up:    # the Wheel card on position 1
+                root = root_note(self.app, pc, codes)
+                pairs.append("%s (%s-%s)" % (pc_label(pc), format_note(root),
+                                             format_note(spell(root, codes[-1]))))
+        return pairs

@@ -1,0 +1,140 @@
+"""Meld Check: enter NOTE cards on the wheel and see the melds they build, with Carmony points.
+
+Turn to a note, click to add a card of it (twice for two cards), double press to remove the
+last card, long press to clear them (with no cards, long press opens the menu as everywhere).
+The ring shows the cards (white, brighter for two or more); once they build a meld it shows
+that meld instead (its colours, the root marked, optional sectors not entered dim). The
+console names every meld the cards build, best points first, or what one more card builds
+(from two cards on)."""
+
+from core import degrees
+from core.games.carmony_table import meld_points
+from core.identify import Identifier
+from core.notes import format_note, pc_label
+from core.spelling import spell
+
+from firmware.modes.names import meld_title, root_note
+from firmware.render import CARD, paint_cursor, paint_meld, paint_sector
+
+MAX_CARDS = 12            # the largest meld, the chromatic scale, has 12 positions
+ONE_CARD_LEVEL = 150      # of 255: a sector with one card; two or more are full white
+NEAR_SHOWN = 3            # one-card-short readings named on the console
+
+
+class Mode:
+    name = "meld check"
+
+    def __init__(self, app):
+        self.app = app
+        self.cursor = 0
+        self.cards = []                 # pitch classes, in the order entered
+        self.counts = bytearray(12)
+        self.hint = None
+        self.set_changed()
+
+    def set_changed(self):
+        self.identifier = Identifier(self.app.meldset)
+        self._identify()
+
+    def _identify(self):
+        """Readings as (points, meld index, root), best points first; the ring shows the first."""
+        meldset = self.app.meldset
+        readings = []
+        for i, root in self.identifier.exact(self.cards):
+            readings.append((meld_points(meldset.meld(i), len(self.cards)), i, root))
+        readings.sort(key=lambda r: (-r[0], r[1], r[2]))
+        self.readings = readings
+        self.shown = readings[0] if readings else None
+
+    # ---- events -------------------------------------------------------------------------
+
+    def on_turn(self, steps):
+        self.cursor = (self.cursor + steps) % 12
+        self.hint = None
+
+    def on_click(self):
+        if len(self.cards) == MAX_CARDS:
+            self.hint = "a meld holds at most %d cards" % MAX_CARDS
+            return
+        self.cards.append(self.cursor)
+        self.counts[self.cursor] += 1
+        self.hint = None
+        self._identify()
+
+    def on_double(self):
+        if self.cards:
+            self.counts[self.cards.pop()] -= 1
+            self._identify()
+        self.hint = None
+
+    def on_long(self):
+        if not self.cards:
+            self.app.open_menu()
+            return
+        self.cards = []
+        for pc in range(12):
+            self.counts[pc] = 0
+        self.hint = "cleared"
+        self._identify()
+
+    # ---- the ring (allocates nothing) ---------------------------------------------------
+
+    def render(self, frame):
+        shown = self.shown
+        if shown is not None:
+            meldset = self.app.meldset
+            i = shown[1]
+            paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), shown[2],
+                       meldset.kind(i), self.app.settings["colours"] == "note")
+        else:
+            for sector in range(12):
+                count = self.counts[sector]
+                paint_sector(frame, sector, CARD,
+                             0 if not count else ONE_CARD_LEVEL if count == 1 else 255)
+        paint_cursor(frame, self.cursor)
+
+    # ---- the console --------------------------------------------------------------------
+
+    def describe(self):
+        head = "meld check: cursor %s" % pc_label(self.cursor)
+        if self.hint:
+            head += " (%s)" % self.hint
+        if not self.cards:
+            return head + "; no cards (click adds one)"
+        meldset = self.app.meldset
+        if not self.readings:
+            return "%s; cards %s: no meld%s" % (
+                head, " ".join(pc_label(pc) for pc in self.cards), self._near())
+        words = []
+        for points, i, root_pc in self.readings:
+            codes = meldset.meld_codes(i)
+            root = root_note(self.app, root_pc, codes)
+            words.append("%s %d points%s" % (meld_title(meldset, i, root), points,
+                                             " (C root: refill)" if root_pc == 0 else ""))
+        points, i, root_pc = self.readings[0]
+        return "%s; cards %s: %s" % (head, self._spelled(i, root_pc), " | ".join(words))
+
+    def _spelled(self, i, root_pc):
+        """The cards in the order entered, named as the notes of the meld they build."""
+        codes = self.app.meldset.meld_codes(i)
+        root = root_note(self.app, root_pc, codes)
+        names = {}
+        for code in codes:
+            names[(root_pc + degrees.semitones(code)) % 12] = format_note(spell(root, code))
+        return " ".join(names[pc] for pc in self.cards)
+
+    def _near(self):
+        if len(self.cards) < 2:           # one card: nearly every interval, no help
+            return ""
+        near = self.identifier.near(self.cards)
+        if not near:
+            return ""
+        meldset = self.app.meldset
+        words = []
+        for i, root_pc, extra in near[:NEAR_SHOWN]:
+            root = root_note(self.app, root_pc, meldset.meld_codes(i))
+            words.append("%s with %s" % (meld_title(meldset, i, root), pc_label(extra)))
+        more = len(near) - NEAR_SHOWN
+        return "; one more card builds %s%s" % (", ".join(words),
+                                                " and %d more" % more if more > 0 else "")
+

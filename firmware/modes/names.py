@@ -1,0 +1,24 @@
+"""Console text shared by the modes: spelled roots and meld notes (MUSIC.md's spelling)."""
+
+from core.notes import format_note
+from core.spelling import other_name, root_name, spell
+
+
+def root_note(app, pc, codes):
+    """The root's name for a meld, with the user's enharmonic toggle applied."""
+    root = root_name(pc, codes)
+    return other_name(root) if app.settings["other_root_name"] else root
+
+
+def meld_notes(root, codes):
+    """'C E G (Bb)': every degree spelled from the root, optional ones in parentheses."""
+    notes = []
+    for code in codes:
+        name = format_note(spell(root, code))
+        notes.append("(" + name + ")" if code & 0x80 else name)
+    return " ".join(notes)
+
+
+def meld_title(meldset, i, root):
+    """'Eb minor triad (min)'."""
+    return "%s %s (%s)" % (format_note(root), meldset.meld_name(i), meldset.meld_id(i))
