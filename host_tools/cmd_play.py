@@ -4,6 +4,7 @@ after every move."""
 from core.games import bluff, carmony, chord_poker, looking_glass, solitaire
 from core.games.rng import Rng
 
+from host_tools import cmd_play_others
 from host_tools.errors import UserError
 from host_tools.meldfiles import load_set
 from host_tools.output import emit
@@ -18,15 +19,18 @@ GAMES = {"carmony": (carmony, "Carmony"),
 def register(commands, common):
     p = commands.add_parser("play", parents=[common],
                             help="play whole games with random legal moves")
-    p.add_argument("game", choices=sorted(GAMES) + ["bluff", "solitaire"])
+    p.add_argument("game", choices=sorted(GAMES) + ["bluff", "solitaire"]
+                   + sorted(cmd_play_others.GAMES))
     p.add_argument("--players", type=int,
-                   help="2 to 4 (default 3); bluff: 2 to 8; solitaire: 1")
+                   help="2 to 4 (default 3); bluff: 2 to 8; solitaire: 1; Musicards games: "
+                        "2 to 5; colour-map: 2 to what the deck allows")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--games", type=int, default=1)
     p.add_argument("--advanced", action="store_true",
                    help="bluff: names must follow the letter rule (spellings can be corrected)")
     p.add_argument("--deck", choices=["full", "half"],
                    help="bluff: default half below 4 players, as the rulebook recommends")
+    cmd_play_others.register_options(p)
     p.set_defaults(run=run_play)
 
 
@@ -100,6 +104,10 @@ def run_play(args):
         raise UserError("--games %d: at least 1" % args.games)
     if args.game != "bluff" and (args.advanced or args.deck):
         raise UserError("--advanced and --deck are options of bluff only")
+    if args.game in cmd_play_others.GAMES:
+        cmd_play_others.run(args)
+        return
+    cmd_play_others.check_options(args)
     if args.game == "bluff":
         run_bluff(args)
         return

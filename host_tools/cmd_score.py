@@ -13,7 +13,8 @@ from host_tools.output import emit
 
 
 def register(commands, common):
-    p = commands.add_parser("score", help="count a round: carmony, looking-glass, chord-poker")
+    p = commands.add_parser("score", help="count a round: carmony, looking-glass, chord-poker, "
+                                          "keys-corners, colour-map")
     games = p.add_subparsers(dest="game", metavar="GAME")
     games.required = True
 
@@ -37,6 +38,18 @@ def register(commands, common):
                    help="the NOTE cards in hand at the end of the round")
     g.add_argument("--completed", action="store_true", help="this player completed the chord")
     g.set_defaults(run=run_chord_poker)
+
+    g = games.add_parser("keys-corners", parents=[common], help="Musicards, Key's Corners")
+    g.add_argument("--scales", type=int, default=0, metavar="N", help="completed scales won")
+    g.add_argument("--stacks", type=int, default=0, metavar="N",
+                   help="non-scale stacks of four won")
+    g.set_defaults(run=run_keys_corners)
+
+    g = games.add_parser("colour-map", parents=[common], help="the colour-map pairs game")
+    g.add_argument("--hand", nargs="*", default=[], metavar="COLOUR:NUMBER",
+                   help="the cards left in hand, e.g. red:7 purple:2")
+    g.add_argument("--deck-file", metavar="PATH", help="another deck (JSON)")
+    g.set_defaults(run=run_colour_map)
 
 
 def _show(args, data, lines, total):
@@ -130,3 +143,42 @@ def run_chord_poker(args):
         lines.append((("%s %s" % (what, note)).strip(), points))
     _show(args, {"groups": [{"note": l, "points": p} for l, p in lines], "total": total},
           lines, total)
+
+
+def run_keys_corners(args):
+    from core.games import keys_corners
+    for flag, value in (("--scales", args.scales), ("--stacks", args.stacks)):
+        if value < 0:
+            raise UserError("%s %d: cannot be negative" % (flag, value))
+    total, lines = keys_corners.score(args.scales, args.stacks)
+    _show(args, {"game": "keys-corners", "lines": lines, "total": total}, lines, total)
+
+
+def run_colour_map(args):
+    from core.games import colour_map
+    from host_tools.meldfiles import read_source
+    try:
+        if args.deck_file:
+            colours, _, deck = colour_map.load_deck(read_source(args.deck_file), args.deck_file)
+        else:
+            colours, _, deck = colour_map.default_deck()
+    except colour_map.DeckError as err:
+        raise UserError(str(err))
+    lines = []
+    left = list(deck)
+    for k, text in enumerate(args.hand, 1):
+        colour, sep, number = text.partition(":")
+        if not sep or colour.lower() not in colours or not number.isdigit():
+            raise UserError("--hand card %d %r: expected COLOUR:NUMBER with a colour of the "
+                            "deck (%s)" % (k, text, ", ".join(colours)))
+        wanted = (colours.index(colour.lower()), int(number))
+        found = [card for card in left if card[:2] == wanted]
+        if not found:
+            raise UserError("--hand card %d %r: not in the deck, or more copies than it has"
+                            % (k, text))
+        left.remove(found[0])
+        notes = found[0][2]
+        lines.append(("%s %d (%d note%s)" % (colours[wanted[0]], wanted[1], notes,
+                                             "" if notes == 1 else "s"), -notes))
+    total = sum(points for _, points in lines)
+    _show(args, {"game": "colour-map", "lines": lines, "total": total}, lines, total)

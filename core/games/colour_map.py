@@ -367,7 +367,9 @@ class Game:
             self._next()
         else:
             self.passes += 1
-            if self.passes >= self.players:
+            if not self.hands[self.turn] and not self.cooperative:
+                self._end("out")                 # a turn ended without any cards
+            elif self.passes >= self.players:
                 self._end("blocked")
             else:
                 self._next()

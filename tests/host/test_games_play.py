@@ -155,3 +155,78 @@ def test_play_bluff(capsys):
     assert capsys.readouterr().err == "error: --players 9: Bluff the Scale is for 2 to 8 players\n"
     assert main(["play", "carmony", "--advanced"]) == 2
     assert "bluff only" in capsys.readouterr().err
+
+
+def play_out(game, random_move, seed):
+    rng = Rng(seed)
+    moves = 0
+    while not game.over:
+        game.apply(random_move(game, rng))
+        game.check_cards()
+        moves += 1
+    return moves
+
+
+def test_hundreds_of_seeded_musicards_games_keep_every_card():
+    from core.games import half_whole_step, musical_alphabet, musicards
+    penalties = calls = 0
+    for seed in range(400):
+        for game in (half_whole_step.Game(2 + seed % 4, seed),
+                     musical_alphabet.Game(2 + seed % 4, seed, 2 + seed % 6)):
+            play_out(game, musicards.random_move, seed)
+            assert not game.hands[game.winner]
+            penalties += game.penalties
+            calls += game.reshuffles
+    assert penalties > 0 and calls > 0
+
+
+def test_hundreds_of_seeded_keys_corners_games_keep_every_card():
+    from core.games import keys_corners
+    kinds = set()
+    scales = ((0, 2, 4, 5, 7, 9, 11), (2, 4, 6, 7, 9, 11, 1), (9, 11, 0, 2, 4), tuple(range(12)))
+    for seed in range(400):
+        game = keys_corners.Game(2 + seed % 4, seed, scales[seed % 4])
+        play_out(game, keys_corners.random_move, seed)
+        assert not [h for h in game.hands if h] and not game.stock
+        kinds.update(kind for books in game.books for kind, _ in books)
+    assert kinds == {"scale", "stack"}
+
+
+def test_hundreds_of_seeded_colour_map_games_keep_every_card():
+    from core.games import colour_map
+    ends = set()
+    variants = ({}, {"safesong": True}, {"safesong": True, "toned_down": True,
+                                         "dissonance": True},
+                {"purple_wild": True}, {"cooperative": True},
+                {"safesong": True, "purple_wild": True, "cooperative": True})
+    for seed in range(300):
+        game = colour_map.Game(2 + seed % 3, seed, **variants[seed % len(variants)])
+        play_out(game, colour_map.random_move, seed)
+        ends.add(game.ended_by)
+    assert {"out", "hands"} <= ends
+
+
+def test_play_the_other_rulebooks(capsys):
+    assert main(["play", "alphabet", "--interval", "3", "--players", "4", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)[0]
+    assert result["invariants"] == "ok" and not result["hands"][result["winner"]]
+    assert main(["play", "keys-corners", "--key", "D", "--scale", "major", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)[0]
+    assert result["scale"] == ["D", "E", "F#", "G", "A", "B", "C#"]
+    assert main(["play", "colour-map", "--safesong", "--toned-down", "--games", "3"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("over 3 games: totals")
+    assert main(["play", "half-whole-step", "--players", "6"]) == 2
+    assert capsys.readouterr().err == "error: Half step / Whole step is for 2 to 5 players, " \
+        "not 6\n"
+    for bad, message in ((["carmony", "--interval", "3"], "--interval is not an option of "
+                          "carmony"),
+                         (["alphabet", "--safesong"], "--safesong is not an option of "
+                          "alphabet"),
+                         (["alphabet", "--interval", "8"], "the interval is a Second to a "
+                          "Seventh (2-7), not 8"),
+                         (["keys-corners", "--scale", "maj"], "--scale maj: no scale of that "
+                          "name"),
+                         (["colour-map", "--dissonance"], "Toned Down and Dissonance are "
+                          "rules of the Safesong expansion")):
+        assert main(["play"] + bad) == 2, bad
+        assert message in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""chromawheel score: the three table-scoring commands, worked from the rulebook's tables."""
+"""chromawheel score: the table-scoring commands, worked from the rulebooks' tables."""
 
 import json
 
@@ -53,3 +53,21 @@ def test_chord_poker(capsys):
     assert data["total"] == 18
     data = run_json(capsys, "score", "chord-poker", "--hand", "C#", "Db", "Db")
     assert data["groups"] == [{"note": "three of a kind C#/Db", "points": 5}]
+
+
+def test_score_keys_corners_and_colour_map(capsys):
+    # Key's Corners: "Each completed scale is worth 10 points. Each non-scale stack of four is
+    # worth 5 points."
+    assert main(["score", "keys-corners", "--scales", "2", "--stacks", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 35
+    # Colour map: "The number of music notes left in your hand represent your negative points."
+    # Default deck: red 7 has 3 notes, purple 2 has 1, blue 12 has 2.
+    assert main(["score", "colour-map", "--hand", "red:7", "purple:2", "Blue:12"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split() == ["purple", "2", "(1", "note)", "-1"] and out[-1].split() == \
+        ["total", "-6"]
+    assert main(["score", "colour-map", "--hand", "red:7", "red:7"]) == 2
+    assert "card 2 'red:7': not in the deck, or more copies than it has" in \
+        capsys.readouterr().err
+    assert main(["score", "colour-map", "--hand", "green:1"]) == 2
+    assert main(["score", "keys-corners", "--stacks", "-1"]) == 2
