@@ -11,7 +11,10 @@ MODES = (("explorer", "firmware.modes.explorer"),
          ("meld check", "firmware.modes.meld_check"),
          ("chord poker", "firmware.modes.chord_poker"),
          ("looking glass", "firmware.modes.looking_glass"),
-         ("bluff", "firmware.modes.bluff"))
+         ("bluff", "firmware.modes.bluff"),
+         ("steps", "firmware.modes.steps"),
+         ("alphabet", "firmware.modes.alphabet"),
+         ("key speller", "firmware.modes.key_speller"))
 FALLBACK = "explorer"
 
 

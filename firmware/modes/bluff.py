@@ -15,18 +15,10 @@ from core import degrees
 from core.notes import format_note, note_pc, pc_names
 from core.spelling import spell
 
-from firmware.modes.names import meld_notes
+from firmware.modes.names import meld_notes, plain_names
 from firmware.render import OPTIONAL_LEVEL, clear, paint_cursor, paint_meld
 
 SCALE = 2                 # the meld kind
-
-
-def _root_names():
-    """Every plain name of the 12 notes, in wheel order: C, C#, Db, D, ... (17)."""
-    names = []
-    for pc in range(12):
-        names.extend(pc_names(pc))
-    return names
 
 
 class Mode:
@@ -35,7 +27,7 @@ class Mode:
     def __init__(self, app):
         self.app = app
         self.position = 0
-        self.names = _root_names()
+        self.names = plain_names()
         self.name_at = 0
         self.set_changed()
 

@@ -1,6 +1,6 @@
 """Console text shared by the modes: spelled roots and meld notes (MUSIC.md's spelling)."""
 
-from core.notes import format_note
+from core.notes import format_note, pc_names
 from core.spelling import other_name, root_name, spell
 
 
@@ -22,3 +22,12 @@ def meld_notes(root, codes):
 def meld_title(meldset, i, root):
     """'Eb minor triad (min)'."""
     return "%s %s (%s)" % (format_note(root), meldset.meld_name(i), meldset.meld_id(i))
+
+
+def plain_names():
+    """Every plain name of the 12 notes in wheel order: C, C#, Db, D, D#, Eb ... (17), for a
+    knob that picks a note by name (the name fixes the letters spelled from it)."""
+    names = []
+    for pc in range(12):
+        names.extend(pc_names(pc))
+    return names

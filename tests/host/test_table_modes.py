@@ -204,3 +204,49 @@ def test_switching_modes_drops_the_last_ones_code_and_sets_without_the_kind(tmp_
     device.app.apply_setting("mode", "bluff")
     device.click()
     assert device.line.startswith("bluff: degree 1 is C; C ")
+
+
+def test_steps_trainer():
+    # "Examples: C to C#; E to F; B to C ... Whole Step ... C to D; E to F#; Bb to C"
+    frames, lines = run("steps", "cw 4")
+    assert lines[-1] == "steps: top card E: a half step up is F, a whole step up is F#/Gb"
+    assert [hue(c) for c in frames[-1]["wheel"]][4:7] == ["white", "green", "orange"]
+    _, lines = run("steps", "cw 11")
+    assert lines[-1] == "steps: top card B: a half step up is C, a whole step up is C#/Db"
+    # Click plays the half step, double press the whole step: F, F#, G#.
+    _, lines = run("steps", "cw 5; click; double")
+    assert lines[-1] == "steps: top card G#/Ab: a half step up is A, a whole step up is A#/Bb"
+
+
+def test_alphabet_trainer():
+    # "From any F to any G is a Second ... From any F to any A is a Third ... From any A up to
+    # any D is a Fourth." The names go C C# Db D D# Eb E F F# ...
+    frames, lines = run("alphabet", "cw 7")
+    assert lines[-1] == "alphabet by Seconds: last card F, next letter G: Gb, G or G#"
+    assert bright(frames[-1]) == [5, 7]            # F (the last card) and G
+    assert sectors(frames[-1], "green") == [6, 7, 8]
+    _, lines = run("alphabet", "cw 7; click")
+    assert lines[-1] == "alphabet by Thirds: last card F, next letter A: Ab, A or A#"
+    _, lines = run("alphabet", "cw 7; click; double; click")
+    assert lines[-1] == "alphabet by Fourths: last card A, next letter D: Db, D or D#"
+    # A two-name card is the letter said: G# by Seconds gives A, Ab gives B.
+    _, lines = run("alphabet", "cw 11")
+    assert lines[-1] == "alphabet by Seconds: last card G#, next letter A: Ab, A or A#"
+    _, lines = run("alphabet", "cw 12")
+    assert lines[-1] == "alphabet by Seconds: last card Ab, next letter B: Bb, B or B#"
+
+
+def test_key_speller():
+    # "if the scale is D major, (spelled D-E-F#-G-A-B-C#)"
+    frames, lines = run("key speller", "cw 3" + "; click" * 7)
+    assert lines[-8] == "key speller: D major scale: D E F# G A B C# (click walks the degrees)"
+    assert [line.rsplit(" ", 1)[1] for line in lines[-7:]] == [
+        "D", "E", "F#", "G", "A", "B", "C#"]
+    assert lines[-1].endswith("degree 7 is C#")
+    assert bright(frames[-1]) == [1, 2, 4, 6, 7, 9, 11]
+    # Gb major needs Cb, not B; double press: the next scale.
+    _, lines = run("key speller", "cw 9")
+    assert lines[-1] == ("key speller: Gb major scale: Gb Ab Bb Cb Db Eb F (click walks the "
+                         "degrees)")
+    _, lines = run("key speller", "double")
+    assert lines[-1].startswith("key speller: C dorian: C D Eb F G A Bb")

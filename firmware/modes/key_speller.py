@@ -1,0 +1,86 @@
+"""Key speller (Musicards, Key's Corners): a key's scale, spelled by the letter rule.
+
+Turn: the keynote, by name (C, C#, Db, D ...). Double press: the next scale of the meld set
+(the major scale first).
+Click: walk the degrees, one a click; the console spells the degree's note.
+The ring lights the scale (its colours, the keynote marked), the degree walked to whitened."""
+
+from core import degrees
+from core.notes import format_note, note_pc
+from core.spelling import spell
+
+from firmware.modes.names import meld_notes, plain_names
+from firmware.render import clear, paint_cursor, paint_meld
+
+SCALE = 2                 # the meld kind
+
+
+class Mode:
+    name = "key speller"
+
+    def __init__(self, app):
+        self.app = app
+        self.names = plain_names()
+        self.at = 0
+        self.position = 0
+        self.set_changed()
+
+    def set_changed(self):
+        meldset = self.app.meldset
+        self.scales = meldset.of_kind(SCALE)
+        self.position = 0
+        for k in range(len(self.scales)):       # Key's Corners' own example: the major scale
+            if meldset.meld_id(self.scales[k]) == "major":
+                self.position = k
+        self.degree = None              # no degree walked to yet
+        self._scale_changed()
+
+    def _scale_changed(self):
+        self.codes = self.app.meldset.meld_codes(self.scales[self.position]) \
+            if self.scales else b""
+
+    @property
+    def key(self):
+        return self.names[self.at]
+
+    def on_turn(self, steps):
+        self.at = (self.at + steps) % len(self.names)
+        self.degree = None
+
+    def on_click(self):
+        if self.codes:
+            self.degree = 0 if self.degree is None else (self.degree + 1) % len(self.codes)
+
+    def on_double(self):
+        if self.scales:
+            self.position = (self.position + 1) % len(self.scales)
+            self.degree = None
+            self._scale_changed()
+
+    def on_long(self):
+        self.app.open_menu()
+
+    def render(self, frame):
+        if not self.scales:
+            clear(frame)
+            return
+        meldset = self.app.meldset
+        i = self.scales[self.position]
+        root = note_pc(self.key)
+        paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), root, SCALE,
+                   self.app.settings["colours"] == "note")
+        if self.degree is not None:
+            paint_cursor(frame, (root + degrees.semitones(self.codes[self.degree])) % 12)
+
+    def describe(self):
+        if not self.scales:
+            return "key speller: this meld set has no scales"
+        meldset = self.app.meldset
+        i = self.scales[self.position]
+        line = "key speller: %s %s: %s" % (format_note(self.key), meldset.meld_name(i),
+                                           meld_notes(self.key, self.codes))
+        if self.degree is None:
+            return line + " (click walks the degrees)"
+        code = self.codes[self.degree]
+        return "%s; degree %s is %s" % (line, degrees.to_text(code),
+                                        format_note(spell(self.key, code)))

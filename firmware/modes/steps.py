@@ -1,0 +1,39 @@
+"""Steps trainer (Musicards, Half step / Whole step): what may go on the top card.
+
+Turn: the top card's note. The ring shows it white, the half step above green and the whole
+step above orange. Click: a half step is played (it becomes the top card); double press: a
+whole step is played."""
+
+from core.notes import pc_label
+
+from firmware.render import CARD, MISSING, PLACED, clear, paint_sector
+
+
+class Mode:
+    name = "steps"
+
+    def __init__(self, app):
+        self.app = app
+        self.top = 0
+
+    def on_turn(self, steps):
+        self.top = (self.top + steps) % 12
+
+    def on_click(self):
+        self.top = (self.top + 1) % 12
+
+    def on_double(self):
+        self.top = (self.top + 2) % 12
+
+    def on_long(self):
+        self.app.open_menu()
+
+    def render(self, frame):
+        clear(frame)
+        paint_sector(frame, self.top, CARD)
+        paint_sector(frame, (self.top + 1) % 12, PLACED)
+        paint_sector(frame, (self.top + 2) % 12, MISSING)
+
+    def describe(self):
+        return "steps: top card %s: a half step up is %s, a whole step up is %s" % (
+            pc_label(self.top), pc_label((self.top + 1) % 12), pc_label((self.top + 2) % 12))
