@@ -146,7 +146,8 @@ def run(args):
             else:
                 how = game.ended_by
                 if how == "out":
-                    how = "player %d out of cards" % game.turn
+                    how = "out of cards: %s" % " and ".join(
+                        "player %d" % p for p in range(players) if not game.hands[p])
                 text = "ended (%s); scores %s, best %s" % (
                     how, game.scores(),
                     " and ".join("player %d" % p for p in game.winners()))

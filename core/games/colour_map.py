@@ -16,6 +16,8 @@ Rulebook points that need an interpretation, and the one chosen:
   colour with its number inside the range, or its notes equal to the note difference (either
   criterion suffices: Dissonance's "Range and Note Difference are both 0" means nothing is
   throwable, which holds only if the criteria are alternatives).
+- "The game ends when a player is out of cards": checked when a turn ends, so a player who
+  gave away the last card ends it too; the fewest notes win.
 - The text never says when the draw pile is used: a player who cannot place any card draws
   one (the turn ends); with the pile empty, passes. When every player in a row passes the
   game ends (blocked).
@@ -367,9 +369,7 @@ class Game:
             self._next()
         else:
             self.passes += 1
-            if not self.hands[self.turn] and not self.cooperative:
-                self._end("out")                 # a turn ended without any cards
-            elif self.passes >= self.players:
+            if self.passes >= self.players:
                 self._end("blocked")
             else:
                 self._next()
@@ -383,11 +383,12 @@ class Game:
                 self.done_lines.append((axis, first, last))
 
     def _turn_over(self):
+        """The turn ends: a player out of cards (by placing, or by giving) ends the game."""
         if self.cooperative:
             if len([h for h in self.hands if h]) <= 1:
                 self._end("hands")
                 return
-        elif not self.hands[self.turn]:
+        elif [h for h in self.hands if not h]:
             self._end("out")
             return
         self._next()

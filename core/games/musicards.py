@@ -17,9 +17,9 @@ Rulebook points that need an interpretation, and the one chosen:
 - A group is cards of one pitch plus any wilds, or wilds alone; the claim names what the group
   is (a wild group's pitch or letter is the claim). Saying a pitch other than the cards' own is
   not a move (the rulebook's mistakes are a card that does not fit, or a wrong word).
-- A referee knows the hands: drawing is allowed only without a correct play in hand; a card
-  drawn that works may be played; passing needs 3 cards drawn this turn (or nothing left to
-  draw). "The next player puts down the pitch you were supposed to play": the top stays.
+- A referee knows the hands: the first draw is allowed only without a right play in hand; a
+  card drawn that works may be played, or the player draws on (up to 3); passing needs 3
+  cards drawn this turn (or nothing left to draw). "The next player puts down the pitch you were supposed to play": the top stays.
 - Penalty cards, when the stock is empty, come from the reshuffled discard pile (its top card
   stays); when there is nothing at all, fewer are drawn.
 - The "Musicards!" call: after a play leaves one card, the first to say it is a move (the player
@@ -177,7 +177,8 @@ class ClimbingGame:
         moves = self.plays()
         if self.phase == "chain":
             return moves + [("end",)]
-        if not self.has_right_play() and self.draws < MAX_DRAWS and self.can_draw():
+        drawing = self.draws > 0 or not self.has_right_play()
+        if drawing and self.draws < MAX_DRAWS and self.can_draw():
             moves.append(("draw",))
         if self.draws >= MAX_DRAWS or not self.can_draw():
             moves.append(("pass",))

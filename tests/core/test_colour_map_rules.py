@@ -105,8 +105,15 @@ def test_out_of_cards_ends_the_game_and_notes_count_against():
     g.apply(("stop",))
     assert g.over and g.ended_by == "out" and g.winners() == [0]
     assert g.scores() == [0, -(2 + 1)]          # blue 12: 2 notes, red 9: 1 note
-    # A card given back keeps the game going.
+    # "The game ends when a player is out of cards": here the giver of the last card.
     g = rig({(0, 0): (RED, 2), (1, 0): (YELLOW, 5)}, [[(RED, 6)], [(RED, 3)]])
+    g.apply(("place", c(RED, 6), (2, 0), RED))
+    g.apply(("give", 1, c(RED, 3)))
+    g.apply(("stop",))
+    assert g.over and g.scores() == [-3, 0] and g.winners() == [1]
+    # Cards given to a player who still holds some keep the game going.
+    g = rig({(0, 0): (RED, 2), (1, 0): (YELLOW, 5)}, [[(RED, 6), (BLUE, 1)], [(RED, 3),
+                                                                             (BLUE, 2)]])
     g.apply(("place", c(RED, 6), (2, 0), RED))
     g.apply(("give", 1, c(RED, 3)))
     g.apply(("stop",))

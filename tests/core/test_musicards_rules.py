@@ -141,6 +141,14 @@ def test_drawing_up_to_three_then_passing():
     g = rig(hw.Game(2, 1), [[G, C], [C]], 4 * F, F)
     assert ("draw",) not in g.legal_moves()
     raises(RuleError, g.apply, ("draw",))
+    # "If you draw a card that works, you may play it": or draw on, and pass after 3.
+    g = rig(hw.Game(2, 1), [[C, C], [C]], 4 * F, F)
+    g.stock.remove(4 * G)
+    g.stock.append(4 * G)
+    g.apply(("draw",))
+    moves = g.legal_moves()
+    assert ("play", (4 * G,), (G, WHOLE)) in moves and ("draw",) in moves
+    assert ("pass",) not in moves
 
 
 def test_the_last_card_call():
