@@ -233,7 +233,7 @@ def main():
         row("  bytes allocated per repainted frame", "%.2f" % cold["alloc_repaint_tick"], "0",
             cold["alloc_repaint_tick"] == 0)
         for mode in firmware["modes"]:
-            row("  %s mode in use: heap, bytes per repainted frame" % mode["name"],
+            row("  mode %s: heap busy, bytes a frame" % mode["name"],
                 "%d B, %.2f" % (mode["heap_busy"], mode["alloc_repaint_tick"]), "0 per frame",
                 mode["alloc_repaint_tick"] == 0)
         row("  knob event to frame on the wire (median)",

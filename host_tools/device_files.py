@@ -13,6 +13,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("core", "hardware", "firmware")
 # Host-only modules: the device never compiles a JSON source.
 HOST_ONLY = ("core/meldsource.py", "core/parse.py")
+# The rule engines run on MicroPython (the core cases prove it) but the firmware uses only the
+# scoring tables: the engines stay off the device's flash.
+DEVICE_GAMES = ("core/games/__init__.py", "core/games/carmony_table.py",
+                "core/games/chord_poker_table.py")
+
+
+def on_device(rel):
+    if rel in HOST_ONLY or rel in ("firmware/boot.py", "firmware/main.py"):
+        return False
+    return not rel.startswith("core/games/") or rel in DEVICE_GAMES
 BOARD_DIR = os.path.join(ROOT, "boards")
 
 
@@ -27,7 +37,7 @@ def python_files():
                     continue
                 source = os.path.join(folder, name)
                 rel = os.path.relpath(source, ROOT).replace(os.sep, "/")
-                if rel in HOST_ONLY or rel in ("firmware/boot.py", "firmware/main.py"):
+                if not on_device(rel):
                     continue
                 files.append((source, rel))
     files.append((os.path.join(ROOT, "firmware", "boot.py"), "boot.py"))

@@ -19,6 +19,11 @@ def test_the_device_gets_every_firmware_module_and_no_host_code():
     assert "hardware/rp2_pio_encoder.py" in targets
     assert not [t for t in targets if t.startswith("host_tools/")]
     assert "core/meldsource.py" not in targets
+    # The rule engines run on the unix port in the core cases; the device needs only the
+    # scoring tables its modes use.
+    assert "core/games/carmony_table.py" in targets and "core/games/carmony.py" not in targets
+    assert not [t for t in targets if t.startswith("core/games/") and not t.endswith(
+        ("__init__.py", "_table.py"))]
 
 
 @pytest.mark.parametrize("source, rel", python_files(), ids=lambda v: v if isinstance(v, str) and "/" not in v[:1] else None)
