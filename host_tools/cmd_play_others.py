@@ -47,7 +47,7 @@ def check_options(args):
     allowed = GAMES[args.game][1] if args.game in GAMES else ()
     for name in OPTIONS:
         value = getattr(args, name)
-        if value not in (None, False) and name not in allowed:
+        if value is not None and value is not False and name not in allowed:
             raise UserError("--%s is not an option of %s" % (name.replace("_", "-"), args.game))
 
 
@@ -67,8 +67,8 @@ def _new_game(args, seed, players):
         if args.game == "half-whole-step":
             return half_whole_step.Game(players, seed), musicards.random_move
         if args.game == "alphabet":
-            return (musical_alphabet.Game(players, seed, args.interval or 2),
-                    musicards.random_move)
+            interval = 2 if args.interval is None else args.interval
+            return musical_alphabet.Game(players, seed, interval), musicards.random_move
         if args.game == "keys-corners":
             return keys_corners.Game(players, seed, args.scale_pcs), keys_corners.random_move
         return colour_map.Game(players, seed, args.deck, args.safesong, args.toned_down,

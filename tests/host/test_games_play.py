@@ -224,6 +224,8 @@ def test_play_the_other_rulebooks(capsys):
                           "alphabet"),
                          (["alphabet", "--interval", "8"], "the interval is a Second to a "
                           "Seventh (2-7), not 8"),
+                         (["alphabet", "--interval", "0"], "not 0"),
+                         (["carmony", "--interval", "0"], "--interval is not an option"),
                          (["keys-corners", "--scale", "maj"], "--scale maj: no scale of that "
                           "name"),
                          (["colour-map", "--dissonance"], "Toned Down and Dissonance are "
