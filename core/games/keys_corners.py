@@ -30,8 +30,7 @@ Rulebook points that need an interpretation, and the one chosen:
 """
 
 from core.games import RuleError
-from core.games.musicards import CARDS, is_wild, label, pitch
-from core.games.rng import Rng
+from core.games.musicards import CARDS, deal, is_wild, label, pitch
 
 HAND = 5
 FOUNDATIONS = (0, 1, 2, 3)
@@ -66,14 +65,7 @@ class Game:
             raise RuleError("a scale needs 2 or more different notes")
         self.players = players
         self.scale = tuple(scale)
-        self.rng = Rng(seed)
-        self.stock = list(range(CARDS))
-        self.rng.shuffle(self.stock)
-        self.dealer = self.rng.below(players)
-        self.hands = [[] for _ in range(players)]
-        for _ in range(HAND):
-            for k in range(players):
-                self.hands[(self.dealer + 1 + k) % players].append(self.stock.pop())
+        self.rng, self.stock, self.dealer, self.hands = deal(players, seed, HAND)
         self.piles = [[] for _ in range(8)]
         for f in FOUNDATIONS:
             card = self.stock.pop()

@@ -85,6 +85,20 @@ def group_pitch(cards):
     return pcs[0] if pcs else None
 
 
+def deal(players, seed, hand):
+    """The shuffled deck dealt `hand` cards each, one at a time from the dealer's left:
+    (rng, stock, dealer, hands)."""
+    rng = Rng(seed)
+    stock = list(range(CARDS))
+    rng.shuffle(stock)
+    dealer = rng.below(players)
+    hands = [[] for _ in range(players)]
+    for _ in range(hand):
+        for k in range(players):
+            hands[(dealer + 1 + k) % players].append(stock.pop())
+    return rng, stock, dealer, hands
+
+
 class ClimbingGame:
     """The shared engine. A game defines start_top(card), and for a group of cards of pitch pc
     (None: wilds alone) claims(pc) and judge(pc, claim) -> (right, new top, the turn may go
@@ -100,14 +114,7 @@ class ClimbingGame:
             raise RuleError("%s is for %d to %d players, not %d" % (
                 self.NAME, self.MIN_PLAYERS, self.MAX_PLAYERS, players))
         self.players = players
-        self.rng = Rng(seed)
-        self.stock = list(range(CARDS))
-        self.rng.shuffle(self.stock)
-        self.dealer = self.rng.below(players)
-        self.hands = [[] for _ in range(players)]
-        for _ in range(HAND):
-            for k in range(players):
-                self.hands[(self.dealer + 1 + k) % players].append(self.stock.pop())
+        self.rng, self.stock, self.dealer, self.hands = deal(players, seed, HAND)
         first = self.stock.pop()
         self.discard = [first]
         self.top = self.start_top(first)      # None: a wild, anything may go on it
