@@ -9,9 +9,11 @@ map, one may be the wild ("purple") colour.
 
 Rulebook points that need an interpretation, and the one chosen:
 - "Adjacent" is the 8 cells around a card, for connecting and for the base game's ban on a
-  card next to its colour. A row (horizontal, vertical or diagonal) is an unbroken line of
-  cards; a Pair is the new card and an older card of its colour in one of its 4 lines;
-  Distance is the number of cards between them. (So in the base game no pair has distance 0.)
+  card next to its colour. A row (horizontal, vertical or diagonal) is a whole line of the grid
+  and may have gaps: "the same row" is a place on the table, and Distance counts "how many
+  other cards are in-between", not cells. A Pair is the new card and an older card of its
+  colour on one of its 4 rows; its distance is the number of cards between them (so even in
+  the base game two cards with only empty cells between them make a distance-0 pair).
 - Giving: each other player may give any number of cards that match any pair created: its
   colour with its number inside the range, or its notes equal to the note difference (either
   criterion suffices: Dissonance's "Range and Note Difference are both 0" means nothing is
@@ -21,13 +23,16 @@ Rulebook points that need an interpretation, and the one chosen:
 - The text never says when the draw pile is used: a player who cannot place any card draws
   one (the turn ends); with the pile empty, passes. When every player in a row passes the
   game ends (blocked).
-- Safesong (expansion): a Pair's lines become "done" when its player is safe; a done line may
-  not grow at either end. The map may not outgrow 8 x 8. Silence: each other player may also
+- Safesong (expansion): when its player is safe, the rows that hold the Pairs just created
+  (and only those: "the affected rows") are "done"; no card may be placed on a done row
+  again, at its ends or in its gaps. The map may not outgrow 8 x 8. Silence: each other player may also
   give one card of any kind. Toned Down: the player names one criterion (range, notes or
   distance: a card whose number or notes equals a pair's distance). Dissonance: when no pair
   has a range or a note difference, cards whose number or notes equal a distance match.
-- Purple wildcard variant: a purple card is placed as the colour its player names; on the map
-  a purple card pairs with any colour and never blocks adjacency. A purple card inside a
+- Purple wildcard variant: a purple card is placed as the colour its player names (and may
+  not go next to that colour in the base game). On the map "it is any color you want", and
+  the player placing next to it is the one who wants: it pairs with any colour, and it never
+  counts as the new card's colour for the base game's ban on neighbours of one colour. A purple card inside a
   range may be given whatever the pair's colour; a pair with a purple card takes any card
   inside its range.
 - Cooperative variant: a card that could be given may instead go on its colour's face-up pile
@@ -108,9 +113,15 @@ def default_deck():
         return load_deck(json.load(f), "colour_map_deck.json")
 
 
+def row_of(cell, axis):
+    """The grid line through `cell` along `axis`: (axis, what stays the same along it)."""
+    return axis, axis[1] * cell[0] - axis[0] * cell[1]
+
+
 class Pair:
-    def __init__(self, new, old, distance, colour, wild):
+    def __init__(self, new, old, distance, colour, wild, row):
         self.cards = (new, old)
+        self.row = row                # the grid line the two cards share
         self.distance = distance
         self.colour = colour          # the colour the pair was made in
         self.wild = wild              # a wildcard is one of its cards
@@ -146,7 +157,7 @@ class Game:
         self.hands = [[cards.pop() for _ in range(HAND)] for _ in range(players)]
         self.draw_pile = cards
         self.piles = [[] for _ in range(4)]           # cooperative: face up, by colour
-        self.done_lines = []                          # Safesong: (axis, first cell, last cell)
+        self.done_rows = []                           # Safesong: rows (see row_of)
         self.turn = self.rng.below(players)
         self.phase = "place"
         self.pairs = []
@@ -172,19 +183,17 @@ class Game:
         return played_as == colour or self.is_wild(card)
 
     def _line(self, cell, axis):
-        """The cards on each side of `cell` along `axis`, nearest first, up to a gap."""
-        sides = []
-        for sign in (1, -1):
-            side = []
-            x, y = cell
-            while True:
-                x += sign * axis[0]
-                y += sign * axis[1]
-                if (x, y) not in self.map:
-                    break
-                side.append((x, y))
-            sides.append(side)
-        return sides
+        """The map's cards on each side of `cell` along `axis`, nearest first, gaps and all."""
+        ahead, behind = [], []
+        x, y = cell
+        for other in self.map:
+            dx, dy = other[0] - x, other[1] - y
+            steps = dx * axis[0] if axis[0] else dy * axis[1]     # an axis step is 0 or +-1
+            if steps and (dx, dy) == (steps * axis[0], steps * axis[1]):
+                (ahead if steps > 0 else behind).append((abs(steps), other))
+        ahead.sort()
+        behind.sort()
+        return [other for _, other in ahead], [other for _, other in behind]
 
     def pairs_at(self, card, cell, colour):
         pairs = []
@@ -194,7 +203,8 @@ class Game:
                     if self._matches(side[between], colour):
                         old = self.map[side[between]][0]
                         pairs.append(Pair(card, old, between, colour,
-                                          self.is_wild(card) or self.is_wild(old)))
+                                          self.is_wild(card) or self.is_wild(old),
+                                          row_of(cell, axis)))
         return pairs
 
     def _neighbours(self, cell):
@@ -219,9 +229,8 @@ class Game:
             ys = [y for _, y in self.map] + [cell[1]]
             if max(xs) - min(xs) >= MAP_LIMIT or max(ys) - min(ys) >= MAP_LIMIT:
                 return "the map is at most 8 by 8"
-            for axis, first, last in self.done_lines:
-                if cell in ((first[0] - axis[0], first[1] - axis[1]),
-                            (last[0] + axis[0], last[1] + axis[1])):
+            for axis in AXES:
+                if row_of(cell, axis) in self.done_rows:
                     return "that row is done (a Safesong)"
         if not self.pairs_at(card, cell, colour):
             return "the card must be in a row with a card of its colour"
@@ -346,7 +355,9 @@ class Game:
             self.criterion = None
             self.silence_used = []
             if self.safe():
-                self._mark_done(cell)
+                for pair in self.pairs:           # the affected rows: the pairs' own
+                    if pair.row not in self.done_rows:
+                        self.done_rows.append(pair.row)
             self.phase = "tone" if self.may_tone_down() else "give"
         elif verb == "choose":
             self.criterion = move[1]
@@ -373,14 +384,6 @@ class Game:
                 self._end("blocked")
             else:
                 self._next()
-
-    def _mark_done(self, cell):
-        for axis in AXES:
-            ahead, behind = self._line(cell, axis)
-            if ahead or behind:
-                first = behind[-1] if behind else cell
-                last = ahead[-1] if ahead else cell
-                self.done_lines.append((axis, first, last))
 
     def _turn_over(self):
         """The turn ends: a player out of cards (by placing, or by giving) ends the game."""

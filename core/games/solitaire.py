@@ -11,10 +11,15 @@ Rulebook points that need an interpretation, and the one chosen:
 - A chromatic pile starts with any C while there are fewer than 8, and rises a semitone at a
   time up to B. The last card of a column or the waste's top card can go onto a pile; nothing
   comes back from a pile.
-- "The game ends when there are no more moves to make": moves that get nowhere (turning the
-  deck, shifting blocks between columns) are possible forever, so the game ends when a whole
-  pass through the deck, plus SHUFFLES such moves, has passed without progress (a card reaching
-  a pile, or a face-down card turned up). Won with the 8 piles complete.
+- Turning the deck is allowed at any time: "when you run out of moves, draw cards from the
+  deck" cannot mean "when no move is legal", since blocks can always be shifted to and fro.
+- "The game ends when there are no more moves to make": no more moves that get anywhere. A
+  move gets somewhere when it puts a card on a pile, takes a card out of the deck, or turns a
+  face-down card up (each can happen only so often). The game is over when no such move can
+  be reached through moves that get nowhere: turning the deck (which brings every deck card to
+  the top in turn) and up to MAX_SHIFTS shifts of face-up blocks between columns (a search
+  with no limit grows with every way of splitting the runs; a way that needs more shifts is
+  not one a player sees). Won with the 8 piles full.
 """
 
 from core.games import NOTE_CARDS, RuleError, note_pc
@@ -23,7 +28,7 @@ from core.games.rng import Rng
 COLUMNS = 8
 ROWS = 10
 B = 11
-SHUFFLES = 30          # block moves without progress allowed on top of a pass through the deck
+MAX_SHIFTS = 2          # block shifts searched ahead of a move that gets somewhere
 
 
 
@@ -39,8 +44,8 @@ class Solitaire:
         self.deck = deck                               # 16 cards, last is the top
         self.waste = []
         self.piles = []                                # ascending from C, at most 8
-        self.idle = 0                                  # moves since the last progress
         self.moves = 0
+        self._over_at = (-1, False)                    # (moves, over) of the last check
 
     # ---- legal moves --------------------------------------------------------------------
 
@@ -53,8 +58,8 @@ class Solitaire:
                 return i
         return None
 
-    def _fits(self, card, col):
-        column = self.columns[col]
+    def _fits(self, card, col, columns=None):
+        column = (columns or self.columns)[col]
         if not column:
             return note_pc(card) == B
         return note_pc(card) != B and note_pc(column[-1][0]) == note_pc(card) + 1
@@ -62,20 +67,29 @@ class Solitaire:
     def legal_moves(self):
         return [] if self.over else self._moves()
 
-    def _moves(self):
-        moves = []
+    def _block_moves(self, columns):
+        """(col, start, dest) for every face-up block that may move onto another column."""
+        out = []
         for col in range(COLUMNS):
-            column = self.columns[col]
-            if column and self._pile_for(column[-1][0]) is not None:
-                moves.append(("pile", col))
+            column = columns[col]
             for start in range(len(column)):
                 if not column[start][1]:
                     continue
                 if start == 0 and note_pc(column[0][0]) == B:
                     continue                           # a B already heading a column
                 for dest in range(COLUMNS):
-                    if dest != col and self._fits(column[start][0], dest):
-                        moves.append(("move", col, start, dest))
+                    if dest != col and self._fits(column[start][0], dest, columns):
+                        out.append((col, start, dest))
+        return out
+
+    def _moves(self):
+        moves = []
+        for col in range(COLUMNS):
+            column = self.columns[col]
+            if column and self._pile_for(column[-1][0]) is not None:
+                moves.append(("pile", col))
+        for col, start, dest in self._block_moves(self.columns):
+            moves.append(("move", col, start, dest))
         if self.waste:
             top = self.waste[-1]
             if self._pile_for(top) is not None:
@@ -87,11 +101,54 @@ class Solitaire:
             moves.append(("turn",))
         return moves
 
+    def progresses(self, move, columns=None):
+        """Whether a move gets somewhere (a card to a pile, out of the deck, or turned up)."""
+        if move[0] in ("pile", "waste"):
+            return True
+        if move[0] == "move":
+            column = (columns or self.columns)[move[1]]
+            return move[2] > 0 and not column[move[2] - 1][1]
+        return False
+
+    def way_forward(self):
+        """The first move of a shortest way to a move that gets somewhere, or None if there
+        is none: a breadth-first search over the layouts that up to MAX_SHIFTS block shifts
+        reach, with every deck card available in turn."""
+        stock = self.deck + self.waste
+        start = tuple(tuple((card, up) for card, up in column) for column in self.columns)
+        first = {start: None}
+        todo = [(start, 0)]
+        while todo:
+            state, depth = todo.pop(0)
+            columns = [list(column) for column in state]
+            how = first[state]
+            for col in range(COLUMNS):
+                if columns[col] and self._pile_for(columns[col][-1][0]) is not None:
+                    return how or ("pile", col)
+            for card in stock:
+                if self._pile_for(card) is not None or [
+                        d for d in range(COLUMNS) if self._fits(card, d, columns)]:
+                    return how or ("turn",)
+            for col, start_at, dest in self._block_moves(columns):
+                move = ("move", col, start_at, dest)
+                if self.progresses(move, columns):
+                    return how or move
+                if depth == MAX_SHIFTS:
+                    continue
+                moved = [list(column) for column in columns]
+                moved[dest].extend(moved[col][start_at:])
+                del moved[col][start_at:]
+                key = tuple(tuple(column) for column in moved)
+                if key not in first:
+                    first[key] = how or move
+                    todo.append((key, depth + 1))
+        return None
+
     @property
     def over(self):
-        if self.won or self.idle > len(self.deck) + len(self.waste) + 1 + SHUFFLES:
-            return True
-        return not self._moves()
+        if self._over_at[0] != self.moves:
+            self._over_at = (self.moves, self.won or self.way_forward() is None)
+        return self._over_at[1]
 
     @property
     def won(self):
@@ -110,11 +167,8 @@ class Solitaire:
             else:
                 self.deck = self.waste[::-1]           # the waste, turned over, is the deck
                 self.waste = []
-            self.idle += 1
             return
-        self.idle += 1
         if verb == "pile":
-            self.idle = 0
             card = self.waste.pop() if move[1] == "waste" else self.columns[move[1]].pop()[0]
             at = self._pile_for(card)
             if at == len(self.piles):
@@ -135,7 +189,6 @@ class Solitaire:
     def _uncover(self, col):
         if self.columns[col] and not self.columns[col][-1][1]:
             self.columns[col][-1][1] = True            # a card uncovered is turned face up
-            self.idle = 0
 
     # ---- checks -------------------------------------------------------------------------
 
@@ -156,10 +209,14 @@ class Solitaire:
 
 
 def random_move(game, rng):
-    """Piles first, then moves between columns (a turn of the deck otherwise), at random."""
+    """Mostly a move that gets somewhere, else the first step of a way to one; now and then
+    any legal move."""
     moves = game.legal_moves()
-    for kind in (("pile",), ("move", "waste")):
-        chosen = [m for m in moves if m[0] in kind]
-        if chosen and rng.below(4):
-            return rng.choice(chosen)
+    if rng.below(4):
+        forward = [m for m in moves if game.progresses(m)]
+        if forward:
+            return rng.choice(forward)
+        way = game.way_forward()
+        if way is not None:
+            return way
     return rng.choice(moves)

@@ -254,3 +254,90 @@ def test_random_games_end_with_every_card_accounted_for():
             g.apply(cm.random_move(g, rng))
             g.check_cards()
         assert g.winners()
+
+
+def test_a_row_may_have_gaps_and_distance_counts_cards():
+    # "The card has to be in the same row (horizontal, vertical or diagonal) as another card of
+    # the same color."  "Distance: how many other cards are in-between the two cards on the
+    # map."  A row is the grid line: empty cells between do not break it, and only cards count.
+    g = rig({(0, 0): (RED, 2), (1, 0): (YELLOW, 5), (2, 1): (BLUE, 6)},
+            [[(RED, 6), (BLUE, 9)], [(RED, 4)]], safesong=True)
+    g.apply(("place", c(RED, 6), (3, 0), RED))      # (2, 0) stays empty
+    assert [(p.distance, p.row) for p in g.pairs] == [(1, ((1, 0), 0))]
+    # With only empty cells between: distance 0, so Silence.
+    g = rig({(0, 0): (RED, 2), (1, 1): (YELLOW, 5)}, [[(RED, 6)], [(BLUE, 12)]], safesong=True)
+    g.apply(("place", c(RED, 6), (2, 0), RED))
+    assert [p.distance for p in g.pairs] == [0] and g.silence()
+
+
+def test_safesong_makes_only_the_pairs_rows_done():
+    # "once somebody created a Safesong, the affected rows are now done: they can't grow any
+    # longer."  The column through the new card holds a blue card but no pair: it stays open.
+    row = {(0, 0): (RED, 2), (1, 0): (YELLOW, 5), (2, 0): (BLUE, 6), (3, 0): (YELLOW, 7),
+           (4, 1): (BLUE, 3)}
+    g = rig(row, [[(RED, 9), (RED, 11)], [(BLUE, 8), (YELLOW, 1)]], safesong=True)
+    g.apply(("place", c(RED, 9), (4, 0), RED))
+    assert g.safe() and g.done_rows == [((1, 0), 0)]
+    g.apply(("stop",))
+    assert g.placement_problem(c(BLUE, 8), (4, 2), BLUE) is None   # the column grows
+    # The done row grows at neither end, and its gaps stay empty.
+    assert g.placement_problem(c(RED, 11), (5, 0), RED) == "that row is done (a Safesong)"
+    g = rig({(0, 0): (RED, 2), (1, 0): (YELLOW, 5), (2, 0): (BLUE, 6), (3, 0): (YELLOW, 7),
+             (5, 1): (BLUE, 3)}, [[(RED, 9), (YELLOW, 1)], [(BLUE, 8)]], safesong=True)
+    g.apply(("place", c(RED, 9), (5, 0), RED))      # (4, 0) is a gap; 3 cards between
+    assert g.safe() and g.done_rows == [((1, 0), 0)]
+    g.apply(("stop",))
+    assert g.placement_problem(c(BLUE, 8), (4, 0), BLUE) == "that row is done (a Safesong)"
+
+
+def test_purple_on_the_map_never_bans_a_neighbour():
+    # "the Purple color becomes a wildcard! It is any color you want." Next to a purple card
+    # the placing player wants it to be another colour: the base game's ban does not apply.
+    # A purple card played as red is red where it goes: not next to a red card.
+    g = rig({(0, 0): (RED, 2), (1, 0): (PURPLE, 5), (1, 1): (YELLOW, 5)},
+            [[(RED, 6), (PURPLE, 7)], [(BLUE, 12)]], purple_wild=True)
+    assert g.placement_problem(c(RED, 6), (2, 0), RED) is None     # next to the purple 5
+    assert g.placement_problem(c(PURPLE, 7), (0, 1), RED) == \
+        "a card may not be next to a card of its colour"
+    assert g.placement_problem(c(PURPLE, 7), (2, 1), YELLOW) == \
+        "a card may not be next to a card of its colour"
+    # Without the variant a purple card is just purple.
+    g = rig({(0, 0): (RED, 2), (1, 0): (PURPLE, 5), (1, 1): (YELLOW, 5)},
+            [[(PURPLE, 7)], [(BLUE, 12)]])
+    assert g.placement_problem(c(PURPLE, 7), (2, 0), PURPLE) == \
+        "a card may not be next to a card of its colour"
+
+
+def test_cooperative_game_won_with_ten_notes_on_every_pile():
+    # "You win if every faceup pile (next to the board) contains exactly 10 music notes."
+    g = rig({(0, 0): (RED, 2), (1, 0): (YELLOW, 5)}, [[(RED, 8)], [(RED, 4)]],
+            cooperative=True)
+    for colour, pile in enumerate(g.piles):
+        numbers, notes = [], 0
+        for card in sorted(g.draw_pile, key=lambda k: DECK[k][1]):
+            if DECK[card][0] == colour and notes + DECK[card][2] <= 10:
+                numbers.append(card)
+                notes += DECK[card][2]
+        assert notes == 10, colour
+        pile.extend(numbers)
+        for card in numbers:
+            g.draw_pile.remove(card)
+    g.check_cards()
+    g.apply(("place", c(RED, 8), (2, 0), RED))
+    g.apply(("stop",))              # player 0 is out; all but one have emptied their hand
+    assert g.over and g.ended_by == "hands" and g.cooperative_won()
+
+
+def test_silence_with_toned_down():
+    # Silence: "if you create a Pair with distance 0, players may throw any single hand card at
+    # you."  Toned Down chooses what people may throw; Silence's single card stays allowed.
+    row = {(0, 0): (RED, 2), (1, 0): (YELLOW, 5), (2, 0): (BLUE, 6), (3, 0): (YELLOW, 7),
+           (4, 1): (RED, 12)}
+    g = rig(row, [[(RED, 10), (BLUE, 1)], [(BLUE, 12), (YELLOW, 1)]], safesong=True,
+            toned_down=True)
+    g.apply(("place", c(RED, 10), (4, 0), RED))
+    assert sorted(p.distance for p in g.pairs) == [0, 3] and g.phase == "tone"
+    g.apply(("choose", "range"))
+    assert gifts(g) == [(1, (YELLOW, 1)), (1, (BLUE, 12))]       # any single card
+    g.apply(("give", 1, c(YELLOW, 1)))
+    assert gifts(g) == []
