@@ -2,7 +2,7 @@
 
 from core import degrees
 from core.check import check
-from core.games import ScoreError, carmony_table, chord_poker_table, looking_glass
+from core.games import ScoreError, carmony, carmony_table, chord_poker_table, looking_glass
 from core.melds import find
 from core.notes import format_note, note_pc, pc_names
 from core.parse import parse_note
@@ -67,6 +67,7 @@ def run_carmony(args):
     melds = []
     lines = []
     kinds = []
+    on_table = []
     for number, text in enumerate(args.meld, 1):
         ident, sep, notes = text.partition(":")
         if not sep or not notes:
@@ -84,6 +85,10 @@ def run_carmony(args):
         melds.append({"id": meld.id, "root": root, "cards": len(cards), "points": result.points})
         lines.append(("%s %s (%d cards)" % (root, meld.name, len(cards)), result.points))
         kinds.append(meld.kind)
+        on_table.append((index, cards))
+    problems = carmony.table_problems(ms, on_table, args.unplayed)
+    if problems:
+        raise UserError("\n".join(problems))
     if args.went_out and not carmony_table.can_go_out(kinds):
         raise UserError("--went-out: going out needs at least 1 scale or 3 chords played")
     if args.unplayed:

@@ -5,13 +5,15 @@ from core.games.carmony_table import MAJOR_SCALE_SHAPE, can_go_out, meld_points,
 # ---- the rule engine ----------------------------------------------------------------------
 #
 # Rulebook points that need an interpretation, and the one chosen:
-# - The round ends the moment the NOTE deck is empty (after any draw): "if the NOTE deck runs
-#   out before anyone goes out, the round ends"; nobody scores for going out.
+# - "If the NOTE deck runs out before anyone goes out, the round ends": the turn in which the
+#   deck ran out (a draw, or a C-root refill) is played to its end: the player may still meld,
+#   eat and discard. The round ends when that turn ends; going out within it is going out.
 # - A player who may not discard (the only card left would go out without 1 scale or 3 chords
 #   on the table, or it is the note just taken as the single card of the pile) keeps it: the
 #   turn ends without a discard.
 # - Going out by playing the last card needs the condition too, counting the meld just played;
-#   a meld with C on position 1 first refills the hand, so it never goes out.
+#   a meld with C on position 1 first refills the hand, so it never goes out while the deck
+#   has a card to refill with.
 # - Eating: strictly higher rank (MUSIC.md): chromatic > major scale > other scales > chords >
 #   intervals. The eaten cards go to the eater's hand; the turn goes on to the discard.
 # - The round's winner (whose right-hand neighbour deals next) is the best round score; a tie
@@ -52,6 +54,37 @@ def meld_cards(meldset):
     return cards
 
 
+def table_problems(meldset, melds, unplayed=0):
+    """What the decks make impossible in one player's round: `melds` as (meld index, NOTE
+    pitch classes). The MELD deck has one card of each chord and scale and 3 of each interval;
+    the NOTE deck 8 cards of each note, 96 in all. A list of problems (empty: possible)."""
+    from core.notes import pc_label
+    problems = []
+    copies = meld_cards(meldset)
+    seen = []
+    for index, _ in melds:
+        if index in seen:
+            continue
+        seen.append(index)
+        used = len([1 for other, _ in melds if other == index])
+        if used > copies.count(index):
+            problems.append("%d %s melds, but the MELD deck has %d such card%s" % (
+                used, meldset.meld(index).name, copies.count(index),
+                "" if copies.count(index) == 1 else "s"))
+    counts = [0] * 12
+    for _, pcs in melds:
+        for pc in pcs:
+            counts[pc] += 1
+    for pc in range(12):
+        if counts[pc] > NOTE_CARDS // 12:
+            problems.append("%d %s cards in the melds, but the NOTE deck has %d" % (
+                counts[pc], pc_label(pc), NOTE_CARDS // 12))
+    if sum(counts) + unplayed > NOTE_CARDS:
+        problems.append("%d NOTE cards in all, but the deck has %d" % (
+            sum(counts) + unplayed, NOTE_CARDS))
+    return problems
+
+
 class Round:
     """One round: the state, the legal moves in it, and moves applied with a clear error."""
 
@@ -85,6 +118,7 @@ class Round:
         self.ate = False
         self.single_taken = None      # pc of the single card taken from the pile, if so
         self.over = False
+        self.deck_out = False         # the NOTE deck ran out: the round ends with this turn
         self.went_out = None
         self.turns = 0
 
@@ -96,7 +130,7 @@ class Round:
                 break
             self.hands[player].append(self.note_deck.pop())
         if not self.note_deck:
-            self.over = True           # the deck ran out: the round ends, nobody went out
+            self.deck_out = True       # the round ends when this turn does
 
     def _draw_meld(self, player):
         if self.meld_deck and len(self.meld_hands[player]) < MELDS_IN_HAND:
@@ -106,6 +140,9 @@ class Round:
         return [self.melds[self.meld_of[card]].kind for card, _, _ in self.table[player]]
 
     def _next_turn(self):
+        if self.deck_out:
+            self.over = True           # the turn that emptied the deck is over: so is the round
+            return
         self.turn = (self.turn + 1) % self.players
         self.phase = "start"
         self.played_kind = None
@@ -170,7 +207,7 @@ class Round:
         return moves
 
     def _may_empty_hand(self, player, meld, used, root):
-        if used < len(self.hands[player]) or root == 0:
+        if used < len(self.hands[player]) or (root == 0 and self.note_deck):
             return True                  # cards stay, or a C root refills the hand
         return can_go_out(self._table_kinds(player) + [meld.kind])
 

@@ -13,8 +13,9 @@ from core.games.chord_poker_table import score
 #   position 1; Wheel cards that are notes of the chord at the new root stay, the others go to
 #   the hand of the player who changed it. It completes the chord if it fills the last required
 #   sector.
-# - The round ends the moment the NOTE deck is empty (no chord points), or when a player fills
-#   the last required sector (5 chord points).
+# - The round ends when a player fills the last required sector (5 chord points), or when the
+#   turn whose draw emptied the NOTE deck ends (no chord points, unless that turn's discard
+#   completes the chord): the drawer still discards, and may place the completing note.
 # - A player who may not discard (every card is the note just taken as the pile's only card)
 #   keeps it and the turn ends.
 # - The dealer rotates clockwise each round; the player on the dealer's left starts. Seats are
@@ -143,10 +144,8 @@ class Round:
                 self.discard.append(card)
             self._after(player)
             return
-        if not self.note_deck:
-            self.over = True                       # the NOTE deck ran out: no chord points
-        elif not self._discards(player):
-            self._next_turn()                      # nothing may be discarded: keep it
+        if not self._discards(player):
+            self._after(player)                    # nothing may be discarded: keep it
 
     def _after(self, player):
         if self.complete():

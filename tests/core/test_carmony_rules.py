@@ -196,13 +196,23 @@ def test_going_out_needs_a_scale_or_three_chords():
     assert r.scores()[0] == 350 + 200       # a major scale, and going out
 
 
-def test_the_round_ends_when_the_note_deck_runs_out():
+def test_the_round_ends_when_the_turn_that_emptied_the_note_deck_ends():
+    # "If the NOTE deck runs out before anyone goes out, the round ends but no one earns points
+    # for going out."  The drawer of the last cards still plays the turn out: melds, discard.
     r = fresh()
+    give_notes(r, 0, [0, 4, 7, 2, 9])
+    only_melds(r, 0, "maj")
     r.discard.extend(r.note_deck[1:])
     del r.note_deck[1:]
+    r.check_cards()
     r.apply(("draw",))                      # one card left: the deck runs out
-    assert r.over and r.went_out is None
-    assert r.scores() == [-10 * len(r.hands[0]), -10 * len(r.hands[1])]
+    assert not r.over and r.phase == "main" and r.deck_out
+    play = [m for m in r.legal_moves() if m[0] == "play" and m[2] == 0][0]
+    r.apply(play)                           # C major: a C root, but nothing left to refill
+    r.apply(("end",))
+    r.apply(("discard", r.hands[0][0]))
+    assert r.over and r.went_out is None and r.turn == 0
+    assert r.scores() == [40 - 10 * len(r.hands[0]), -10 * len(r.hands[1])]
 
 
 def test_an_illegal_move_changes_nothing():
@@ -228,3 +238,85 @@ def test_the_next_dealer_is_right_of_the_winner():
     game.round.over = True
     game.finish_round()
     assert game.dealer == ((dealer + 1) - 1) % 3
+
+
+def test_going_out_by_playing_the_last_cards():
+    # "runs out of NOTE cards by either discarding or playing the last one in a meld"
+    r = fresh()
+    place(r, 0, "major", 2, [2, 4, 6, 7, 9, 11, 1])
+    to_main(r)
+    give_notes(r, 0, [5, 9, 0])
+    only_melds(r, 0, "maj")
+    play = [m for m in r.legal_moves() if m[0] == "play" and m[2] == 5][0]     # F A C
+    r.apply(play)
+    assert r.over and r.went_out == 0 and r.scores()[0] == 350 + 40 + 200
+
+
+def test_a_c_root_meld_never_goes_out_while_the_deck_can_refill():
+    # "If you play a meld with the note C in position 1 ... you must replenish your hand"
+    r = fresh()
+    to_main(r)
+    give_notes(r, 0, [0, 4, 7])
+    only_melds(r, 0, "maj")
+    play = [m for m in r.legal_moves() if m[0] == "play" and m[2] == 0][0]
+    r.apply(play)                           # no scale and no 3 chords, yet allowed:
+    assert not r.over and len(r.hands[0]) == 3       # the hand is refilled, nobody went out
+    # With an empty deck nothing refills: the same play would go out, so it needs the
+    # condition.
+    r = fresh()
+    to_main(r)
+    give_notes(r, 0, [0, 4, 7])
+    only_melds(r, 0, "maj")
+    r.discard.extend(r.note_deck)
+    del r.note_deck[:]
+    r.check_cards()
+    assert [m for m in r.legal_moves() if m[0] == "play"] == []
+
+
+def test_a_new_meld_card_after_playing_a_meld():
+    # "Then draw a new MELD card from the deck so that you always have 5 in your hand."
+    r = fresh()
+    to_main(r)
+    give_notes(r, 0, [0, 4, 7, 2])
+    assert len(r.meld_hands[0]) == 5
+    give_meld(r, 0, "maj")
+    r.meld_deck.append(r.meld_hands[0].pop(0))      # still 5, one of them the major triad
+    r.check_cards()
+    play = [m for m in r.legal_moves() if m[0] == "play"
+            and r.melds[r.meld_of[m[1]]].id == "maj"][0]
+    r.apply(play)
+    assert len(r.meld_hands[0]) == 5
+
+
+def test_the_chromatic_scale_cannot_be_eaten():
+    # "The CHROMATIC SCALE can eat any meld and cannot be eaten." "The MAJOR SCALE can eat any
+    # meld except the Chromatic Scale."
+    r = fresh()
+    place(r, 1, "chromatic", 0, list(range(12)))
+    only_melds(r, 0, "major", "blues")
+    to_main(r)
+    assert [m for m in r.legal_moves() if m[0] == "eat"] == []
+    place(r, 1, "dorian", 2, [2, 4, 5, 7, 9, 11, 0])
+    eats = [m for m in r.legal_moves() if m[0] == "eat"]
+    assert [(r.melds[r.meld_of[m[1]]].id, m[3]) for m in eats] == [("major", 1)]
+
+
+def test_a_tie_goes_to_who_went_out():
+    # The round's winner (whose right-hand neighbour deals next): equal round scores go to the
+    # player who went out.
+    game = Game(default_set(), 3, 5)
+    r = game.round
+    place(r, 0, "blues", 0, [0, 3, 5, 6, 7, 10])       # 150
+    place(r, 0, "maj7", 2, [2, 6, 9, 1])               # 70
+    place(r, 0, "m2", 4, [4, 5])                       # 20
+    place(r, 1, "min", 9, [9, 0, 4])                   # 40, and going out: 200
+    for p in range(3):
+        r.note_deck.extend(r.hands[p])
+        r.hands[p] = []
+    r.hands[2] = [r.note_deck.pop()]
+    r.went_out = 1
+    r.over = True
+    r.check_cards()
+    assert r.scores() == [240, 240, -10]
+    game.finish_round()
+    assert game.dealer == 0                            # right of player 1, the winner

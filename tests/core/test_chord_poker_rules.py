@@ -111,18 +111,32 @@ def test_a_root_change_can_complete_the_chord():
     r = setup(fresh("maj"), 0, [4], [9])         # C E placed; A in hand
     r.apply([m for m in r.legal_moves() if m[0] == "root"][0])   # A major: A C# E
     assert not r.over                           # C# is still missing (and C went back)
-    r = setup(fresh("maj"), 0, [7], [4])         # C G placed; E... is C major's third
-    moves = [m for m in r.legal_moves() if m[0] == "root"]
-    assert [cp.note_pc(m[1]) for m in moves] == [4]
+    # "The cards already on the Wheel that belong to the new chord stay": C sus2 has C and G
+    # placed; F as the new root makes F sus2 = F G C, every required sector filled.
+    r = setup(fresh("sus2"), 0, [7], [5, 1])
+    r.apply([m for m in r.legal_moves() if m[0] == "root" and cp.note_pc(m[1]) == 5][0])
+    assert r.over and r.completed_by == 0 and r.root == 5
+    assert r.scores()[0] == cp.score([1], True)[0] == -1 + 5
 
 
-def test_the_deck_running_out_ends_the_round_without_chord_points():
-    r = fresh()
+def test_the_deck_running_out_ends_the_round_after_that_turn():
+    # "If the NOTE deck runs out first, the round still ends, but no one earns Chord Points."
+    # The drawer of the last card still discards: to the pile, the round ends with no points.
+    r = setup(fresh(), 0, [10], [4, 2])          # C and Bb placed; E completes C7
     r.discard.extend(r.note_deck[1:])
     del r.note_deck[1:]
     r.apply(("draw",))
+    assert not r.over and r.phase == "discard"
+    r.apply([m for m in r.legal_moves() if m[2] == "pile" and cp.note_pc(m[1]) == 2][0])
     assert r.over and r.completed_by is None
     r.check_cards()
+    # ... or the completing note to the Wheel: the chord is complete before the round ends.
+    r = setup(fresh(), 0, [10], [4, 2])
+    r.discard.extend(r.note_deck[1:])
+    del r.note_deck[1:]
+    r.apply(("draw",))
+    r.apply([m for m in r.legal_moves() if m[2] == "wheel" and cp.note_pc(m[1]) == 4][0])
+    assert r.over and r.completed_by == 0
 
 
 def test_four_rounds_four_different_chords():

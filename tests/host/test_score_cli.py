@@ -29,6 +29,15 @@ def test_carmony_refuses_what_the_rules_do_not_allow(capsys):
          "error: --went-out with 1 cards left: going out means no cards in hand\n"),
         (["--meld", "nope:C"], "error: --meld 'nope:C': no meld 'nope' in meld set 'default'\n"),
         (["--meld", "maj"], "error: --meld 'maj': expected ID:NOTE,NOTE,... such as maj:C,E,G\n"),
+        # The decks: one card of each chord (three major triads would fake going out) ...
+        (["--meld", "maj:C,E,G", "--meld", "maj:D,F#,A", "--meld", "maj:F,A,C", "--went-out"],
+         "error: 3 major triad melds, but the MELD deck has 1 such card\n"),
+        # ... 3 of each interval and 8 cards of each note.
+        (["--meld", "P8:C,C"] * 5,
+         "error: 5 octave melds, but the MELD deck has 3 such cards\n"
+         "error: 10 C cards in the melds, but the NOTE deck has 8\n"),
+        (["--meld", "chromatic:C,C#,D,D#,E,F,F#,G,G#,A,A#,B", "--unplayed", "90"],
+         "error: 102 NOTE cards in all, but the deck has 96\n"),
     ]
     for argv, message in cases:
         assert main(["score", "carmony"] + argv) == 2
