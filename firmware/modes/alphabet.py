@@ -3,15 +3,23 @@
 Turn: the last card played, by name (C, C#, Db, D ...: a two-name card is the letter you say).
 Click: the next interval of the game (Seconds, Thirds ... Sevenths, counting both letters).
 Double press: play the next letter's natural card (it becomes the last card).
-The ring shows the last card white and the next letter's notes: the natural bright, its flat
-and sharp dim; the console spells them."""
+The ring shows the last card white and the cards that carry the next letter: the natural
+bright, the black keys named from it (flat, sharp) dim; the console spells them. Like the
+Musicards deck (and core/games/musical_alphabet.py, which judges the game), a white key carries
+one letter: an E is never Fb, a C never B#, so they are not offered."""
 
-from core.notes import LETTERS, NATURAL_PC, format_note
+from core.notes import LETTERS, NATURAL_PC, format_note, pc_names
 
 from firmware.modes.names import plain_names
 from firmware.render import CARD, OPTIONAL_LEVEL, PLACED, clear, paint_sector
 
 INTERVAL_NAMES = ("Seconds", "Thirds", "Fourths", "Fifths", "Sixths", "Sevenths")
+
+
+def carriers(letter):
+    """The names (letter, accidental) of the Musicards cards that carry `letter`."""
+    natural = NATURAL_PC[letter]
+    return [(letter, acc) for acc in (-1, 0, 1) if (letter, acc) in pc_names(natural + acc)]
 
 
 class Mode:
@@ -22,6 +30,7 @@ class Mode:
         self.names = plain_names()
         self.at = 0                     # the last card's name: an index into self.names
         self.interval = 2
+        self.cards = carriers(self.next_letter())   # worked out on a change, not per frame
 
     @property
     def last(self):
@@ -32,27 +41,32 @@ class Mode:
 
     def on_turn(self, steps):
         self.at = (self.at + steps) % len(self.names)
+        self.cards = carriers(self.next_letter())
 
     def on_click(self):
         self.interval = self.interval + 1 if self.interval < 7 else 2
+        self.cards = carriers(self.next_letter())
 
     def on_double(self):
         self.at = self.names.index((self.next_letter(), 0))
+        self.cards = carriers(self.next_letter())
 
     def on_long(self):
         self.app.open_menu()
 
     def render(self, frame):
         clear(frame)
-        natural = NATURAL_PC[self.next_letter()]
-        paint_sector(frame, (natural + 11) % 12, PLACED, OPTIONAL_LEVEL)
-        paint_sector(frame, (natural + 1) % 12, PLACED, OPTIONAL_LEVEL)
-        paint_sector(frame, natural, PLACED)
+        for letter, accidental in self.cards:
+            pc = (NATURAL_PC[letter] + accidental) % 12
+            if accidental:
+                paint_sector(frame, pc, PLACED, OPTIONAL_LEVEL)
+            else:
+                paint_sector(frame, pc, PLACED)
         last = self.last
         paint_sector(frame, (NATURAL_PC[last[0]] + last[1]) % 12, CARD)
 
     def describe(self):
-        letter = self.next_letter()
-        return "alphabet by %s: last card %s, next letter %s: %s, %s or %s" % (
-            INTERVAL_NAMES[self.interval - 2], format_note(self.last), LETTERS[letter],
-            format_note((letter, -1)), format_note((letter, 0)), format_note((letter, 1)))
+        names = [format_note(card) for card in self.cards]
+        return "alphabet by %s: last card %s, next letter %s: %s" % (
+            INTERVAL_NAMES[self.interval - 2], format_note(self.last),
+            LETTERS[self.next_letter()], ", ".join(names[:-1]) + " or " + names[-1])

@@ -4,6 +4,7 @@ the rulebook's tables and MUSIC.md's spelling."""
 
 import os
 
+from core.notes import NATURAL_PC
 from firmware.modes import mode_names
 from host_tools.simulator import run_script
 
@@ -233,7 +234,23 @@ def test_alphabet_trainer():
     _, lines = run("alphabet", "cw 11")
     assert lines[-1] == "alphabet by Seconds: last card G#, next letter A: Ab, A or A#"
     _, lines = run("alphabet", "cw 12")
-    assert lines[-1] == "alphabet by Seconds: last card Ab, next letter B: Bb, B or B#"
+    assert lines[-1] == "alphabet by Seconds: last card Ab, next letter B: Bb or B"
+    # A white key carries one letter (the Musicards deck): after E comes F or F#, never E as
+    # Fb; the engine would call an E played as F wrong and cost two penalty cards.
+    frames, lines = run("alphabet", "cw 6")
+    assert lines[-1] == "alphabet by Seconds: last card E, next letter F: F or F#"
+    assert sectors(frames[-1], "green") == [5, 6]
+
+
+def test_alphabet_trainer_offers_what_the_game_accepts():
+    from core.games.musical_alphabet import Game
+    from firmware.modes.alphabet import carriers
+    game = Game(2, 1)
+    game.top = None                                   # anything may go on a wild
+    for letter in range(7):
+        offered = sorted((NATURAL_PC[l] + a) % 12 for l, a in carriers(letter))
+        accepted = [pc for pc in range(12) if game.judge(pc, letter)[0]]
+        assert offered == accepted, letter
 
 
 def test_key_speller():
