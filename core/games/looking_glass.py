@@ -61,8 +61,11 @@ def score(interval_semitones, alices, rabbits_runs):
 #   start of the next turn.
 # - When the last INTERVAL card is picked up, nothing more is dealt: the players play out the
 #   cards in hand (steal or place only); the round ends when every hand is empty.
-# - When hands are empty and the NOTE deck cannot give every player 3 cards, the round ends
-#   (the INTERVAL cards left are won by nobody).
+# - The round's end is "when the last INTERVAL is picked up" (then hands are played out). The
+#   NOTE deck (96 - 4 on the Wheel) can run short first: when it cannot give everyone 3 cards,
+#   what is left is dealt one at a time from the dealer's left, and a player with no cards is
+#   passed over; when every hand is empty and the deck too, nothing can be picked up any more
+#   and the round ends (the INTERVAL cards left are won by nobody).
 # - Alices are the A cards in a player's pile at the end of the round.
 # - The second round's dealer is the player to the right of the first round's winner (best
 #   round score; ties to the first after the dealer, clockwise). Seats are clockwise.
@@ -110,9 +113,11 @@ class Round:
         self.turns = 0
 
     def _deal(self):
+        """3 cards each, one at a time from the dealer's left, as far as the deck goes."""
         for _ in range(HAND):
             for k in range(self.players):
-                self.hands[(self.dealer + 1 + k) % self.players].append(self.note_deck.pop())
+                if self.note_deck:
+                    self.hands[(self.dealer + 1 + k) % self.players].append(self.note_deck.pop())
 
     def semitones(self, interval_card):
         return self.intervals[interval_card // 3]
@@ -175,12 +180,14 @@ class Round:
     def _next_turn(self):
         self.turns += 1
         if not any(self.hands):
-            if self.interval is None and not self.interval_deck or \
-                    len(self.note_deck) < HAND * self.players:
+            if self.interval is None and not self.interval_deck or not self.note_deck:
                 self.over = True
                 return
             self._deal()
-        self.turn = (self.turn + 1) % self.players
+        for _ in range(self.players):
+            self.turn = (self.turn + 1) % self.players
+            if self.hands[self.turn]:
+                break                                  # a player with no cards is passed over
         if self.interval is None and self.interval_deck:
             self.interval = self.interval_deck.pop()   # the next player turns a new one over
 

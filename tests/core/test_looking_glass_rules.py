@@ -103,6 +103,40 @@ def test_round_ends_after_the_last_interval_once_hands_are_played_out():
     assert not any(r.hands)
 
 
+def test_a_short_note_deck_is_dealt_as_far_as_it_goes():
+    # "Once all 3 are used, another 3 are dealt to each player."  The deck can run short before
+    # the last INTERVAL is picked up: the rest is dealt one at a time, a player with no cards
+    # is passed over, and with every card played the round ends.
+    r = fresh(players=3)
+    for hand in r.hands:
+        r.note_deck.extend(hand)
+        del hand[:]
+    r.hands[0].append(r.note_deck.pop())
+    keep = r.note_deck[-4:]
+    for card in r.note_deck[:-4]:
+        r.wheel[lg.note_pc(card)].append(card)
+    r.note_deck = keep
+    r.check_cards()
+    r.apply([m for m in r.legal_moves() if m[0] == "place"][0])
+    assert [len(h) for h in r.hands] == [2, 1, 1] and r.turn == 1    # 4 cards: 2, 1, 1
+    assert r.interval_deck and not r.note_deck
+    while any(r.hands):
+        assert r.hands[r.turn], "a player with no cards was given the turn"
+        r.apply([m for m in r.legal_moves() if m[0] == "place"][0])
+    assert r.over and r.interval_deck
+
+
+def test_the_second_round_is_dealt_right_of_the_first_rounds_winner():
+    # "In the second, the player to the right of the first round's winner deals."
+    game = lg.Game(default_set(), 3, 4)
+    dealer = game.dealer
+    winner = (dealer + 2) % 3
+    game.round.piles[winner].extend([take_note(game.round, 9)])     # an Alice: the only points
+    game.round.over = True
+    game.finish_round()
+    assert game.dealer == (winner - 1) % 3 and game.round.turn == winner
+
+
 def test_alices_and_scores():
     r = setup(fresh(), [9], [], 1)
     r.piles[0].extend([take_note(r, 9) for _ in range(7)])
