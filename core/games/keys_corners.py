@@ -8,14 +8,17 @@ sequence), one whose bottom is not holds up to 4 of that note (a stack). Complet
 scale takes it as a book (10 points); the 4th card of a stack takes it (5 points).
 
 Moves: ("fill", source, foundation, pitch) - an empty foundation first, from the hand, else
-from the discard pile's top (source "discard"); ("move", foundation, pile) - a whole
-foundation onto a corner or foundation it continues; ("play", source, pile, pitch);
+from the discard pile's top (source "discard"); ("move", foundation, pile) - a foundation
+(or, onto a corner, its top part) onto a pile it continues; ("play", source, pile, pitch);
 ("discard", card); ("done",).
 
 Rulebook points that need an interpretation, and the one chosen:
-- A pile moves whole (from its bottom card), from a foundation only; a sequence onto a pile it
-  continues, a stack onto a stack of its note if they make at most 4. Whole moves empty a
-  foundation each time, so play always moves on.
+- Cards move from a foundation only. Onto a corner: "cards from a foundation pile ... as long
+  as the correct sequence of notes is maintained", so the part of a sequence from the note the
+  corner takes up to its top (all of it, or only its top part). Onto another foundation a pile
+  moves whole: a sequence onto a pile it continues, a stack onto a stack of its note if they
+  make at most 4. Corners only grow and whole moves empty a foundation, so the compulsory
+  board moves never go round in a circle.
 - "A possible play showing on the board" is a move between piles: it must be made (after the
   empty foundations are filled). Plays from the hand or the discard pile's top are the
   player's choice; a turn needs one card played or discarded ("done" after that; with an empty
@@ -96,19 +99,29 @@ class Game:
         after = self._index(top) + 1
         return self.scale[after] if after < len(self.scale) else None
 
-    def _fits_whole(self, source, dest):
-        """Whether foundation `source` may move whole onto pile `dest`."""
+    def _moving_from(self, source, dest):
+        """Where the cards that foundation `source` may move onto pile `dest` start (an index
+        into the foundation), or None."""
         cards = self.piles[source]
         if not cards or source == dest:
-            return False
+            return None
         bottom = cards[0][1]
-        if dest in FOUNDATIONS and not self.piles[dest]:
-            return False                    # an empty foundation is filled from a hand
+        if dest in CORNERS:
+            if self._index(bottom) is None:
+                return None                 # a stack never goes to a corner
+            wanted = self.takes(dest)
+            for at in range(len(cards)):
+                if cards[at][1] == wanted:
+                    return at
+            return None
+        if not self.piles[dest]:
+            return None                     # an empty foundation is filled from a hand
         if self._index(bottom) is None:     # a stack onto a stack of its note
             into = self.piles[dest]
-            return (dest in FOUNDATIONS and into[0][1] == bottom
-                    and len(into) + len(cards) <= STACK_SIZE)
-        return self.takes(dest) == bottom
+            fits = into[0][1] == bottom and len(into) + len(cards) <= STACK_SIZE
+        else:
+            fits = self.takes(dest) == bottom
+        return 0 if fits else None
 
     # ---- legal moves --------------------------------------------------------------------
 
@@ -137,7 +150,7 @@ class Game:
 
     def board_moves(self):
         return [("move", f, dest) for f in FOUNDATIONS for dest in range(8)
-                if self._fits_whole(f, dest)]
+                if self._moving_from(f, dest) is not None]
 
     def _plays_of(self, source, card):
         out = []
@@ -192,8 +205,9 @@ class Game:
             self._book(player, pile)
         elif verb == "move":
             _, source, dest = move
-            self.piles[dest].extend(self.piles[source])
-            self.piles[source] = []
+            at = self._moving_from(source, dest)
+            self.piles[dest].extend(self.piles[source][at:])
+            del self.piles[source][at:]
             self._book(player, dest)
         elif verb == "discard":
             self.hands[player].remove(move[1])

@@ -150,3 +150,37 @@ def test_random_games_end_with_every_card_accounted_for():
             g.apply(kc.random_move(g, rng))
             g.check_cards()
         assert g.winners()
+
+
+def test_the_top_part_of_a_foundation_moves_onto_a_corner():
+    # "A player may move cards from a foundation pile onto the corner pile as long as the
+    # correct sequence of notes is maintained."  The corner D E takes F#: F# G move from
+    # N (E F# G), and the E stays.
+    g = rig([[Bb, C], [C]], {N: [E, Gb, G], EAST: [C], S: [Bb], W: [F], SW: [D, E]})
+    assert g.legal_moves() == [("move", N, SW)]
+    g.apply(("move", N, SW))
+    g.check_cards()
+    assert [pc for _, pc in g.piles[SW]] == [D, E, Gb, G] and [pc for _, pc in g.piles[N]] == [E]
+
+
+def test_a_foundation_moves_whole_onto_another_foundation():
+    # "You may move cards from one foundation pile onto another pile as long as the correct
+    # sequence of notes is maintained."  G A moves onto E F# (whole); a part never does.
+    g = rig([[Bb, C], [C]], {N: [E, Gb], EAST: [G, A], S: [Bb], W: [F]})
+    assert g.legal_moves() == [("move", EAST, N)]
+    g.apply(("move", EAST, N))
+    assert [pc for _, pc in g.piles[N]] == [E, Gb, G, A] and g.piles[EAST] == []
+    g = rig([[Bb, C], [C]], {N: [E, Gb], EAST: [Gb, G, A], S: [Bb], W: [F]})
+    assert [m for m in g.legal_moves() if m[0] == "move"] == []     # G A is not a whole pile
+
+
+def test_a_wild_turned_over_at_setup_is_the_keynote():
+    # "A wild card can always be used as a substitute for a needed card": a wild flipped to
+    # start a foundation stands for the keynote, so the scale goes on from it.
+    for seed in range(200):
+        g = kc.Game(2, seed, D_MAJOR)
+        wild = [f for f in range(4) if mc.is_wild(g.piles[f][0][0])]
+        if wild:
+            assert g.piles[wild[0]][0][1] == D and g.takes(wild[0]) == E
+            return
+    raise AssertionError("no seed turned a wild over")
