@@ -16,19 +16,22 @@ from host_tools.output import emit
 
 # game -> (title, the options it takes beyond --players/--seed/--games)
 GAMES = {
-    "half-whole-step": ("Half step / Whole step", ()),
-    "alphabet": ("the Musical Alphabet", ("interval",)),
+    "half-whole-step": ("Half step / Whole step", ("chromatic_out",)),
+    "alphabet": ("the Musical Alphabet", ("interval", "chromatic_out")),
     "keys-corners": ("Key's Corners", ("key", "scale")),
     "colour-map": ("the colour-map pairs game", ("deck_file", "safesong", "toned_down",
                                                  "dissonance", "purple_wild", "cooperative")),
 }
-OPTIONS = ("interval", "key", "scale", "deck_file", "safesong", "toned_down", "dissonance",
+OPTIONS = ("interval", "chromatic_out", "key", "scale", "deck_file", "safesong", "toned_down", "dissonance",
            "purple_wild", "cooperative")
 
 
 def register_options(p):
     p.add_argument("--interval", type=int, metavar="2-7",
                    help="alphabet: Seconds (2, default) to Sevenths (7), counting both letters")
+    p.add_argument("--chromatic-out", action="store_true",
+                   help="half-whole-step, alphabet: the two Chromatic Scale cards are taken "
+                        "out (references, not wilds)")
     p.add_argument("--key", metavar="NOTE", help="keys-corners: the keynote (default C)")
     p.add_argument("--scale", metavar="MELD",
                    help="keys-corners: a scale of the meld set (default major)")
@@ -65,10 +68,12 @@ def _play_out(game, random_move, seed):
 def _new_game(args, seed, players):
     try:
         if args.game == "half-whole-step":
-            return half_whole_step.Game(players, seed), musicards.random_move
+            return (half_whole_step.Game(players, seed, args.chromatic_out),
+                    musicards.random_move)
         if args.game == "alphabet":
             interval = 2 if args.interval is None else args.interval
-            return musical_alphabet.Game(players, seed, interval), musicards.random_move
+            return (musical_alphabet.Game(players, seed, interval, args.chromatic_out),
+                    musicards.random_move)
         if args.game == "keys-corners":
             return keys_corners.Game(players, seed, args.scale_pcs), keys_corners.random_move
         return colour_map.Game(players, seed, args.deck, args.safesong, args.toned_down,

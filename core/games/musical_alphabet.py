@@ -25,11 +25,11 @@ def next_letter(letter, interval):
 class Game(ClimbingGame):
     NAME = "the Musical Alphabet"
 
-    def __init__(self, players, seed, interval=2):
+    def __init__(self, players, seed, interval=2, chromatic_out=False):
         if interval not in INTERVALS:
             raise RuleError("the interval is a Second to a Seventh (2-7), not %r" % (interval,))
         self.interval = interval
-        super().__init__(players, seed)
+        super().__init__(players, seed, chromatic_out)
 
     def start_top(self, card):
         return None if is_wild(card) else tuple(letters(card))

@@ -85,11 +85,17 @@ def group_pitch(cards):
     return pcs[0] if pcs else None
 
 
-def deal(players, seed, hand):
-    """The shuffled deck dealt `hand` cards each, one at a time from the dealer's left:
-    (rng, stock, dealer, hands)."""
+def deck(chromatic_out=False):
+    """The cards in play: all 54, or without the two "Chromatic Scale" cards ("You may also
+    take the Chromatic Scale cards out and use them for references")."""
+    return [c for c in range(CARDS) if not (chromatic_out and c in CHROMATIC_SCALE_CARDS)]
+
+
+def deal(players, seed, hand, cards=None):
+    """The shuffled deck (`cards`, default all 54) dealt `hand` cards each, one at a time from
+    the dealer's left: (rng, stock, dealer, hands)."""
     rng = Rng(seed)
-    stock = list(range(CARDS))
+    stock = list(range(CARDS)) if cards is None else list(cards)
     rng.shuffle(stock)
     dealer = rng.below(players)
     hands = [[] for _ in range(players)]
@@ -109,12 +115,13 @@ class ClimbingGame:
     MIN_PLAYERS = 2
     MAX_PLAYERS = 5
 
-    def __init__(self, players, seed):
+    def __init__(self, players, seed, chromatic_out=False):
         if not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:
             raise RuleError("%s is for %d to %d players, not %d" % (
                 self.NAME, self.MIN_PLAYERS, self.MAX_PLAYERS, players))
         self.players = players
-        self.rng, self.stock, self.dealer, self.hands = deal(players, seed, HAND)
+        self.cards = deck(chromatic_out)
+        self.rng, self.stock, self.dealer, self.hands = deal(players, seed, HAND, self.cards)
         first = self.stock.pop()
         self.discard = [first]
         self.top = self.start_top(first)      # None: a wild, anything may go on it
@@ -286,7 +293,7 @@ class ClimbingGame:
         cards = list(self.stock) + list(self.discard)
         for hand in self.hands:
             cards += hand
-        assert sorted(cards) == list(range(CARDS)), "cards lost or doubled"
+        assert sorted(cards) == self.cards, "cards lost or doubled"
         assert self.discard, "the discard pile lost its top card"
 
 

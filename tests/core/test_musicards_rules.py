@@ -137,9 +137,11 @@ def test_drawing_up_to_three_then_passing():
     assert ("draw",) not in g.legal_moves() and ("pass",) in g.legal_moves()
     g.apply(("pass",))
     assert g.turn == 1 and g.top == F      # the next player plays on the same card
-    # With a right play in hand there is no drawing.
+    # With a right play in hand there is no drawing ("If you don't have the card you need, you
+    # must draw"): a player who has it must play, right or wrong, and may not pass either.
     g = rig(hw.Game(2, 1), [[G, C], [C]], 4 * F, F)
-    assert ("draw",) not in g.legal_moves()
+    assert ("draw",) not in g.legal_moves() and ("pass",) not in g.legal_moves()
+    assert set(m[0] for m in g.legal_moves()) == {"play"}
     raises(RuleError, g.apply, ("draw",))
     # "If you draw a card that works, you may play it": or draw on, and pass after 3.
     g = rig(hw.Game(2, 1), [[C, C], [C]], 4 * F, F)
@@ -244,3 +246,16 @@ def test_a_two_letter_start_card_and_wilds():
     g = rig(ma.Game(2, 1, 5), [[None, C, C], [C]], 4 * D, (L_D,))
     g.apply(("play", (card(g, 0, None)[0],), L_A))        # D up a Fifth: A
     assert g.top == (L_A,) and g.turn == 1
+
+
+def test_the_chromatic_scale_cards_may_be_taken_out():
+    # "You may also take the Chromatic Scale cards out and use them for references."
+    for game in (hw.Game(3, 5, True), ma.Game(3, 5, 3, True)):
+        assert len(game.cards) == 52 and not [c for c in game.cards
+                                              if c in mc.CHROMATIC_SCALE_CARDS]
+        rng = Rng(5)
+        while not game.over:
+            game.apply(mc.random_move(game, rng))
+            game.check_cards()
+        assert not [c for c in game.stock + game.discard if c in mc.CHROMATIC_SCALE_CARDS]
+    assert len(hw.Game(3, 5).cards) == 54
