@@ -204,7 +204,6 @@ class App:
     async def run(self):
         hw = self.hw
         self.watchdog = hw.start_watchdog()
-        crashes.set_count(crashes.count() + 1)
         self.announce()
         while not self.stopped:
             self.tick(hw.clock.ticks_ms())

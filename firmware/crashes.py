@@ -1,5 +1,11 @@
-"""The crash counter: boots that did not run STABLE_MS before stopping. Safe mode starts at
-CRASH_LIMIT. A tiny module on its own, because the app keeps it for its whole run."""
+"""The crash counter: boots in a row that did not run STABLE_MS before the board was reset.
+Safe mode starts at CRASH_LIMIT. A tiny module on its own, because the app keeps it for its
+whole run.
+
+A boot is counted before the app is built, so a crash while building it (no meld set loads, a
+MemoryError on import) counts too. A power-up starts the count afresh: the boot before it was
+ended by a power cut or an unplugged cable, not by a crash (a crash ends in a watchdog or a
+machine reset), so a user who unplugs during boot never lands in safe mode."""
 
 from firmware import storage
 
@@ -14,6 +20,16 @@ def count():
         return int(raw) if raw else 0
     except ValueError:
         return 0
+
+
+def previous(reset_cause):
+    """Crashed boots in a row before this one ("power": none, whatever the file says)."""
+    return 0 if reset_cause == "power" else count()
+
+
+def booting(reset_cause):
+    """This boot has begun: it counts as a crash until the app clears it once stable."""
+    set_count(previous(reset_cause) + 1)
 
 
 def set_count(value):

@@ -2,8 +2,8 @@
 and the ring shows amber on its four quarter sectors.
 
 Entered when the button is held at power-up, or after crashes.CRASH_LIMIT boots in a row that
-crashed before running crashes.STABLE_MS (the app counts boots and clears the count once
-stable). Used at boot only."""
+crashed before running crashes.STABLE_MS (start.py counts boots, the app clears the count once
+stable; see crashes.py). Used at boot only."""
 
 from firmware import crashes, render, storage
 
@@ -33,7 +33,7 @@ def reason(hw):
             return "maintenance for a deploy or meld-set flash (the next reset starts the app)"
     if button_held(hw):
         return "button held at power-up"
-    count = crashes.count()
+    count = crashes.previous(hw.reset_cause())
     if count >= crashes.CRASH_LIMIT:
         return "%d crashed boots in a row" % count
     return None

@@ -60,6 +60,7 @@ def main():
     from firmware import crashes, render
     app = None
     try:
+        crashes.booting(hw.reset_cause())      # before the app is built: that can crash too
         app = start_app(hw)
         asyncio.run(app.run())
     except KeyboardInterrupt:
@@ -68,9 +69,12 @@ def main():
             app.settings.save()
         raise
     except Exception as err:
-        from firmware import log
-        log.exception("fatal", err)
-        render.paint_pattern(hw.ring.frame, render.ERROR, 2)
-        hw.ring.show()
+        try:
+            from firmware import log
+            log.exception("fatal", err)
+            render.paint_pattern(hw.ring.frame, render.ERROR, 2)
+            hw.ring.show()
+        except Exception:
+            pass                   # no memory even for the report: the reset still comes
         hw.restart()
         raise

@@ -27,6 +27,9 @@ def register(commands, common):
                         " scripted default: a fresh one)")
     p.add_argument("--hold-button", action="store_true",
                    help="hold the button at power-up (safe mode)")
+    p.add_argument("--reset-cause", choices=["power", "reset"], default="power",
+                   help="how the board starts: a power-up (default) or a reset/watchdog "
+                        "(only then do earlier crashed boots count)")
     p.set_defaults(run=run_sim)
 
 
@@ -35,7 +38,7 @@ def run_sim(args):
     heap = simulator.parse_heap(args.heap)
     if args.script is not None:
         frames, console = simulator.run_script(args.script, args.frames, heap, args.board,
-                                               args.flash, args.hold_button)
+                                               args.flash, args.hold_button, args.reset_cause)
         emit(args, {"frames": len(frames), "console": console},
              console + ["%d frames%s" % (len(frames),
                                           " written to " + args.frames if args.frames else "")])

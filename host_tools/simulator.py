@@ -7,6 +7,7 @@ knob and button commands in, ring frames (raw wire bytes) and console lines out.
 Scripted runs use virtual time, so they replay identically; the terminal UI uses real time."""
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -108,15 +109,16 @@ def decode_frame(ring, wire):
 class Firmware:
     """A running simulator process and the parser of what it prints."""
 
-    def __init__(self, flash, heap=None, board="sim"):
+    def __init__(self, flash, heap=None, board="sim", reset_cause="power"):
         self.board = board_file.load(board_path(board))
         ring = self.board["ring"]
         self.frame_size = ring["count"] * len(ring["order"])
         args = [micropython_path()]
         if heap:
             args += ["-X", "heapsize=%d" % heap]
+        env = dict(os.environ, CHROMAWHEEL_RESET_CAUSE=reset_cause)   # firmware/devices.py
         self.proc = subprocess.Popen(args + ["-c", BOOT], cwd=flash, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self._buffer = b""
 
     def send(self, lines):
@@ -145,15 +147,17 @@ class Firmware:
         return events
 
 
-def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hold=False):
-    """Run a script without a terminal. Returns (frames, console lines, exit status); each
-    frame is {"wheel", "leds", "console"}, also written as JSON lines to frames_path."""
+def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hold=False,
+               reset_cause="power"):
+    """Run a script without a terminal. Returns (frames, console lines); each frame is
+    {"wheel", "leds", "console"}, also written as JSON lines to frames_path. reset_cause:
+    how the board started, "power" (a power-up) or "reset" (a reset or a watchdog)."""
     commands = compile_script(script, board_file.load(board_path(board))["button"])
     own_flash = flash is None
     flash = flash or tempfile.mkdtemp(prefix="chromawheel-sim-")
     try:
         build_flash(flash, board)
-        firmware = Firmware(flash, heap, board)
+        firmware = Firmware(flash, heap, board, reset_cause)
         # The boot frame shows before the first command (a real user cannot be faster).
         prelude = ["clock virtual"] + (["press"] if hold else ["wait 20"])
         try:

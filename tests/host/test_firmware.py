@@ -175,9 +175,11 @@ def test_log_stays_bounded(tmp_path):
     assert "line 499" in open(log.LOG_PATH).read()
 
 
-def test_safe_mode_reasons(device):
+def test_safe_mode_reasons(device, monkeypatch):
     assert safemode.reason(device.hw) is None
     crashes.set_count(3)
+    assert safemode.reason(device.hw) is None          # a power-up: those boots lost power
+    monkeypatch.setenv("CHROMAWHEEL_RESET_CAUSE", "reset")
     assert safemode.reason(device.hw) == "3 crashed boots in a row"
     crashes.set_count(0)
     device.button.down = True

@@ -77,11 +77,34 @@ def test_safe_mode_with_the_button_held():
 def test_three_crashed_boots_mean_safe_mode(tmp_path):
     build_flash(str(tmp_path), "sim")
     (tmp_path / "crashes.txt").write_text("3")
-    _, console = run_script("wait 50", flash=str(tmp_path))
+    _, console = run_script("wait 50", flash=str(tmp_path), reset_cause="reset")
     assert console[0] == ("safe mode: 3 crashed boots in a row. The app is not started; "
                           "the REPL is free.")
-    _, console = run_script("wait 50", flash=str(tmp_path))     # safe mode cleared it
+    _, console = run_script("wait 50", flash=str(tmp_path), reset_cause="reset")
     assert console[:2] == ["meld set default loaded: 60 melds", "C major triad (maj): C E G"]
+
+
+def test_power_cuts_during_boot_are_not_crashes(tmp_path):
+    # Unplugged three times during boot: each power-up starts the count afresh.
+    build_flash(str(tmp_path), "sim")
+    (tmp_path / "crashes.txt").write_text("3")
+    _, console = run_script("wait 50", flash=str(tmp_path))
+    assert console[0] == "meld set default loaded: 60 melds"
+    assert (tmp_path / "crashes.txt").read_text() == "0"      # a clean stop at the end
+
+
+def test_a_crash_while_the_app_is_built_is_counted(tmp_path):
+    # A heap too small for the app: a MemoryError while it is built. Each reset counts, so the
+    # third reset in a row reaches safe mode (which needs less) instead of restarting forever.
+    for boot in (1, 2, 3):
+        try:
+            run_script("wait 50", flash=str(tmp_path), reset_cause="reset", heap=48 * 1024)
+        except UserError:
+            pass                                  # the simulator stops where a board resets
+        assert (tmp_path / "crashes.txt").read_text() == str(boot)
+    _, console = run_script("wait 50", flash=str(tmp_path), reset_cause="reset",
+                            heap=48 * 1024)
+    assert console[0].startswith("safe mode: 3 crashed boots in a row")
 
 
 def test_settings_persist_in_a_kept_flash(tmp_path):
