@@ -8,7 +8,7 @@ an idle or repainting tick does not.
 import asyncio
 
 from core.meldset import MeldSetError
-from hardware.clock import ticks_add, ticks_diff
+from hardware.clock import ticks_add, ticks_diff, ticks_since
 from hardware.presses import CLICK, DOUBLE, LONG, PressDetector
 
 from firmware import crashes, render
@@ -172,7 +172,9 @@ class App:
             try:
                 self.settings.save()
             except OSError as err:
-                _log("settings not saved: %s" % err)
+                if not self.settings.retry_ms:       # once per run of failures, not per try
+                    _log("settings not saved: %s (will try again later)" % err)
+                self.settings.save_failed(now)
         if not self.stable and ticks_diff(now, self.started_at) >= crashes.STABLE_MS:
             self.stable = True
             crashes.set_count(0)
@@ -180,7 +182,7 @@ class App:
             self.error_until = None
             self.dirty = True
             self.announce()
-        if self.dirty and ticks_diff(now, self.rendered_at) >= self.frame_ms:
+        if self.dirty and ticks_since(now, self.rendered_at) >= self.frame_ms:
             self._render()
             self.rendered_at = now
         if self.pending:

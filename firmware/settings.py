@@ -8,6 +8,8 @@ from firmware import storage
 
 SETTINGS_PATH = "settings.json"
 SAVE_AFTER_MS = 5000
+# After a failed save (full or read-only flash) the next try waits twice as long, up to this.
+RETRY_MAX_MS = 600000
 BRIGHTNESS_LEVELS = (8, 16, 32, 64, 96, 128, 192, 255)
 
 # (name, default, kind[, low, high]); kind: "int", "bool", "name" or a tuple of choices.
@@ -56,6 +58,7 @@ class Settings:
         self.values = defaults()
         self.problems = []
         self._dirty_since = None
+        self.retry_ms = 0             # extra wait after failed saves (0: the last one worked)
 
     def load(self):
         """Read the file; every field that is missing or bad keeps its default."""
@@ -97,8 +100,16 @@ class Settings:
         return self._dirty_since is not None
 
     def save_due(self, now, ticks_diff):
-        return self._dirty_since is not None and ticks_diff(now, self._dirty_since) >= SAVE_AFTER_MS
+        return (self._dirty_since is not None
+                and ticks_diff(now, self._dirty_since) >= SAVE_AFTER_MS + self.retry_ms)
 
     def save(self):
         storage.write_atomic(self.path, json.dumps(self.values).encode())
         self._dirty_since = None
+        self.retry_ms = 0
+
+    def save_failed(self, now):
+        """A save raised OSError: keep the values, try again later and later (not every tick:
+        that would flood the console and wear the flash)."""
+        self._dirty_since = now
+        self.retry_ms = min(max(2 * self.retry_ms, SAVE_AFTER_MS), RETRY_MAX_MS)

@@ -1,27 +1,45 @@
-"""Millisecond and microsecond ticks with MicroPython's wrap-around semantics.
+"""Millisecond and microsecond ticks that wrap every 2**30, as on every 32-bit port.
 
-On MicroPython these are time.ticks_*; on CPython (tests, host tools) an emulation that wraps
-at the same period, so a wrap-around bug shows up on the laptop too."""
+A 32-bit port's time.ticks_* wrap at 2**30 (ticks_ms after 12.4 days, ticks_us after 17.9
+minutes), and ticks_diff is right only within half a period. The unix port wraps at 2**62, so
+there (the simulator) and on CPython (tests, host tools) the same arithmetic is emulated at
+2**30: a wrap-around bug shows up on the laptop too.
 
-try:
+Compare ticks only with ticks_diff, or with ticks_since for a moment known to be in the past:
+past half a period ticks_diff turns negative, and ticks_since reads that as "long ago"."""
+
+import time as _time
+
+PERIOD = 1 << 30
+_MASK = PERIOD - 1
+_HALF = PERIOD >> 1
+LONG_AGO = _HALF - 1          # what ticks_since says of a moment half a period ago or more
+
+if getattr(_time, "ticks_add", None) and _time.ticks_add(0, -1) == _MASK:
     from time import ticks_add, ticks_diff, ticks_ms, ticks_us
-except ImportError:
-    import time as _time
+else:
+    if getattr(_time, "ticks_ms", None):              # the unix port: its own ticks, masked
+        def ticks_ms():
+            return _time.ticks_ms() & _MASK
 
-    _PERIOD = 1 << 30
-    _HALF = _PERIOD >> 1
+        def ticks_us():
+            return _time.ticks_us() & _MASK
+    else:                                             # CPython
+        def ticks_ms():
+            return int(_time.monotonic() * 1000) & _MASK
 
-    def ticks_ms():
-        return int(_time.monotonic() * 1000) & (_PERIOD - 1)
-
-    def ticks_us():
-        return int(_time.monotonic() * 1000000) & (_PERIOD - 1)
+        def ticks_us():
+            return int(_time.monotonic() * 1000000) & _MASK
 
     def ticks_add(ticks, delta):
-        return (ticks + delta) & (_PERIOD - 1)
+        return (ticks + delta) & _MASK
 
     def ticks_diff(a, b):
-        return ((a - b + _HALF) & (_PERIOD - 1)) - _HALF
+        return ((a - b + _HALF) & _MASK) - _HALF
 
 
-__all__ = ["ticks_ms", "ticks_us", "ticks_add", "ticks_diff"]
+def ticks_since(now, then):
+    """Ticks from `then` to `now` for a `then` in the past; LONG_AGO when that is half a
+    period or more (where ticks_diff would turn negative)."""
+    passed = ticks_diff(now, then)
+    return passed if passed >= 0 else LONG_AGO

@@ -3,7 +3,7 @@
 Pure logic on (pressed, now_ms); the backends only read the pin. Events are small ints so
 that polling allocates nothing."""
 
-from hardware.clock import ticks_diff
+from hardware.clock import ticks_since
 
 NONE = 0
 CLICK = 1     # a short press, once no second press followed within the double-press window
@@ -17,14 +17,15 @@ class PressDetector:
         self.long_ms = long_ms
         self.double_ms = double_ms
         self._down = False          # debounced state
-        self._changed_at = None     # when the debounced state last changed
+        self._changed_at = None     # when the debounced state last changed; None once it no
+        #                             longer matters (so it never ages past a tick wrap)
         self._pending_click = False
         self._handled = False       # this press already produced LONG or DOUBLE
 
     def update(self, pressed, now):
         """Feed the raw contact state; returns an event (NONE most of the time)."""
         if pressed != self._down and (self._changed_at is None or
-                                      ticks_diff(now, self._changed_at) >= self.debounce_ms):
+                                      ticks_since(now, self._changed_at) >= self.debounce_ms):
             self._down = pressed
             self._changed_at = now
             if pressed:
@@ -39,11 +40,14 @@ class PressDetector:
             return NONE
         if self._changed_at is None:
             return NONE
-        held_for = ticks_diff(now, self._changed_at)
+        held_for = ticks_since(now, self._changed_at)
         if self._down and not self._handled and held_for >= self.long_ms:
             self._handled = True
             return LONG
         if self._pending_click and not self._down and held_for >= self.double_ms:
             self._pending_click = False
             return CLICK
+        if held_for >= self.debounce_ms and not self._pending_click and (
+                self._handled or not self._down):
+            self._changed_at = None             # settled: nothing waits on this moment now
         return NONE

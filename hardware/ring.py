@@ -14,7 +14,7 @@ The output is any object with write(buf): MicroPython neopixel, CircuitPython ne
 or the simulator.
 """
 
-from hardware.clock import ticks_diff, ticks_us
+from hardware.clock import ticks_since, ticks_us
 
 SECTORS = 12
 
@@ -94,7 +94,9 @@ class Ring:
         if self._written_at is not None and self._wire == self._sent:
             return True
         now = ticks_us() if now_us is None else now_us
-        if self._written_at is not None and ticks_diff(now, self._written_at) < self._min_gap_us:
+        # ticks_since: after minutes without a change (past half the 2**30 us period) the last
+        # write is long ago, not in the future.
+        if self._written_at is not None and ticks_since(now, self._written_at) < self._min_gap_us:
             return False
         self._output.write(self._wire)
         self._written_at = now

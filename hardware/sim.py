@@ -34,7 +34,7 @@ def link_streams():
         return open(prefix + ".in", "r"), open(prefix + ".out", "wb")
     return sys.stdin, sys.stdout.buffer
 
-from hardware.clock import ticks_add, ticks_diff, ticks_ms, ticks_us
+from hardware.clock import PERIOD, ticks_add, ticks_diff, ticks_ms, ticks_us
 from hardware.quadrature import QuadratureDecoder
 
 FRAME_MARK = b"\x01F"
@@ -53,7 +53,7 @@ class SimClock:
         return self._ms if self.virtual else ticks_ms()
 
     def ticks_us(self):
-        return (self._ms * 1000) & 0x3FFFFFFF if self.virtual else ticks_us()
+        return (self._ms * 1000) & (PERIOD - 1) if self.virtual else ticks_us()
 
     def advance(self, ms):
         self._ms = ticks_add(self._ms, ms)
@@ -161,8 +161,10 @@ class SimLink:
         elif verb == "wait":
             self._wait_left = int(words[1])
             self._wait_until = ticks_add(ticks_ms(), self._wait_left)
-        elif verb == "clock":
+        elif verb == "clock":                # "clock virtual [UPTIME_MS]" or "clock real"
             self.clock.virtual = words[1] == "virtual"
+            if len(words) > 2:
+                self.clock.advance(int(words[2]))
         elif verb == "quit":
             self.quit = True
         else:

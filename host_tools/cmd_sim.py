@@ -5,6 +5,7 @@ import sys
 
 from host_tools import simulator, terminal
 from host_tools.device_files import ROOT, board_path, build_flash
+from host_tools.errors import UserError
 from host_tools.output import emit
 
 DEMO_SCRIPT = ("cw 12; click; cw 3; click; double; ccw 2; click; click; double; cw 5; "
@@ -30,15 +31,21 @@ def register(commands, common):
     p.add_argument("--reset-cause", choices=["power", "reset"], default="power",
                    help="how the board starts: a power-up (default) or a reset/watchdog "
                         "(only then do earlier crashed boots count)")
+    p.add_argument("--uptime-ms", type=int, default=0, metavar="N",
+                   help="with --script: start the virtual clock as if the board had run N ms "
+                        "(ticks wrap every 2**30 as on a real port)")
     p.set_defaults(run=run_sim)
 
 
 def run_sim(args):
     board_path(args.board)
+    if args.uptime_ms < 0:
+        raise UserError("--uptime-ms %d: cannot be negative" % args.uptime_ms)
     heap = simulator.parse_heap(args.heap)
     if args.script is not None:
         frames, console = simulator.run_script(args.script, args.frames, heap, args.board,
-                                               args.flash, args.hold_button, args.reset_cause)
+                                               args.flash, args.hold_button, args.reset_cause,
+                                               args.uptime_ms)
         emit(args, {"frames": len(frames), "console": console},
              console + ["%d frames%s" % (len(frames),
                                           " written to " + args.frames if args.frames else "")])

@@ -54,6 +54,9 @@ def gestures(button):
     }
 
 
+WAIT_LIMIT_MS = 3600000       # an hour of virtual time in one step (every 10 ms is a loop tick)
+
+
 def compile_script(text, button):
     """'cw 3; click; ccw 1; double; long; wait 200' -> protocol lines. UserError names the
     step that cannot be read."""
@@ -74,7 +77,7 @@ def compile_script(text, button):
         elif verb in named and len(words) == 1:
             lines.extend(named[verb])
         elif verb == "wait":
-            lines.append("wait %d" % _number(words, where))
+            lines.append("wait %d" % _number(words, where, limit=WAIT_LIMIT_MS))
         elif verb in ("press", "release") and len(words) == 1:
             lines.append(verb)
         else:
@@ -83,11 +86,11 @@ def compile_script(text, button):
     return lines
 
 
-def _number(words, where, default=None):
+def _number(words, where, default=None, limit=100000):
     if len(words) == 1 and default is not None:
         return default
-    if len(words) != 2 or not words[1].isdigit() or int(words[1]) > 100000:
-        raise UserError("%s: expected a whole number" % where)
+    if len(words) != 2 or not words[1].isdigit() or int(words[1]) > limit:
+        raise UserError("%s: expected a whole number up to %d" % (where, limit))
     return int(words[1])
 
 
@@ -148,10 +151,13 @@ class Firmware:
 
 
 def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hold=False,
-               reset_cause="power"):
+               reset_cause="power", uptime_ms=0):
     """Run a script without a terminal. Returns (frames, console lines); each frame is
     {"wheel", "leds", "console"}, also written as JSON lines to frames_path. reset_cause:
-    how the board started, "power" (a power-up) or "reset" (a reset or a watchdog)."""
+    how the board started, "power" (a power-up) or "reset" (a reset or a watchdog).
+    uptime_ms: where the virtual clock starts, as if the board had run that long (its ticks
+    wrap every 2**30 like a real port's: ticks_us after 17.9 minutes, ticks_ms after 12.4
+    days)."""
     commands = compile_script(script, board_file.load(board_path(board))["button"])
     own_flash = flash is None
     flash = flash or tempfile.mkdtemp(prefix="chromawheel-sim-")
@@ -159,7 +165,7 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
         build_flash(flash, board)
         firmware = Firmware(flash, heap, board, reset_cause)
         # The boot frame shows before the first command (a real user cannot be faster).
-        prelude = ["clock virtual"] + (["press"] if hold else ["wait 20"])
+        prelude = ["clock virtual %d" % uptime_ms] + (["press"] if hold else ["wait 20"])
         try:
             out, err = firmware.proc.communicate(
                 ("\n".join(prelude + commands + ["wait 50", "quit"]) + "\n").encode(),

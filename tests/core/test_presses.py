@@ -62,3 +62,25 @@ def test_tick_wrap_around():
     assert detector.update(True, start) == 0
     assert detector.update(False, ticks_add(start, 100)) == 0
     assert detector.update(False, ticks_add(start, 500)) == CLICK
+
+
+def test_a_press_after_days_idle_past_half_the_tick_period():
+    # ticks_ms wraps every 2**30 ms on a 32-bit port and ticks_diff is right only within half
+    # of that (6.2 days): a wheel left on for a week must still hear its button.
+    detector = PressDetector(50, 700, 350)
+    t = 1000
+    assert detector.update(True, t) == 0
+    assert detector.update(False, ticks_add(t, 100)) == 0
+    assert detector.update(False, ticks_add(t, 500)) == CLICK
+    for days in (1, 6, 7, 11):
+        now = ticks_add(t, days * 86400000)
+        assert detector.update(True, now) == 0
+        assert detector.update(False, ticks_add(now, 100)) == 0
+        assert detector.update(False, ticks_add(now, 500)) == CLICK, days
+        t = now
+    # Held for days: one LONG, then the release is heard.
+    now = ticks_add(t, 1000)
+    detector.update(True, now)
+    assert detector.update(True, ticks_add(now, 800)) == LONG
+    assert detector.update(False, ticks_add(now, 7 * 86400000)) == 0
+    assert detector.update(True, ticks_add(now, 7 * 86400000 + 100)) == 0

@@ -88,3 +88,16 @@ def test_no_write_when_unchanged_and_latch_gap():
     assert not ring.show(1100)                             # 100 us after: held back
     assert len(out.writes) == 1
     assert ring.show(1300) and len(out.writes) == 2        # 300 us after: written
+
+
+def test_a_change_after_minutes_idle_past_half_the_us_period_is_written():
+    # ticks_us wraps every 2**30 us (17.9 min); after 9 minutes without a change ticks_diff
+    # says the last write is in the future. The ring must not freeze then.
+    from hardware.clock import ticks_add
+    ring, out = make()
+    set_sector(ring, 0, (255, 0, 0))
+    assert ring.show(1000)
+    for minutes in (10, 20, 30, 47):              # 10 to 17 minutes idle each time
+        set_sector(ring, 1, (0, 4 * minutes + 50, 0))
+        assert ring.show(ticks_add(1000, minutes * 60000000)), minutes
+    assert len(out.writes) == 5

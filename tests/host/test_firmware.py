@@ -220,3 +220,43 @@ def test_reset_cause_on_the_boards(device, monkeypatch):
     monkeypatch.setitem(sys.modules, "microcontroller", micro)
     monkeypatch.setitem(device.hw.board, "platform", "circuitpython")
     assert device.hw.reset_cause() == "reset"
+
+
+def test_a_failing_save_backs_off_and_is_reported_once(device, monkeypatch):
+    # A full or read-only flash: the save fails. It is tried again later and later (the 5 s
+    # quiet time plus 5 s, 10 s, 20 s ...), not every 10 ms tick, and the log says so once.
+    from firmware import storage
+    tries = []
+    lines = []
+
+    def full(path, data):
+        if path == "settings.json":
+            tries.append(device.clock.ticks_ms())
+        raise OSError(28, "ENOSPC")
+    monkeypatch.setattr(storage, "write_atomic", full)
+    monkeypatch.setattr(log, "write", lines.append)
+    device.turn(1)
+    device.app.settings.set("brightness", 32, device.clock.ticks_ms())
+    device.wait(60000)
+    gaps = [b - a for a, b in zip(tries, tries[1:])]
+    assert gaps == [10000, 15000, 25000] and len(tries) == 4, gaps
+    assert [l for l in lines if "settings not saved" in l] == [
+        "settings not saved: [Errno 28] ENOSPC (will try again later)"]
+    monkeypatch.undo()
+    device.wait(80000)                               # the flash has room again: saved
+    assert json.load(open("settings.json"))["brightness"] == 32
+    assert device.app.settings.retry_ms == 0
+
+
+def test_the_explorer_after_days_of_uptime_past_the_tick_wrap(tmp_path, monkeypatch):
+    # ticks_ms wraps at 2**30 (12.4 days): start the virtual clock just before it and idle
+    # across it; the knob and the button still work, the ring still follows.
+    monkeypatch.chdir(tmp_path)
+    device = Device(tmp_path)
+    device.clock.advance((1 << 30) - 20000)
+    device.wait(40000)
+    device.turn(2)
+    assert device.line == "D major triad (maj): D F# A"
+    device.click()
+    assert device.line == "D minor triad (min): D F A"
+    assert lit(device.wheel()) == [2, 5, 9]

@@ -143,7 +143,7 @@ def test_cli_sim_script_and_errors(tmp_path, capsys):
     assert main(["sim", "--script", "cw 1", "--frames", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "2 frames written to %s" % out
     assert main(["sim", "--script", "cw x"]) == 2
-    assert capsys.readouterr().err == "error: --script step 1 'cw x': expected a whole number\n"
+    assert capsys.readouterr().err == "error: --script step 1 'cw x': expected a whole number up to 100000\n"
     assert main(["sim", "--heap", "2k", "--script", "wait 1"]) == 2
     assert main(["sim", "--board", "nope", "--script", "wait 1"]) == 2
 
@@ -155,3 +155,19 @@ def test_make_sim_without_a_terminal_shows_the_demo():
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("No interactive terminal: a scripted demo")
     assert "\u2b24" in proc.stdout and "C major triad (maj): C E G" in proc.stdout
+
+
+def test_the_ring_follows_the_knob_after_the_us_tick_wrap():
+    # ticks_us wraps every 2**30 us (17.9 min): started at 17.8 min of uptime and idle for 10
+    # minutes, the next detent must still reach the LEDs (it froze before the fix).
+    frames, console = run_script("wait 600000; cw 1", uptime_ms=1070000)
+    assert console[-1] == "Db major triad (maj): Db F Ab"
+    assert len(frames) == 2 and frames[0]["wheel"] != frames[1]["wheel"]
+
+
+def test_uptime_and_long_waits_are_checked(capsys):
+    assert main(["sim", "--script", "wait 3600001"]) == 2
+    assert capsys.readouterr().err == ("error: --script step 1 'wait 3600001': expected a "
+                                       "whole number up to 3600000\n")
+    assert main(["sim", "--script", "wait 1", "--uptime-ms", "-5"]) == 2
+    assert capsys.readouterr().err == "error: --uptime-ms -5: cannot be negative\n"
