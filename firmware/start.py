@@ -56,11 +56,11 @@ def main():
             from firmware import safemode
             safemode.run(hw, why)
         return
-    import asyncio
-    from firmware import crashes, render
+    from firmware import crashes
+    crashes.booting(hw.reset_cause())          # before the app is built: that can crash too
     app = None
     try:
-        crashes.booting(hw.reset_cause())      # before the app is built: that can crash too
+        import asyncio
         app = start_app(hw)
         asyncio.run(app.run())
     except KeyboardInterrupt:
@@ -70,7 +70,7 @@ def main():
         raise
     except Exception as err:
         try:
-            from firmware import log
+            from firmware import log, render
             log.exception("fatal", err)
             render.paint_pattern(hw.ring.frame, render.ERROR, 2)
             hw.ring.show()
