@@ -12,6 +12,8 @@ ENCODER_DRIVERS = {"rp2": ("pio", "irq"), "esp32": ("pcnt", "irq"),
                    "circuitpython": ("rotaryio",), "sim": ("sim",)}
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR", "RGBW", "GRBW", "BRGW", "WRGB")
 PULLS = ("up", "down", "none")
+# The highest GPIO number: RP2040 has GPIO 0-29; ESP32 parts go up to 48 (ESP32-S3).
+GPIO_MAX = {"rp2": 29, "esp32": 48}
 
 # Schemas are ordered (name, spec) pairs, so problems come out in the same order on every
 # interpreter. spec: (kind, default or REQUIRED[, low, high]); kind is int, number, bool, text,
@@ -69,8 +71,10 @@ def _check_value(problems, where, value, spec, platform):
         elif platform == "sim":
             if value is not None and not isinstance(value, int):
                 problems.append((where, "expected a pin number or null, got %r" % (value,)))
-        elif not isinstance(value, int) or isinstance(value, bool) or value < 0 or value > 48:
-            problems.append((where, "expected a GPIO number 0-48, got %r" % (value,)))
+        elif not isinstance(value, int) or isinstance(value, bool) or value < 0 or \
+                value > GPIO_MAX.get(platform, 48):
+            problems.append((where, "expected a GPIO number 0-%d, got %r" % (
+                GPIO_MAX.get(platform, 48), value)))
     elif kind == "encoder":
         allowed = ENCODER_DRIVERS.get(platform, ())
         if value not in allowed:

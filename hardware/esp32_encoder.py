@@ -3,10 +3,12 @@ glitch filter. Counting 4 // pulses_per_detent phases makes one count per detent
 
 import machine
 
+from hardware.mp_devices import PIN_PULL
+
 
 class PcntEncoder:
     def __init__(self, config, unit=0):
-        pull = machine.Pin.PULL_UP if config["pull"] == "up" else None
+        pull = PIN_PULL[config["pull"]]
         a = machine.Pin(config["pin_a"], machine.Pin.IN, pull)
         b = machine.Pin(config["pin_b"], machine.Pin.IN, pull)
         self._encoder = machine.Encoder(unit, a, b, phases=4 // config["pulses_per_detent"],

@@ -1,11 +1,17 @@
 """MicroPython devices for any port: NeoPixel ring output, pin-IRQ encoder, button pin."""
 
+import sys
+
 import machine
 import neopixel
 
 from hardware.quadrature import QuadratureDecoder
 
-_PULL = {"up": machine.Pin.PULL_UP, "down": machine.Pin.PULL_DOWN, "none": None}
+# A board file's "pull" as machine.Pin's; every MicroPython encoder and button driver uses it.
+PIN_PULL = {"up": machine.Pin.PULL_UP, "down": machine.Pin.PULL_DOWN, "none": None}
+# Pin.irq's keywords: ports/esp32/machine_pin.c takes only handler, trigger and wake (its pin
+# IRQs always run from the scheduler) and raises TypeError for hard=; rp2 and others take it.
+_IRQ_KEYWORDS = {} if sys.platform == "esp32" else {"hard": True}
 
 
 class NeoPixelOutput:
@@ -22,11 +28,12 @@ class NeoPixelOutput:
 
 
 class IrqEncoder:
-    """Fallback decoder: a hard IRQ on both edges of A and B feeds the pure decoder.
-    The handler reads two pins and updates integers: it allocates nothing."""
+    """Fallback decoder: an IRQ on both edges of A and B feeds the pure decoder (hard where
+    the port has hard pin IRQs; on ESP32 prefer the "pcnt" driver). The handler reads two pins
+    and updates integers: it allocates nothing."""
 
     def __init__(self, config):
-        pull = _PULL[config["pull"]]
+        pull = PIN_PULL[config["pull"]]
         self._a = machine.Pin(config["pin_a"], machine.Pin.IN, pull)
         self._b = machine.Pin(config["pin_b"], machine.Pin.IN, pull)
         self.decoder = QuadratureDecoder(config["pulses_per_detent"], config["reverse"],
@@ -34,8 +41,8 @@ class IrqEncoder:
         self.decoder.reset(self._read())
         self._handler = self._edge          # bound once, not per interrupt
         trigger = machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING
-        self._a.irq(self._handler, trigger, hard=True)
-        self._b.irq(self._handler, trigger, hard=True)
+        self._a.irq(self._handler, trigger, **_IRQ_KEYWORDS)
+        self._b.irq(self._handler, trigger, **_IRQ_KEYWORDS)
 
     def _read(self):
         return (self._a.value() << 1) | self._b.value()
@@ -52,7 +59,7 @@ class IrqEncoder:
 
 class PinButton:
     def __init__(self, config):
-        self._pin = machine.Pin(config["pin"], machine.Pin.IN, _PULL[config["pull"]])
+        self._pin = machine.Pin(config["pin"], machine.Pin.IN, PIN_PULL[config["pull"]])
         self._pressed_level = 0 if config["active_low"] else 1
 
     def pressed(self):

@@ -1,11 +1,14 @@
 """RP2040 encoder: a PIO state machine watches A and B (consecutive GPIOs) and pushes every
 change of the pair into its FIFO, then raises an IRQ; the handler drains the FIFO into the pure
 decoder. While neopixel writes have interrupts off (~0.4 ms), changes wait in the FIFO
-(8 deep, joined) instead of being lost."""
+(8 deep, joined) instead of being lost; if it is ever full, the state machine stalls on its
+push (block) and samples the pins again once there is room, so the newest state always
+arrives (with noblock the change would be dropped while the program believed it sent)."""
 
 import machine
 import rp2
 
+from hardware.mp_devices import PIN_PULL
 from hardware.quadrature import QuadratureDecoder
 
 
@@ -20,14 +23,14 @@ def _watch_pair():
     jmp("sample")                      # noqa: F821
     label("changed")                   # noqa: F821
     mov(x, y)                          # noqa: F821
-    push(noblock)                      # noqa: F821
+    push(block)                        # noqa: F821 (a full FIFO waits: no change is lost)
     irq(rel(0))                        # noqa: F821
     wrap()                             # noqa: F821
 
 
 class PioEncoder:
     def __init__(self, config, state_machine=0):
-        pull = machine.Pin.PULL_UP if config["pull"] == "up" else None
+        pull = PIN_PULL[config["pull"]]
         base = machine.Pin(config["pin_a"], machine.Pin.IN, pull)
         machine.Pin(config["pin_b"], machine.Pin.IN, pull)
         self.decoder = QuadratureDecoder(config["pulses_per_detent"], config["reverse"],

@@ -78,6 +78,23 @@ def test_irq_encoder_decodes_pin_edges(machine):
     assert enc.take() == 2 and enc.take() == 0
 
 
+def test_irq_encoder_on_esp32_passes_no_hard_keyword(machine, monkeypatch):
+    # ports/esp32/machine_pin.c: Pin.irq(handler, trigger, wake) and nothing else.
+    class EspPin(FakePin):
+        def irq(self, handler=None, trigger=FakePin.IRQ_RISING | FakePin.IRQ_FALLING,
+                wake=None):
+            self.handler = handler
+
+    machine.Pin = EspPin
+    monkeypatch.setattr(sys, "platform", "esp32")
+    mp = importlib.import_module("hardware.mp_devices")
+    enc = mp.IrqEncoder(ENCODER)
+    for a, b in ((1, 0), (0, 0), (0, 1), (1, 1)):
+        FakePin.levels = {17: a, 18: b}
+        enc._a.handler(enc._a)
+    assert enc.take() == 1
+
+
 def test_pin_button_active_low(machine):
     mp = importlib.import_module("hardware.mp_devices")
     button = mp.PinButton({"pin": 19, "active_low": True, "pull": "up"})
@@ -120,6 +137,18 @@ def test_rp2_pio_encoder_drains_the_fifo(machine, monkeypatch):
         enc._sm.fifo.append((b << 1) | a)
     enc._sm.handler(enc._sm)
     assert enc.take() == 1
+    # A board file's pull-down reaches the pins (it was silently dropped).
+    monkeypatch.delitem(sys.modules, "hardware.rp2_pio_encoder", raising=False)
+    pins = []
+
+    class RecordingPin(FakePin):
+        def __init__(self, *args):
+            pins.append(args)
+            FakePin.__init__(self, *args)
+    machine.Pin = RecordingPin
+    importlib.import_module("hardware.rp2_pio_encoder").PioEncoder(dict(ENCODER, pull="down"))
+    assert [args[2] for args in pins if len(args) == 3] == [FakePin.PULL_DOWN] * 2
+    machine.Pin = FakePin
 
 
 def test_esp32_pcnt_encoder(machine):

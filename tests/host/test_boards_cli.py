@@ -36,5 +36,11 @@ def test_board_commands(capsys, tmp_path):
     capsys.readouterr()
     assert main(["board", "validate", str(bad)]) == 2
     assert capsys.readouterr().err == (
-        "error: %s: ring.pin: expected a GPIO number 0-48, got 99\n" % bad)
+        "error: %s: ring.pin: expected a GPIO number 0-29, got 99\n" % bad)
+    # The RP2040 has GPIO 0-29: a Pico pin 30 is refused, an ESP32 pin 33 is fine.
+    bad.write_text('{"board": "x", "platform": "rp2", "ring": {"pin": 30}, '
+                   '"encoder": {"driver": "pio", "pin_a": 2, "pin_b": 3}, "button": {"pin": 4}}')
+    assert main(["board", "validate", str(bad)]) == 2
+    assert capsys.readouterr().err == (
+        "error: %s: ring.pin: expected a GPIO number 0-29, got 30\n" % bad)
     assert main(["board", "wiring", "sim", "-o", str(tmp_path / "x.svg")]) == 2
