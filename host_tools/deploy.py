@@ -81,18 +81,22 @@ def _board_on_device(link):
 def deploy(port, board=None, progress=print):
     """Copy the firmware to the device on `port`; returns a report dict."""
     started = time.time()
+    compiler_mpy = mpy_cross_version()
     with DeviceLink(port) as link:
+        # Connecting stopped the app but not its watchdog (8 s on an RP2040, and it cannot be
+        # stopped): ask only what is quick, then reboot into maintenance at once. The slow
+        # part, compiling the payload, comes after that.
         info = link.info()
         board = board or _board_on_device(link)
         if board is None:
             raise UserError("%s has no board file yet: name it with --board" % port)
+        link.enter_maintenance()
         device_mpy = device_mpy_version(info)
-        compiled = device_mpy is not None and device_mpy == mpy_cross_version()
+        compiled = device_mpy is not None and device_mpy == compiler_mpy
         files = payload(board, compiled)
         progress("%s: %s %s, board %s, %s" % (
             port, info["name"], ".".join(map(str, info["version"])), board,
             "compiled .mpy v%d.%d" % device_mpy if compiled else "source .py files"))
-        link.enter_maintenance()
         before = link.hashes(CODE_DIRS + (MELD_DIR,), ROOT_FILES)
         changed = [(path, data) for path, data in files
                    if before.get(path) != digest(data, before.get(path))]

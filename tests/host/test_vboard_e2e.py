@@ -104,3 +104,24 @@ def test_a_missing_port_is_a_clear_error(capsys):
     assert main(["deploy", "--port", "/dev/ttyNOPE", "--board", "pico"]) == 2
     assert capsys.readouterr().err == ("error: /dev/ttyNOPE: no such port (mpremote connect "
                                        "list shows the boards plugged in)\n")
+
+
+def test_deploy_enters_maintenance_before_the_slow_compile(board, monkeypatch):
+    # After Ctrl-C the app is stopped but a real board's watchdog still runs (8 s, it cannot
+    # be stopped): the payload is compiled only once the board has rebooted without the app.
+    from host_tools import deploy, device_link
+    steps = []
+    enter = device_link.DeviceLink.enter_maintenance
+    build = deploy.payload
+
+    def entering(link):
+        steps.append("maintenance")
+        return enter(link)
+
+    def compiling(board_name, compiled):
+        steps.append("compile")
+        return build(board_name, compiled)
+    monkeypatch.setattr(device_link.DeviceLink, "enter_maintenance", entering)
+    monkeypatch.setattr(deploy, "payload", compiling)
+    assert main(["deploy", "--port", board.port, "--board", "sim", "--json"]) == 0
+    assert steps == ["maintenance", "compile"]
