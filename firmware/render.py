@@ -70,6 +70,19 @@ GOING = bytes((255, 0, 0))           # a card a root change sends back to the ha
 CURSOR_WHITE = 170                   # white mixed into a lit sector under the cursor
 
 
+# The colour-order test: red on C, green on C#, blue on D (clockwise from the top).
+COLOUR_TEST = (bytes((255, 0, 0)), bytes((0, 255, 0)), bytes((0, 0, 255)))
+COLOUR_TEST_TEXT = ("colour test: C red, C# green, D blue (clockwise from the top). Other "
+                    "colours: fix \"order\"; other places: \"led_at_c\" or \"direction\" in "
+                    "the board file")
+
+
+def paint_colour_test(frame):
+    clear(frame)
+    for sector in range(3):
+        _put(frame, sector, COLOUR_TEST[sector], 0, 255, 0)
+
+
 def clear(frame):
     for i in range(36):
         frame[i] = 0

@@ -24,6 +24,12 @@ def register(commands, common):
     a.add_argument("name")
     a.add_argument("-o", "--output", metavar="FILE.svg", required=True)
     a.set_defaults(run=run_wiring)
+    a = actions.add_parser("test", parents=[common],
+                           help="the colour-order test on a connected board: red, green, blue "
+                                "on C, C#, D")
+    a.add_argument("--port", required=True, help="serial port, e.g. /dev/ttyACM0")
+    a.add_argument("--seconds", type=int, default=10, help="how long to show it (default 10)")
+    a.set_defaults(run=run_test)
 
 
 def load(path_or_name):
@@ -54,3 +60,13 @@ def run_wiring(args):
     write_atomic(args.output, svg(b).encode())
     emit(args, {"output": args.output}, ["wrote %s" % args.output])
 
+
+
+def run_test(args):
+    from host_tools import deploy
+    if not 1 <= args.seconds <= 600:
+        raise UserError("--seconds %d: 1 to 600" % args.seconds)
+    report = deploy.colour_test(args.port, args.seconds,
+                                progress=(lambda line: None) if args.json else print)
+    emit(args, report, ["the app is running again" if report["started"] else
+                        "the board did not say it started: reset it"])

@@ -127,6 +127,30 @@ def deploy(port, board=None, progress=print):
             "started": line}
 
 
+_COLOUR_TEST = """
+from hardware import board
+from firmware import platform, render
+hw = platform.build(board.load('board.json'))
+hw.ring.brightness = 64
+render.paint_colour_test(hw.ring.frame)
+hw.ring.show()
+"""
+
+
+def colour_test(port, seconds=10, progress=print):
+    """Show the colour-order test on the device's own ring, through its board file, for
+    `seconds`, then restart the app. Runs in maintenance (no app, no watchdog)."""
+    from firmware.render import COLOUR_TEST_TEXT
+    with DeviceLink(port) as link:
+        link.enter_maintenance()
+        link.run(_COLOUR_TEST)
+        progress("%s: %s" % (port, COLOUR_TEST_TEXT))
+        time.sleep(seconds)
+        link.leave_maintenance()
+        line = link.reset_and_listen(_app_started)
+    return {"shown_s": seconds, "started": line}
+
+
 def _app_started(line):
     return line.startswith("safe mode") or (line.startswith("meld set ") and "loaded:" in line)
 

@@ -1,14 +1,18 @@
-"""The menu (long press from any mode): mode, meld set, brightness, colour scheme, root name.
+"""The menu (long press from any mode): mode, meld set, brightness, colour scheme, root name,
+and the colour-order test.
 
 Turn to choose an item, click to change it (turn through the values, click to keep one),
-long or double press to leave. Brightness previews live while it is being changed."""
+long or double press to leave. Brightness previews live while it is being changed. The colour
+test shows red, green and blue on C, C# and D until the next click: a wrong colour order or LED
+position in the board file shows at once."""
 
 from firmware import meldstore
 from firmware.modes import mode_names
-from firmware.render import paint_bar, paint_dot
+from firmware.render import COLOUR_TEST_TEXT, paint_bar, paint_colour_test, paint_dot
 from firmware.settings import BRIGHTNESS_LEVELS
 
-ITEMS = ("mode", "meld set", "brightness", "colours", "root name")
+ITEMS = ("mode", "meld set", "brightness", "colours", "root name", "colour test")
+TEST_ITEM = 5
 _BROWSE = bytes((255, 255, 255))
 _EDIT = bytes((0, 200, 255))
 
@@ -38,6 +42,8 @@ class Mode:
         elif item == 3:
             values = ("kind", "note")
             current = settings["colours"]
+        elif item == TEST_ITEM:
+            return ("on",), 0
         else:
             values = ("auto", "other")
             current = "other" if settings["other_root_name"] else "auto"
@@ -57,7 +63,8 @@ class Mode:
             self.editing = True
             return
         self.editing = False
-        self.app.apply_setting(ITEMS[self.item], self.choices[self.choice])
+        if self.item != TEST_ITEM:
+            self.app.apply_setting(ITEMS[self.item], self.choices[self.choice])
 
     def on_double(self):
         self.on_long()
@@ -71,12 +78,16 @@ class Mode:
     def render(self, frame):
         if not self.editing:
             paint_dot(frame, self.item, _BROWSE, 24)
+        elif self.item == TEST_ITEM:
+            paint_colour_test(frame)
         elif self.item == 2:
             paint_bar(frame, self.choice + 1, _EDIT)
         else:
             paint_dot(frame, self.choice, _EDIT, 24)
 
     def describe(self):
+        if self.editing and self.item == TEST_ITEM:
+            return COLOUR_TEST_TEXT + "; click to end"
         if self.editing:
             return "menu > %s: %s (turn to change, click to keep)" % (
                 ITEMS[self.item], self.choices[self.choice])

@@ -260,3 +260,23 @@ def test_the_explorer_after_days_of_uptime_past_the_tick_wrap(tmp_path, monkeypa
     device.click()
     assert device.line == "D minor triad (min): D F A"
     assert lit(device.wheel()) == [2, 5, 9]
+
+
+def test_the_menus_colour_test_shows_red_green_blue_from_c(device):
+    # HARDWARE.md: "Wrong colour order is the most common support question in LED projects:
+    # ship an R, G, B test pattern." The sim board is GRB, LED 3 at C, anticlockwise: the
+    # wheel decoded through the board file must read red, green, blue on C, C#, D.
+    device.long()
+    device.turn(5)
+    assert device.line == "menu: colour test (click to change, long press to leave)"
+    device.click()
+    assert device.line.startswith("colour test: C red, C# green, D blue")
+    wheel = device.wheel()
+    assert [max(range(3), key=lambda c: wheel[s][c]) for s in range(3)] == [0, 1, 2]
+    assert all(not any(wheel[s]) for s in range(3, 12))
+    assert all(min(wheel[s]) == 0 and max(wheel[s]) > 0 for s in range(3))
+    # On the wire (GRB, LED 3 = C, anticlockwise): LED 3 is (0, 255, 0) in G R B order.
+    wire = device.output.frames[-1]
+    assert wire[9] == 0 and wire[10] > 0 and wire[11] == 0          # LED 3: R only
+    device.click()
+    assert device.line == "menu: colour test (click to change, long press to leave)"

@@ -125,3 +125,16 @@ def test_deploy_enters_maintenance_before_the_slow_compile(board, monkeypatch):
     monkeypatch.setattr(deploy, "payload", compiling)
     assert main(["deploy", "--port", board.port, "--board", "sim", "--json"]) == 0
     assert steps == ["maintenance", "compile"]
+
+
+def test_board_test_shows_the_colour_order_pattern(board, capsys):
+    assert main(["deploy", "--port", board.port, "--board", "sim", "--json"]) == 0
+    frames = len(board.frames)
+    capsys.readouterr()
+    assert main(["board", "test", "--port", board.port, "--seconds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "colour test: C red, C# green, D blue" in out and "the app is running again" in out
+    shown = [w for w in board.frames[frames:] if lit_sectors(w) == [0, 1, 2]]
+    assert shown, board.frames[frames:]
+    wheel = shown[0]
+    assert [max(range(3), key=lambda c: wheel[s][c]) for s in range(3)] == [0, 1, 2]
