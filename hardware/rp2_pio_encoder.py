@@ -5,6 +5,9 @@ decoder. While neopixel writes have interrupts off (~0.4 ms), changes wait in th
 push (block) and samples the pins again once there is room, so the newest state always
 arrives (with noblock the change would be dropped while the program believed it sent)."""
 
+# mypy: disable-error-code="name-defined"
+# (the PIO program's words, wrap_target, mov, isr ..., exist only inside @rp2.asm_pio)
+
 import machine
 import rp2
 
