@@ -157,6 +157,8 @@ class VirtualBoard:
         self.resets += 1
         if code == HARD_RESET_EXIT or self._power_cut:
             cause = "power" if self._power_cut else "reset"
+            if self._power_cut:
+                self._drop_pending_input()
             self._power_cut = False
             self.raw_repl = False
             self._spawn(run_main=True, cause=cause)
@@ -165,6 +167,16 @@ class VirtualBoard:
         self._spawn(run_main=not self.raw_repl, cause="reset")
         if self.raw_repl:
             os.write(self._device, b"\r\x01")
+
+    def _drop_pending_input(self):
+        """Bytes the laptop sent that the board had not read when the power went are lost with
+        it (the USB device disappears), as on a real board: they never reach the next boot."""
+        while select.select([self._client], [], [], 0)[0]:
+            try:
+                if not os.read(self._client, 4096):
+                    return
+            except OSError:
+                return
 
     # ---- the bridge ---------------------------------------------------------------------
 
