@@ -34,6 +34,8 @@ else:
             return int(_time.monotonic() * 1000000) & _MASK  # type: ignore[attr-defined]
 
     def ticks_add(ticks, delta):
+        if not -_HALF <= delta < _HALF:         # the ports refuse it too (extmod/modtime.c)
+            raise OverflowError("ticks interval overflow")
         return (ticks + delta) & _MASK
 
     def ticks_diff(a, b):

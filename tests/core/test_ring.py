@@ -97,7 +97,10 @@ def test_a_change_after_minutes_idle_past_half_the_us_period_is_written():
     ring, out = make()
     set_sector(ring, 0, (255, 0, 0))
     assert ring.show(1000)
-    for minutes in (10, 20, 30, 47):              # 10 to 17 minutes idle each time
-        set_sector(ring, 1, (0, 4 * minutes + 50, 0))
-        assert ring.show(ticks_add(1000, minutes * 60000000)), minutes
+    now = 1000
+    for minutes, green in ((10, 60), (10, 120), (10, 180), (17, 240)):    # idle that long
+        for _ in range(minutes):
+            now = ticks_add(now, 60000000)        # a port's ticks_add takes < half a period
+        set_sector(ring, 1, (0, green, 0))
+        assert ring.show(now), minutes
     assert len(out.writes) == 5
