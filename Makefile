@@ -13,10 +13,12 @@ sim: setup
 setup: $(STAMP)
 
 # Rebuilt only when the pins or the package description change, so a second run is instant.
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml host_tools/rp2040/package-lock.json
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@command -v npm >/dev/null || { echo "The RP2040 emulator needs Node.js 18+ and npm: apt-get install nodejs npm"; exit 1; }
+	npm ci --prefix host_tools/rp2040 --silent --no-audit --no-fund
 	touch $@
 
 # The core cases under the MicroPython unix port, then every test under CPython.
@@ -47,5 +49,5 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .hypothesis
+	rm -rf $(VENV) build .pytest_cache .hypothesis host_tools/rp2040/node_modules
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,110 @@
+"""The real MicroPython rp2 port (the stock v1.28.0 Pico UF2) in an emulated RP2040, reached
+through its USB serial port with the same transport as a Pico (host_tools/rp2040_emulator.py).
+
+A 32-bit port: ticks wrap at 2**30 there, so the tick-sensitive core cases (presses, ring)
+run against the port's own time.ticks_*. The emulator has no flash writes yet, so the files
+go onto a RAM disk (littlefs on a RAM block device) mounted at /ram."""
+
+import os
+
+import pytest
+
+from host_tools.device_files import ROOT, compile_mpy
+from host_tools.device_link import DeviceLink
+from host_tools.rp2040_emulator import EmulatedPico
+
+RAM_DISK = """
+import vfs
+
+class RamDisk:
+    def __init__(self, blocks, size=512):
+        self.size = size
+        self.data = bytearray(blocks * size)
+
+    def readblocks(self, block, buf, offset=0):
+        at = block * self.size + offset
+        buf[:] = self.data[at:at + len(buf)]
+
+    def writeblocks(self, block, buf, offset=0):
+        at = block * self.size + offset
+        self.data[at:at + len(buf)] = buf
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // self.size
+        if op == 5:
+            return self.size
+        if op == 6:
+            return 0
+
+_disk = RamDisk(%d)
+vfs.VfsLfs2.mkfs(_disk)
+vfs.mount(vfs.VfsLfs2(_disk), '/ram')
+"""
+
+# The music core and the drivers' pure logic, with their core cases: what a board runs.
+# (test_meldset builds oversize sets on purpose: more than the heap left beside the RAM disk.)
+CASES = ("expect", "test_notes", "test_degrees", "test_spelling", "test_melds", "test_check",
+         "test_identify", "test_presses", "test_ring", "test_quadrature")
+HARDWARE = ("__init__", "clock", "presses", "ring", "quadrature")
+DATA = ("core/meldsets/default.json",)
+
+
+@pytest.fixture(scope="module")
+def pico():
+    with EmulatedPico() as emulated:
+        with DeviceLink(emulated.port) as link:
+            yield link
+
+
+def test_the_stock_rp2_port_boots_and_its_ticks_wrap_at_2_30(pico):
+    info = pico.info()
+    assert info["platform"] == "rp2" and info["version"] == [1, 28, 0]
+    assert info["mpy"] >> 10 == 4                       # armv6m: a Cortex-M0+ build
+    period = pico.run_json("import time, json\nprint(json.dumps(time.ticks_add(0, -1) + 1))")
+    assert period == 1 << 30
+    free = pico.run_json("import gc, json\ngc.collect()\nprint(json.dumps(gc.mem_free()))")
+    assert 200000 < free < 270000                       # the Pico's heap, measured: 243,968
+
+
+def files_for_the_cases(tmp):
+    """(device path, bytes): the modules and cases compiled with mpy-cross (a Pico has no RAM
+    to spare for compiling them), the data, the runner."""
+    out = []
+    for folder, names in (("core", None), ("core/games", ("__init__", "carmony_table")),
+                          ("hardware", HARDWARE), ("tests/core", CASES)):
+        for name in sorted(os.listdir(os.path.join(ROOT, folder))):
+            stem = name[:-3]
+            if not name.endswith(".py") or (names is not None and stem not in names):
+                continue
+            target = os.path.join(tmp, folder.replace("/", "_") + "_" + stem + ".mpy")
+            compile_mpy(os.path.join(ROOT, folder, name), "%s/%s" % (folder, name), target)
+            with open(target, "rb") as f:
+                out.append(("/ram/%s/%s.mpy" % (folder, stem), f.read()))
+    for rel in DATA + ("tests/run_core_micropython.py",):
+        with open(os.path.join(ROOT, rel), "rb") as f:
+            out.append(("/ram/" + rel, f.read()))
+    return out
+
+
+def test_the_core_cases_pass_on_the_real_rp2_port(pico, tmp_path):
+    files = files_for_the_cases(str(tmp_path))
+    size = sum(len(data) for _, data in files)
+    pico.run(RAM_DISK % (size * 5 // 4 // 512 + 48))
+    for path, data in files:
+        pico.makedirs(path)
+        pico.transport.fs_writefile(path, data)
+    # The emulator runs at about a tenth of a real Pico's speed: a long time-out.
+    out, err = pico.transport.exec_raw(
+        "import sys, os\n"
+        "sys.path[:0] = ['/ram']\n"
+        "_f = '/ram/tests/run_core_micropython.py'\n"
+        "try:\n"
+        "    exec(open(_f).read(), {'__file__': _f, '__name__': '__main__'})\n"
+        "except SystemExit:\n"
+        "    pass\n", timeout=900)
+    out = out.decode("utf-8", "replace")
+    assert not err, err.decode("utf-8", "replace")[-2000:]
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("micropython: ") and last.endswith(" 0 failed"), out[-2000:]
+    assert int(last.split()[1]) >= 55
