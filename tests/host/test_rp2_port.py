@@ -9,38 +9,9 @@ import os
 
 import pytest
 
-from host_tools.device_files import ROOT, compile_mpy
+from host_tools.device_files import ROOT
 from host_tools.device_link import DeviceLink
-from host_tools.rp2040_emulator import EmulatedPico
-
-RAM_DISK = """
-import vfs
-
-class RamDisk:
-    def __init__(self, blocks, size=512):
-        self.size = size
-        self.data = bytearray(blocks * size)
-
-    def readblocks(self, block, buf, offset=0):
-        at = block * self.size + offset
-        buf[:] = self.data[at:at + len(buf)]
-
-    def writeblocks(self, block, buf, offset=0):
-        at = block * self.size + offset
-        self.data[at:at + len(buf)] = buf
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return len(self.data) // self.size
-        if op == 5:
-            return self.size
-        if op == 6:
-            return 0
-
-_disk = RamDisk(%d)
-vfs.VfsLfs2.mkfs(_disk)
-vfs.mount(vfs.VfsLfs2(_disk), '/ram')
-"""
+from host_tools.rp2040_emulator import EmulatedPico, compiled, put_on_ram_disk
 
 # The music core and the drivers' pure logic, with their core cases: what a board runs.
 # (test_meldset builds oversize sets on purpose: more than the heap left beside the RAM disk.)
@@ -70,17 +41,13 @@ def test_the_stock_rp2_port_boots_and_its_ticks_wrap_at_2_30(pico):
 def files_for_the_cases(tmp):
     """(device path, bytes): the modules and cases compiled with mpy-cross (a Pico has no RAM
     to spare for compiling them), the data, the runner."""
-    out = []
+    rels = []
     for folder, names in (("core", None), ("core/games", ("__init__", "carmony_table")),
                           ("hardware", HARDWARE), ("tests/core", CASES)):
         for name in sorted(os.listdir(os.path.join(ROOT, folder))):
-            stem = name[:-3]
-            if not name.endswith(".py") or (names is not None and stem not in names):
-                continue
-            target = os.path.join(tmp, folder.replace("/", "_") + "_" + stem + ".mpy")
-            compile_mpy(os.path.join(ROOT, folder, name), "%s/%s" % (folder, name), target)
-            with open(target, "rb") as f:
-                out.append(("/ram/%s/%s.mpy" % (folder, stem), f.read()))
+            if name.endswith(".py") and (names is None or name[:-3] in names):
+                rels.append("%s/%s" % (folder, name))
+    out = compiled(rels, tmp)
     for rel in DATA + ("tests/run_core_micropython.py",):
         with open(os.path.join(ROOT, rel), "rb") as f:
             out.append(("/ram/" + rel, f.read()))
@@ -88,12 +55,7 @@ def files_for_the_cases(tmp):
 
 
 def test_the_core_cases_pass_on_the_real_rp2_port(pico, tmp_path):
-    files = files_for_the_cases(str(tmp_path))
-    size = sum(len(data) for _, data in files)
-    pico.run(RAM_DISK % (size * 5 // 4 // 512 + 48))
-    for path, data in files:
-        pico.makedirs(path)
-        pico.transport.fs_writefile(path, data)
+    put_on_ram_disk(pico, files_for_the_cases(str(tmp_path)))
     # The emulator runs at about a tenth of a real Pico's speed: a long time-out.
     out, err = pico.transport.exec_raw(
         "import sys, os\n"
