@@ -30,7 +30,7 @@ class Mode:
         self.names = plain_names()
         self.at = 0                     # the last card's name: an index into self.names
         self.interval = 2
-        self.cards = carriers(self.next_letter())   # worked out on a change, not per frame
+        self._changed()
 
     @property
     def last(self):
@@ -39,17 +39,20 @@ class Mode:
     def next_letter(self):
         return (self.last[0] + self.interval - 1) % 7
 
+    def _changed(self):
+        self.cards = carriers(self.next_letter())   # worked out on a change, not per frame
+
     def on_turn(self, steps):
         self.at = (self.at + steps) % len(self.names)
-        self.cards = carriers(self.next_letter())
+        self._changed()
 
     def on_click(self):
         self.interval = self.interval + 1 if self.interval < 7 else 2
-        self.cards = carriers(self.next_letter())
+        self._changed()
 
     def on_double(self):
         self.at = self.names.index((self.next_letter(), 0))
-        self.cards = carriers(self.next_letter())
+        self._changed()
 
     def on_long(self):
         self.app.open_menu()
