@@ -61,7 +61,6 @@ def run_wiring(args):
     emit(args, {"output": args.output}, ["wrote %s" % args.output])
 
 
-
 def run_test(args):
     from host_tools import deploy
     if not 1 <= args.seconds <= 600:

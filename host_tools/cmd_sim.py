@@ -28,10 +28,10 @@ def register(commands, common):
                         " scripted default: a fresh one)")
     p.add_argument("--hold-button", action="store_true",
                    help="hold the button at power-up (safe mode)")
-    p.add_argument("--reset-cause", choices=["power", "reset"], default="power",
-                   help="how the board starts: a power-up (default) or a reset/watchdog "
-                        "(only then do earlier crashed boots count)")
-    p.add_argument("--uptime-ms", type=int, default=0, metavar="N",
+    p.add_argument("--reset-cause", choices=["power", "reset"],
+                   help="with --script: how the board starts, a power-up (default) or a "
+                        "reset/watchdog (only then do earlier crashed boots count)")
+    p.add_argument("--uptime-ms", type=int, metavar="N",
                    help="with --script: start the virtual clock as if the board had run N ms "
                         "(ticks wrap every 2**30 as on a real port)")
     p.set_defaults(run=run_sim)
@@ -39,13 +39,15 @@ def register(commands, common):
 
 def run_sim(args):
     board_path(args.board)
-    if args.uptime_ms < 0:
+    if args.script is None and (args.uptime_ms is not None or args.reset_cause is not None):
+        raise UserError("--uptime-ms and --reset-cause go with --script")
+    if args.uptime_ms is not None and args.uptime_ms < 0:
         raise UserError("--uptime-ms %d: cannot be negative" % args.uptime_ms)
     heap = simulator.parse_heap(args.heap)
     if args.script is not None:
         frames, console = simulator.run_script(args.script, args.frames, heap, args.board,
-                                               args.flash, args.hold_button, args.reset_cause,
-                                               args.uptime_ms)
+                                               args.flash, args.hold_button,
+                                               args.reset_cause or "power", args.uptime_ms or 0)
         emit(args, {"frames": len(frames), "console": console},
              console + ["%d frames%s" % (len(frames),
                                           " written to " + args.frames if args.frames else "")])

@@ -143,11 +143,13 @@ def colour_test(port, seconds=10, progress=print):
     from firmware.render import COLOUR_TEST_TEXT
     with DeviceLink(port) as link:
         link.enter_maintenance()
-        link.run(_COLOUR_TEST)
-        progress("%s: %s" % (port, COLOUR_TEST_TEXT))
-        time.sleep(seconds)
-        link.leave_maintenance()
-        line = link.reset_and_listen(_app_started)
+        try:
+            link.run(_COLOUR_TEST)
+            progress("%s: %s" % (port, COLOUR_TEST_TEXT))
+            time.sleep(seconds)
+        finally:                       # whatever happened, the board goes back to its app
+            link.leave_maintenance()
+            line = link.reset_and_listen(_app_started)
     return {"shown_s": seconds, "started": line}
 
 

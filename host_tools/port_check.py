@@ -74,6 +74,9 @@ def check(port, extra=()):
     env = dict(os.environ, MYPYPATH=stubs)
     proc = subprocess.run(args + list(COMMON) + list(files) + list(extra), cwd=ROOT, env=env,
                           capture_output=True, text=True)
+    if proc.returncode not in (0, 1):           # 1: errors found; anything else: mypy failed
+        raise UserError("mypy failed on the %s check: %s" % (
+            port, (proc.stderr or proc.stdout).strip()[-300:]))
     ours = ("hardware/", "firmware/", "core/") + tuple(extra)
     return [line for line in proc.stdout.splitlines()
             if line.startswith(ours) and line.rstrip().endswith(COUNTED)]

@@ -171,3 +171,5 @@ def test_uptime_and_long_waits_are_checked(capsys):
                                        "whole number up to 3600000\n")
     assert main(["sim", "--script", "wait 1", "--uptime-ms", "-5"]) == 2
     assert capsys.readouterr().err == "error: --uptime-ms -5: cannot be negative\n"
+    assert main(["sim", "--uptime-ms", "5"]) == 2               # not silently ignored
+    assert capsys.readouterr().err == "error: --uptime-ms and --reset-cause go with --script\n"
