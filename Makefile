@@ -10,7 +10,14 @@ STAMP := $(VENV)/.installed
 sim: setup
 	$(BIN)/chromawheel sim
 
-setup: $(STAMP)
+# Outside libraries for the devices (micropython-lib's ssd1306, Adafruit's bundle modules),
+# pinned by checksum in host_tools/device_libs.py and fetched from PyPI once.
+DEVICE_LIBS := build/device-libs/.fetched
+setup: $(STAMP) $(DEVICE_LIBS)
+
+$(DEVICE_LIBS): host_tools/device_libs.py $(STAMP)
+	$(BIN)/python -m host_tools.device_libs
+	touch $@
 
 # Rebuilt only when the pins or the package description change, so a second run is instant.
 $(STAMP): requirements.txt pyproject.toml

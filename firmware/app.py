@@ -60,6 +60,11 @@ class App:
         self.started_at = self.now
         self.stable = False
         self.last_line = None
+        self.screen_due = False       # the display shows an older line than the console
+        self._layout = None
+        if hw.display is not None:
+            from firmware.screen import layout
+            self._layout = layout
         self.watchdog = None
         self.stopped = False
 
@@ -101,6 +106,21 @@ class App:
             self.settings.set("colours", value, self.now)
         elif item == "root name":
             self.settings.set("other_root_name", value == "other", self.now)
+        elif item == "sound":
+            from firmware.modes.menu import VOLUMES
+            self.settings.set("volume", VOLUMES.index(value), self.now)
+
+    def play_meld(self, index, root):
+        """The meld on the buzzer (if the board has one and the sound is on)."""
+        volume = self.settings["volume"]
+        if self.hw.buzzer is not None and volume:
+            from firmware.sound import meld_tones
+            self.hw.buzzer.play(meld_tones(self.meldset, index, root), volume)
+
+    def beep(self, volume):
+        """A short A4 at this volume (the menu's sound item previews with it)."""
+        if self.hw.buzzer is not None:
+            self.hw.buzzer.play(((440, 120),), volume)
 
     def switch_set(self, name):
         """Load another meld set; a set that fails to load changes nothing."""
@@ -151,6 +171,7 @@ class App:
         if line != self.last_line:
             print(line)
             self.last_line = line
+            self.screen_due = self._layout is not None
 
     # ---- the loop tick: nothing below allocates unless something happened -------------------
 
@@ -187,6 +208,14 @@ class App:
             self.rendered_at = now
         if self.pending:
             self.pending = not hw.ring.show(hw.clock.ticks_us())
+        if self.screen_due:               # after the ring: the LEDs answer the knob first
+            self.screen_due = False
+            display = hw.display
+            active = self.active
+            text = active.display() if hasattr(active, "display") else self.last_line
+            display.show(self._layout(text, display.columns, display.rows))
+        if hw.buzzer is not None:
+            hw.buzzer.update(now)
         if self.watchdog is not None:
             self.watchdog.feed()
 
@@ -213,6 +242,8 @@ class App:
             if link is not None and (link.quit or link.closed):
                 break
             await _sleep_ms(0 if link is not None and link.clock.virtual else hw.period_ms)
+        if hw.buzzer is not None:
+            hw.buzzer.stop()
         if self.settings.dirty:
             self.settings.save()
         crashes.set_count(0)     # a clean stop is not a crash

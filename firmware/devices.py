@@ -4,13 +4,16 @@ LOOP_PERIOD_MS = 10
 
 
 class Hardware:
-    def __init__(self, board, ring, encoder, button, clock, link=None):
+    def __init__(self, board, ring, encoder, button, clock, link=None, display=None,
+                 buzzer=None):
         self.board = board
         self.ring = ring
         self.encoder = encoder        # take() -> detents since the last call
         self.button = button          # pressed() -> bool
         self.clock = clock            # ticks_ms(), ticks_us()
         self.link = link              # the simulator's host link, or None
+        self.display = display        # hardware.oled.TextDisplay, or None (no display)
+        self.buzzer = buzzer          # hardware.buzzer.Buzzer, or None (no buzzer)
         self.period_ms = LOOP_PERIOD_MS
 
     @property

@@ -9,6 +9,64 @@ from firmware.devices import LOOP_PERIOD_MS, Hardware
 
 
 def build(board):
+    """The ring, the knob and the button: all that safe mode needs."""
+    return _build_core(board)
+
+
+def add_parts(hw):
+    """The optional display and buzzer, for the app only: built once the boot is counted
+    (firmware/crashes.py), so a part that fails this early still leads to safe mode."""
+    board = hw.board
+    if board["display"] is not None:
+        hw.display = _optional("display", board, hw, _display)
+    if board["buzzer"] is not None:
+        hw.buzzer = _optional("buzzer", board, hw, _buzzer)
+
+
+def _optional(part, board, hw, make):
+    """An optional part that does not answer (unplugged, wrong address) is left out with a
+    console line, never a failed boot: the ring and knob still work."""
+    try:
+        return make(board, hw)
+    except ImportError as err:               # its driver library is not in lib/
+        print("%s left out: %s (chromawheel deploy installs its driver in lib/)" % (part, err))
+    except (OSError, ValueError) as err:     # Adafruit's I2CDevice: ValueError, no device
+        print("%s not found (%s): running without it; check its wiring and the board "
+              "file's \"%s\" section" % (part, err, part))
+    return None
+
+
+def _display(board, hw):
+    from hardware.oled import TextDisplay
+    config = board["display"]
+    platform = board["platform"]
+    if platform == "sim":
+        from hardware import sim, sim_parts
+        panel = sim_parts.SimPanel(config, sim.link_streams()[1])
+    elif platform == "circuitpython":
+        from hardware import cp_parts
+        panel = cp_parts.Ssd1306Panel(config)
+    else:
+        from hardware import mp_parts
+        panel = mp_parts.Ssd1306Panel(config)
+    return TextDisplay(panel, config["width"], config["height"])
+
+
+def _buzzer(board, hw):
+    from hardware.buzzer import Buzzer
+    config = board["buzzer"]
+    platform = board["platform"]
+    if platform == "sim":
+        from hardware import sim, sim_parts
+        return Buzzer(sim_parts.SimBuzzer(hw.clock, sim.link_streams()[1]))
+    if platform == "circuitpython":
+        from hardware import cp_parts
+        return Buzzer(cp_parts.PwmTone(config))
+    from hardware import mp_parts
+    return Buzzer(mp_parts.PwmTone(config))
+
+
+def _build_core(board):
     platform = board["platform"]
     if platform == "sim":
         from hardware import sim

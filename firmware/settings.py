@@ -24,6 +24,7 @@ _FIELDS = (
     ("kind", 1, "int", 0, 2),
     ("melds", (0, 1, 0), "int", 0, 255),      # a cursor per kind: three ints
     ("root", 0, "int", 0, 11),
+    ("volume", 2, "int", 0, 3),               # the buzzer: off, soft, medium, loud
 )
 
 

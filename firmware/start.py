@@ -40,6 +40,8 @@ def unload(names=BOOT_ONLY):
 
 def start_app(hw):
     """The app, built with boot-only code already gone and start-only code dropped after."""
+    from firmware import platform
+    platform.add_parts(hw)
     unload()
     from firmware.app import App
     app = App(hw)

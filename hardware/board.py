@@ -22,6 +22,7 @@ REQUIRED = object()
 TOP = (("board", ("name", REQUIRED)), ("title", ("text", "")),
        ("platform", (PLATFORMS, REQUIRED)), ("ring", ("section", REQUIRED)),
        ("encoder", ("section", REQUIRED)), ("button", ("section", REQUIRED)),
+       ("display", ("section", None)), ("buzzer", ("section", None)),
        ("notes", ("text", "")))
 RING = (("pin", ("pin", REQUIRED)), ("count", ("int", 12, 12, 12)),
         ("led_at_c", ("int", 0, 0, 11)), ("direction", (("cw", "ccw"), "cw")),
@@ -36,7 +37,18 @@ ENCODER = (("driver", ("encoder", REQUIRED)), ("pin_a", ("pin", REQUIRED)),
 BUTTON = (("pin", ("pin", REQUIRED)), ("active_low", ("bool", True)), ("pull", (PULLS, "up")),
           ("debounce_ms", ("int", 50, 5, 200)), ("long_ms", ("int", 700, 300, 3000)),
           ("double_ms", ("int", 350, 100, 1000)))
-SECTIONS = {"ring": RING, "encoder": ENCODER, "button": BUTTON}
+# Optional parts (absent: null). The common 0.96" SSD1306 module: 128x64 (or 128x32), I2C
+# address 0x3C (0x3D with its jumper moved); "i2c" is the MicroPython bus id. "ma": the
+# current it adds, for the power budget in the maker's guide.
+DISPLAY = (("driver", (("ssd1306",), "ssd1306")), ("i2c", ("int", 0, 0, 1)),
+           ("sda", ("pin", REQUIRED)), ("scl", ("pin", REQUIRED)),
+           ("address", ((0x3C, 0x3D), 0x3C)), ("width", ((128,), 128)),
+           ("height", ((64, 32), 64)), ("rotation", ((0, 180), 0)),
+           ("freq", ("int", 400000, 100000, 1000000)), ("ma", ("int", 20, 0, 100)))
+# A passive piezo on a PWM pin (through a 100 ohm resistor): a small capacitor, about 1 mA.
+BUZZER = (("pin", ("pin", REQUIRED)), ("ma", ("int", 1, 0, 100)))
+SECTIONS = {"ring": RING, "encoder": ENCODER, "button": BUTTON, "display": DISPLAY,
+            "buzzer": BUZZER}
 
 
 class BoardError(ValueError):
@@ -98,12 +110,43 @@ def _check_section(problems, where, obj, schema, platform):
             else:
                 out[key] = spec[1]
             continue
-        if spec[0] == "section":
+        if spec[0] == "section" and obj[key] is None and spec[1] is None:
+            out[key] = None                  # an optional part spelled out as absent
+        elif spec[0] == "section":
             out[key] = _check_section(problems, here, obj[key], SECTIONS[key], platform)
         else:
             _check_value(problems, here, obj[key], spec, platform)
             out[key] = obj[key]
     return out
+
+
+def _pin_problems(board, platform):
+    """Pins used twice, and RP2040 I2C pins on the wrong bus."""
+    problems = []
+    used = {}
+    for section in ("ring", "encoder", "button", "display", "buzzer"):
+        part = board.get(section)
+        if not isinstance(part, dict):
+            continue
+        for field in ("pin", "pin_a", "pin_b", "sda", "scl"):
+            pin = part.get(field)
+            if pin is None or isinstance(pin, bool) or not isinstance(pin, (int, str)):
+                continue
+            where = "%s.%s" % (section, field)
+            if pin in used:
+                problems.append((where, "pin %r is already %s" % (pin, used[pin])))
+            else:
+                used[pin] = where
+    display = board.get("display")
+    if platform == "rp2" and isinstance(display, dict):
+        bus = display.get("i2c")
+        for field, offset in (("sda", 0), ("scl", 1)):
+            pin = display.get(field)
+            if isinstance(pin, int) and isinstance(bus, int) and pin % 4 != 2 * bus + offset:
+                pins = ", ".join(str(p) for p in range(2 * bus + offset, 30, 4))
+                problems.append(("display." + field, "GP%d is not an %s pin of I2C%d (%s)" % (
+                    pin, field.upper(), bus, pins)))
+    return problems
 
 
 def validate(obj):
@@ -118,6 +161,7 @@ def validate(obj):
             and encoder.get("pin_b") != encoder["pin_a"] + 1):
         problems.append(("encoder.pin_b", "the PIO decoder needs B on the GPIO after A (%d)"
                          % (encoder["pin_a"] + 1)))
+    problems.extend(_pin_problems(board, platform))
     return board, problems
 
 

@@ -59,3 +59,4 @@ class Watchdog:
 
     def feed(self):
         self._dog.feed()
+

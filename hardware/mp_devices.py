@@ -74,3 +74,4 @@ class Watchdog:
 
     def feed(self):
         self._wdt.feed()
+

@@ -27,17 +27,27 @@ import sys
 LINK_VARIABLE = "CHROMAWHEEL_SIM_LINK"
 
 
+_streams = []
+
+
 def link_streams():
-    """(command stream, frame stream): the FIFOs the host named, else stdin and stdout."""
-    prefix = os.getenv(LINK_VARIABLE)
-    if prefix:
-        return open(prefix + ".in", "r"), open(prefix + ".out", "wb")
-    return sys.stdin, sys.stdout.buffer
+    """(command stream, frame stream): the FIFOs the host named, else stdin and stdout. Opened
+    once: the ring, the display and the buzzer share the frame stream."""
+    if not _streams:
+        prefix = os.getenv(LINK_VARIABLE)
+        if prefix:
+            _streams.extend((open(prefix + ".in", "r"), open(prefix + ".out", "wb")))
+        else:
+            _streams.extend((sys.stdin, sys.stdout.buffer))
+    return _streams[0], _streams[1]
 
 from hardware.clock import PERIOD, ticks_add, ticks_diff, ticks_ms, ticks_us
 from hardware.quadrature import QuadratureDecoder
 
 FRAME_MARK = b"\x01F"
+DISPLAY_MARK = b"\x01D"      # + first page, last page, the pages' bytes, "\n"
+TONE_MARK = b"\x01T"         # + ticks_ms (4 bytes), freq_hz (2), duty (2), little-endian, "\n"
+TONE_SIZE = 8
 # The forward (clockwise) Gray sequence, starting from the usual rest state 11.
 _FORWARD = (3, 2, 0, 1)
 

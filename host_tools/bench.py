@@ -23,6 +23,7 @@ from host_tools.meldfiles import DEFAULT_SOURCE, read_source
 from host_tools.tools import micropython_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 SHARP_NAMES = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
 QUERIES = 2000
 SEED = 20261122
@@ -109,7 +110,6 @@ def bench_micropython(blob, queries):
 def bench_firmware():
     """Boot figures and the frame loop on the MicroPython unix port, in a simulator flash."""
     from host_tools.device_files import build_flash
-    from host_tools.simulator import BOOT
     from firmware.modes import mode_names
     exe = micropython()
     if exe is None:
@@ -134,19 +134,53 @@ def bench_firmware():
         results["cold"] = run("cold")
         results["split"] = run("split")
         results["modes"] = [run("cold", name)["mode"] for name in mode_names()]
-        # The smallest heap the app boots and runs a short script in, in 8 KB steps.
-        script = "clock virtual\nwait 20\nturn 1\nwait 20\npress\nwait 800\nrelease\nwait 100\nquit\n"
-        results["min_heap_kb"] = None
-        for kb in range(32, 161, 8):
-            for leftover in ("settings.json", "crashes.txt"):
-                if os.path.exists(os.path.join(flash, leftover)):
-                    os.remove(os.path.join(flash, leftover))
-            proc = subprocess.run([exe, "-X", "heapsize=%dk" % kb, "-c", BOOT], cwd=flash,
-                                  input=script.encode(), capture_output=True, timeout=60)
-            if proc.returncode == 0 and b"MemoryError" not in proc.stdout:
-                results["min_heap_kb"] = kb
-                break
+        results["min_heap_kb"] = smallest_heap(exe, flash)
+        # The same board without its optional display and buzzer (absent from most builds).
+        without_parts(flash)
+        results["cold_bare"] = run("cold")
+        results["min_heap_kb_bare"] = smallest_heap(exe, flash)
     return results
+
+
+def without_parts(flash):
+    path = os.path.join(flash, "board.json")
+    with open(path) as f:
+        board = json.load(f)
+    board.pop("display", None)
+    board.pop("buzzer", None)
+    with open(path, "w") as f:
+        json.dump(board, f)
+
+
+def smallest_heap(exe, flash):
+    """The smallest heap the app boots and runs a short script in, in 8 KB steps."""
+    from host_tools.simulator import BOOT
+    script = "clock virtual\nwait 20\nturn 1\nwait 20\npress\nwait 800\nrelease\nwait 100\nquit\n"
+    for kb in range(32, 161, 8):
+        for leftover in ("settings.json", "crashes.txt"):
+            if os.path.exists(os.path.join(flash, leftover)):
+                os.remove(os.path.join(flash, leftover))
+        proc = subprocess.run([exe, "-X", "heapsize=%dk" % kb, "-c", BOOT], cwd=flash,
+                              input=script.encode(), capture_output=True, timeout=60)
+        if proc.returncode == 0 and b"MemoryError" not in proc.stdout:
+            return kb
+    return None
+
+
+def bench_display():
+    """The OLED path with micropython-lib's real driver on the unix port (chip modelled)."""
+    from host_tools import device_libs
+    exe = micropython()
+    if exe is None:
+        return None
+    prelude = "import sys\n" + "".join("sys.path.insert(0, %r)\n" % p for p in (
+        device_libs.lib_dir("micropython"), ROOT, HERE))
+    with open(os.path.join(HERE, "bench_display_mpy.py")) as f:
+        code = prelude + f.read()
+    proc = subprocess.run([exe, "-c", code], capture_output=True, text=True, timeout=120)
+    if proc.returncode:
+        raise RuntimeError("display benchmark failed: " + (proc.stdout + proc.stderr)[-400:])
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def bench_deploy():
@@ -254,7 +288,8 @@ def main():
     firmware = bench_firmware()
     if firmware is not None:
         cold, split = firmware["cold"], firmware["split"]
-        print("Firmware on the MicroPython unix port (board sim, default set; 64-bit port)")
+        print("Firmware on the MicroPython unix port (board sim with its OLED and buzzer, default "
+              "set; 64-bit port)")
         row("  heap in use after boot", "%d bytes" % cold["heap_after_boot"], "< 32768 bytes",
             cold["heap_after_boot"] < 32768)
         row("    of which loaded code (.mpy)", "%d bytes" % split["code_heap"])
@@ -277,6 +312,23 @@ def main():
         row("  knob event to frame on the wire (p95)", "%d us" % cold["event_to_wire_us_p95"])
         row("  console line for a change", "%.0f us" % cold["console_line_us"])
         row("  quadrature decoder, per edge", "%.2f us" % cold["decoder_edge_us"])
+        bare = firmware["cold_bare"]
+        row("  without the optional display and buzzer: heap after boot",
+            "%d bytes" % bare["heap_after_boot"], "< 32768 bytes",
+            bare["heap_after_boot"] < 32768)
+        kb = firmware["min_heap_kb_bare"]
+        row("  without them: smallest heap the app runs in", "%s KB" % kb, "<= 48 KB",
+            kb is not None and kb <= 48)
+        display = bench_display()
+        if display is not None:
+            print("OLED (micropython-lib ssd1306 on the unix port, the chip modelled at I2C)")
+            row("  lay out and draw a changed line", "%.0f us" % display["us_per_change"])
+            row("  bytes sent per change (only changed pages)",
+                "%.0f in %.0f transfers" % (display["data_bytes_per_change"],
+                                            display["transfers_per_change"]))
+            row("  I2C time per change at 400 kHz", "%.1f ms" % (
+                display["bus_us_per_change_400k"] / 1000.0),
+                "vs %.1f ms a full screen" % (display["full_screen_bus_us_400k"] / 1000.0))
         first, second, flashed = bench_deploy()
         print("Deploy and flash with mpremote, to the virtual board")
         row("  first deploy (empty board)", "%.1f s, %d files, %d bytes" % (

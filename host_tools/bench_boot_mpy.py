@@ -31,7 +31,8 @@ class NullOutput:
 # What the running app keeps imported (boot-only modules are dropped at start).
 RESIDENT = ("asyncio", "core.degrees", "core.notes", "core.pcset", "core.spelling",
             "core.meldset", "hardware.quadrature", "hardware.presses", "hardware.ring",
-            "hardware.sim", "firmware.devices", "firmware.storage", "firmware.crashes",
+            "hardware.sim", "hardware.sim_parts", "hardware.font", "hardware.oled", "hardware.buzzer",
+            "firmware.screen", "firmware.devices", "firmware.storage", "firmware.crashes",
             "firmware.settings", "firmware.render", "firmware.modes", "firmware.modes.explorer",
             "firmware.app", "firmware.start")
 
@@ -54,6 +55,10 @@ def main():
     hw.ring._output = NullOutput()
     hw.clock.virtual = True             # this script moves the time
     app = boot.start_app(hw)
+    if hw.display is not None:          # the display's pages and the buzzer's tones: counted,
+        hw.display.panel._out = NullOutput()      # not printed
+    if hw.buzzer is not None:
+        hw.buzzer.output._out = NullOutput()
     app.tick(hw.clock.ticks_ms())
     boot_us = ticks_diff(ticks_us(), start)
     gc.collect()

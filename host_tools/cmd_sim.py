@@ -34,20 +34,26 @@ def register(commands, common):
     p.add_argument("--uptime-ms", type=int, metavar="N",
                    help="with --script: start the virtual clock as if the board had run N ms "
                         "(ticks wrap every 2**30 as on a real port)")
+    p.add_argument("--wav", metavar="FILE",
+                   help="with --script: write what the buzzer played as a WAV file")
+    p.add_argument("--display-svg", metavar="FILE",
+                   help="with --script: write the display's last picture as an SVG file")
     p.set_defaults(run=run_sim)
 
 
 def run_sim(args):
     board_path(args.board)
-    if args.script is None and (args.uptime_ms is not None or args.reset_cause is not None):
-        raise UserError("--uptime-ms and --reset-cause go with --script")
+    if args.script is None and (args.uptime_ms is not None or args.reset_cause is not None
+                                or args.wav or args.display_svg):
+        raise UserError("--uptime-ms, --reset-cause, --wav and --display-svg go with --script")
     if args.uptime_ms is not None and args.uptime_ms < 0:
         raise UserError("--uptime-ms %d: cannot be negative" % args.uptime_ms)
     heap = simulator.parse_heap(args.heap)
     if args.script is not None:
         frames, console = simulator.run_script(args.script, args.frames, heap, args.board,
                                                args.flash, args.hold_button,
-                                               args.reset_cause or "power", args.uptime_ms or 0)
+                                               args.reset_cause or "power", args.uptime_ms or 0,
+                                               args.wav, args.display_svg)
         emit(args, {"frames": len(frames), "console": console},
              console + ["%d frames%s" % (len(frames),
                                           " written to " + args.frames if args.frames else "")])

@@ -14,7 +14,7 @@ import time
 
 from core.meldset import MeldSet
 
-from host_tools.device_files import data_files, python_files
+from host_tools.device_files import data_files, library_files, python_files
 from host_tools.device_link import DeviceLink
 from host_tools.errors import UserError
 from host_tools.meldfiles import compile_file, read_source
@@ -22,6 +22,7 @@ from host_tools.tools import mpy_cross_path
 
 CODE_DIRS = ("core", "hardware", "firmware")
 ROOT_FILES = ("boot.py", "main.py", "board.json")
+LIB_DIR = "lib"            # outside libraries (compared, never removed: may be the user's)
 MELD_DIR = "melds"
 
 
@@ -44,12 +45,12 @@ def device_mpy_version(info):
 
 
 def payload(board, compiled):
-    """[(device path, bytes)]: modules (.mpy when compiled), boot.py, main.py, board file,
-    default meld set."""
+    """[(device path, bytes)]: modules (.mpy when compiled), the libraries the board's parts
+    need, boot.py, main.py, board file, default meld set."""
     files = []
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.mpy")
-        for source, rel in python_files():
+        for source, rel in python_files() + library_files(board):
             if compiled and "/" in rel:
                 proc = subprocess.run([mpy_cross_path(), "-o", out, "-s", rel, source],
                                       capture_output=True, text=True)
@@ -97,7 +98,7 @@ def deploy(port, board=None, progress=print):
         progress("%s: %s %s, board %s, %s" % (
             port, info["name"], ".".join(map(str, info["version"])), board,
             "compiled .mpy v%d.%d" % device_mpy if compiled else "source .py files"))
-        before = link.hashes(CODE_DIRS + (MELD_DIR,), ROOT_FILES)
+        before = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
         changed = [(path, data) for path, data in files
                    if before.get(path) != digest(data, before.get(path))]
         sent = 0
@@ -111,7 +112,7 @@ def deploy(port, board=None, progress=print):
         for path in stale:
             progress("removing %s" % path)
             link.remove(path)
-        after = link.hashes(CODE_DIRS + (MELD_DIR,), ROOT_FILES)
+        after = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
         wrong = [path for path, data in files if after.get(path) != digest(data, after.get(path))]
         if wrong:
             raise UserError("%s: %d files did not verify (%s): run deploy again"

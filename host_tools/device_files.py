@@ -45,6 +45,18 @@ def python_files():
     return files
 
 
+def library_files(board):
+    """(source path, path on the device) of the outside libraries the board's parts need, in
+    lib/ (host_tools/device_libs.py pins them): micropython-lib's ssd1306 for a MicroPython
+    board with a display. The simulator's parts need none."""
+    from hardware import board as board_file
+    config = board_file.load(board_path(board))
+    if config["platform"] in ("rp2", "esp32") and config["display"]:
+        from host_tools import device_libs
+        return [(source, "lib/" + rel) for source, rel in device_libs.files("micropython")]
+    return []
+
+
 def board_names():
     return sorted(n[:-5] for n in os.listdir(BOARD_DIR) if n.endswith(".json"))
 

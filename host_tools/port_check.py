@@ -17,18 +17,19 @@ from host_tools.errors import UserError
 #          modules of the other ports that its code imports only on their branches)
 PORTS = {
     "rp2": ("micropython-rp2-rpi-pico-stubs==1.29.0.post1", True,
-            ("hardware/mp_devices.py", "hardware/rp2_pio_encoder.py"),
+            ("hardware/mp_devices.py", "hardware/mp_parts.py", "hardware/rp2_pio_encoder.py"),
             ("microcontroller", "watchdog", "traceback")),
     "esp32": ("micropython-esp32-esp32-generic-stubs==1.29.0.post1", True,
-              ("hardware/mp_devices.py", "hardware/esp32_encoder.py"),
+              ("hardware/mp_devices.py", "hardware/mp_parts.py", "hardware/esp32_encoder.py"),
               ("microcontroller", "watchdog", "traceback", "rp2")),
     "circuitpython": ("circuitpython-stubs==10.3.1", False,
-                      ("hardware/cp_devices.py",),
+                      ("hardware/cp_devices.py", "hardware/cp_parts.py"),
                       ("machine", "neopixel", "rp2", "esp32")),
 }
 # What every port runs: the loop, the modes, the drivers' pure logic, the core they use.
 COMMON = ("hardware/clock.py", "hardware/ring.py", "hardware/presses.py",
-          "hardware/quadrature.py", "hardware/board.py", "firmware")
+          "hardware/quadrature.py", "hardware/board.py", "hardware/oled.py",
+          "hardware/buzzer.py", "hardware/font.py", "firmware")
 COUNTED = ("[attr-defined]", "[call-arg]", "[import-not-found]", "[name-defined]",
            "[import-untyped]")
 
@@ -65,13 +66,17 @@ def check(port, extra=()):
     stubs = stubs_dir(port)
     config = os.path.join(ROOT, "build", "stubs", "mypy-%s.ini" % port)
     with open(config, "w") as f:
-        f.write("[mypy]\n[mypy-%s]\nignore_missing_imports = True\n" % ",".join(others))
+        f.write("[mypy]\n[mypy-%s]\nignore_missing_imports = True\n" % ",".join(
+            others + ("circuitpython_typing",)))
     args = [sys.executable, "-m", "mypy", "--config-file", config, "--no-site-packages",
             "--follow-imports=silent", "--check-untyped-defs", "--no-error-summary",
             "--no-incremental", "--cache-dir", os.devnull]
     if replaces_stdlib:
         args += ["--custom-typeshed-dir", stubs]
-    env = dict(os.environ, MYPYPATH=stubs)
+    # The outside libraries deploy installs in lib/ are checked as the device would run them.
+    from host_tools import device_libs
+    libs = device_libs.lib_dir("circuitpython" if port == "circuitpython" else "micropython")
+    env = dict(os.environ, MYPYPATH=stubs + os.pathsep + libs)
     proc = subprocess.run(args + list(COMMON) + list(files) + list(extra), cwd=ROOT, env=env,
                           capture_output=True, text=True)
     if proc.returncode not in (0, 1):           # 1: errors found; anything else: mypy failed

@@ -13,9 +13,11 @@ import subprocess
 import tempfile
 
 from hardware import board as board_file
-from hardware.sim import FRAME_MARK
+from hardware.sim import DISPLAY_MARK, FRAME_MARK, TONE_MARK, TONE_SIZE
 
+from host_tools import sound_file
 from host_tools.device_files import board_path, build_flash
+from host_tools.display_image import DisplayImage
 from host_tools.errors import UserError
 from host_tools.tools import micropython_path
 
@@ -116,6 +118,8 @@ class Firmware:
         self.board = board_file.load(board_path(board))
         ring = self.board["ring"]
         self.frame_size = ring["count"] * len(ring["order"])
+        display = self.board["display"]
+        self.page_size = display["width"] if display else 0
         args = [micropython_path()]
         if heap:
             args += ["-X", "heapsize=%d" % heap]
@@ -129,7 +133,8 @@ class Firmware:
         self.proc.stdin.flush()
 
     def feed(self, data):
-        """Parse output bytes into events: ("frame", wire bytes) and ("console", text)."""
+        """Parse output bytes into events: ("frame", wire bytes), ("console", text),
+        ("display", (first page, last page, bytes)) and ("tone", (ticks_ms, freq_hz, duty))."""
         self._buffer += data
         events = []
         while self._buffer:
@@ -138,6 +143,26 @@ class Firmware:
                 if len(self._buffer) < need:
                     break
                 events.append(("frame", self._buffer[len(FRAME_MARK):need - 1]))
+                self._buffer = self._buffer[need:]
+                continue
+            if self._buffer.startswith(DISPLAY_MARK):
+                if len(self._buffer) < len(DISPLAY_MARK) + 2:
+                    break
+                first, last = self._buffer[2], self._buffer[3]
+                need = len(DISPLAY_MARK) + 2 + (last - first + 1) * self.page_size + 1
+                if len(self._buffer) < need:
+                    break
+                events.append(("display", (first, last, self._buffer[4:need - 1])))
+                self._buffer = self._buffer[need:]
+                continue
+            if self._buffer.startswith(TONE_MARK):
+                need = len(TONE_MARK) + TONE_SIZE + 1
+                if len(self._buffer) < need:
+                    break
+                e = self._buffer[2:need - 1]
+                events.append(("tone", (int.from_bytes(e[0:4], "little"),
+                                        int.from_bytes(e[4:6], "little"),
+                                        int.from_bytes(e[6:8], "little"))))
                 self._buffer = self._buffer[need:]
                 continue
             if FRAME_MARK[:1] == self._buffer[:1] and len(self._buffer) < len(FRAME_MARK):
@@ -151,9 +176,12 @@ class Firmware:
 
 
 def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hold=False,
-               reset_cause="power", uptime_ms=0):
+               reset_cause="power", uptime_ms=0, wav_path=None, display_svg=None):
     """Run a script without a terminal. Returns (frames, console lines); each frame is
-    {"wheel", "leds", "console"}, also written as JSON lines to frames_path. reset_cause:
+    {"wheel", "leds", "console"}, also written as JSON lines to frames_path. On a board with a
+    display or a buzzer a frame also has "display" (the text on it once the frame is shown)
+    and "tones" ([freq_hz, ms] that start after this frame and before the next); wav_path gets
+    what the buzzer played, display_svg the last picture on the display. reset_cause:
     how the board started, "power" (a power-up) or "reset" (a reset or a watchdog).
     uptime_ms: where the virtual clock starts, as if the board had run that long (its ticks
     wrap every 2**30 like a real port's: ticks_us after 17.9 minutes, ticks_ms after 12.4
@@ -173,10 +201,17 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
         except subprocess.TimeoutExpired:
             firmware.proc.kill()
             raise UserError("simulator: no end after %d s" % SCRIPT_TIMEOUT_S)
-        frames, console = _collect(firmware, out)
+        frames, console, image, tones = _collect(firmware, out)
     finally:
         if own_flash:
             shutil.rmtree(flash, ignore_errors=True)
+    if wav_path:
+        sound_file.write_wav(wav_path, tones)
+    if display_svg:
+        if image is None:
+            raise UserError("--display-svg: board %s has no display" % board)
+        with open(display_svg, "w") as f:
+            f.write(image.svg())
     if frames_path:
         with open(frames_path, "w") as f:
             for frame in frames:
@@ -191,15 +226,42 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
 
 
 def _collect(firmware, out):
+    """(frames, console lines, the display image or None, tones) from the run's output;
+    tones: [start ticks_ms, freq_hz, ms, duty] in the order played."""
+    board = firmware.board
+    image = DisplayImage(board["display"]) if board["display"] else None
     frames = []
     console = []
     since = []
-    for kind, value in firmware.feed(out):
+    tones = []
+    tone_frames = []                 # the frame each tone follows
+    events = firmware.feed(out)
+    for at, (kind, value) in enumerate(events):
         if kind == "console":
             console.append(value)
             since.append(value)
+        elif kind == "display":
+            image.write(*value)
+            if frames:
+                frames[-1]["display"] = image.rows()
+        elif kind == "tone":
+            ticks, freq, duty = value
+            if tones and tones[-1][2] is None:          # the previous tone ends here
+                tones[-1][2] = (ticks - tones[-1][0]) % (1 << 30)
+            if freq:
+                tones.append([ticks, freq, None, duty])
+                tone_frames.append(max(len(frames) - 1, 0))
         else:
-            wheel, leds = decode_frame(firmware.board["ring"], value)
-            frames.append({"wheel": wheel, "leds": leds, "console": "\n".join(since)})
+            wheel, leds = decode_frame(board["ring"], value)
+            frame = {"wheel": wheel, "leds": leds, "console": "\n".join(since)}
+            if image is not None:
+                frame["display"] = image.rows()
+            if board["buzzer"]:
+                frame["tones"] = []
+            frames.append(frame)
             since = []
-    return frames, console
+    played = [(t, i) for t, i in zip(tones, tone_frames) if t[2] is not None]
+    for tone, index in played:
+        if frames:
+            frames[index]["tones"].append([tone[1], tone[2]])
+    return frames, console, image, [t for t, _ in played]

@@ -7,6 +7,7 @@ import select
 import sys
 import time
 
+from host_tools.display_image import DisplayImage
 from host_tools.simulator import Firmware, decode_frame, gestures
 
 NAMES = ("C", "C#/Db", "D", "D#/Eb", "E", "F", "F#/Gb", "G", "G#/Ab", "A", "A#/Bb", "B")
@@ -43,8 +44,10 @@ def draw_ring(wheel, gamma):
     return ["".join(row) for row in grid]
 
 
-def render_text_frame(wheel, gamma, console_lines):
-    return draw_ring(wheel, gamma) + [""] + console_lines
+def render_text_frame(wheel, gamma, console_lines, display_lines=()):
+    """The ring, the display under it (boards with one), then the console."""
+    display = ["  " + line for line in display_lines]
+    return draw_ring(wheel, gamma) + display + [""] + console_lines
 
 
 def run(flash, heap=None, board="sim"):
@@ -57,6 +60,8 @@ def run(flash, heap=None, board="sim"):
     named = gestures(firmware.board["button"])
     wheel = [[0, 0, 0]] * 12
     console = []
+    display = firmware.board["display"]
+    image = DisplayImage(display) if display else None
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     out = sys.stdout
@@ -74,7 +79,9 @@ def run(flash, heap=None, board="sim"):
                 for kind, value in firmware.feed(data):
                     if kind == "frame":
                         wheel, _ = decode_frame(ring, value)
-                    else:
+                    elif kind == "display":
+                        image.write(*value)
+                    elif kind == "console":
                         console = (console + [value])[-8:]
                     changed = True
             if fd in ready:
@@ -86,7 +93,8 @@ def run(flash, heap=None, board="sim"):
                     firmware.send(["quit"])
                     break
             if changed:
-                lines = render_text_frame(wheel, gamma, console)
+                lines = render_text_frame(wheel, gamma, console,
+                                          image.terminal_lines() if image else ())
                 out.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n" + KEYS_HELP)
                 out.flush()
         firmware.proc.wait(timeout=5)
@@ -131,7 +139,10 @@ def _keys(data, named):
 def demo(frames, gamma, pause=0.08, out=sys.stdout):
     """No terminal to read keys from: replay scripted frames as text, one after another."""
     for frame in frames:
-        lines = render_text_frame(frame["wheel"], gamma, frame["console"].splitlines()[-2:])
+        display = frame.get("display")
+        boxed = ["\u2502 " + row for row in display] if display is not None else ()
+        lines = render_text_frame(frame["wheel"], gamma, frame["console"].splitlines()[-2:],
+                                  boxed)
         out.write("\n".join(lines) + "\n\n")
         out.flush()
         time.sleep(pause)

@@ -15,7 +15,7 @@ from core import degrees
 from core.notes import format_note, note_pc, pc_names
 from core.spelling import spell
 
-from firmware.modes.names import meld_notes, plain_names
+from firmware.modes.names import meld_notes, plain_names, short_title
 from firmware.render import OPTIONAL_LEVEL, clear, paint_cursor, paint_meld
 
 SCALE = 2                 # the meld kind
@@ -129,3 +129,21 @@ class Mode:
         return "bluff: %s; degree %s (%d of %d) is %s%s" % (
             scale, degrees.to_text(code), self.next + 1, len(codes), format_note(note),
             " (basic game: %s also counts)" % " or ".join(also) if also else "")
+
+    def display(self):
+        """The panel's shorter text: the scale by name, its notes, the degree wanted next."""
+        if self.scale is None or self.step == "scale":
+            return self.describe()
+        meldset = self.app.meldset
+        head = "bluff: " + short_title(meldset, self.scale, self.root)
+        notes = meld_notes(self.root, self.codes)
+        if self.step == "root":
+            return "%s; %s; degree 1 is %s" % (head, notes, format_note(self.root))
+        if self.complete():
+            return "%s; %s; complete: discard the Wheel" % (head, notes)
+        code = self.codes[self.next]
+        note = spell(self.root, code)
+        also = [format_note(n) for n in pc_names(note_pc(note)) if n != note]
+        return "%s; %s; degree %s (%d of %d) is %s%s" % (
+            head, notes, degrees.to_text(code), self.next + 1, len(self.codes),
+            format_note(note), "; basic game: also " + " or ".join(also) if also else "")

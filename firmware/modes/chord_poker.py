@@ -16,7 +16,7 @@ from core.games.chord_poker_table import CHORD_POINTS
 from core.notes import format_note, pc_label
 from core.spelling import spell
 
-from firmware.modes.names import meld_title, root_note
+from firmware.modes.names import meld_title, root_note, short_title
 from firmware.render import (GOING, MISSING, PLACED, ROOT_WHITE, OPTIONAL_LEVEL, clear,
                              paint_cursor, paint_meld, paint_sector)
 
@@ -199,6 +199,23 @@ class Mode:
             return "chord poker: root %s: %s (click to keep)" % (
                 format_note(root), meld_title(meldset, self.chord, root))
         root_pc = self.new_root if self.step == "preview" else self.root
+        root, placed, missing = self._notes(root_pc)
+        line = "%s: on the Wheel %s; missing %s" % (
+            meld_title(meldset, self.chord, root), " ".join(placed) or "nothing",
+            " ".join(missing) or "nothing")
+        if self.step == "preview":
+            return "chord poker: root change preview to %s: %s; back to the hand %s" % (
+                format_note(root), line, self._going())
+        line = "chord poker: %s; cursor %s" % (line, pc_label(self.cursor))
+        if self.complete():
+            line += "; complete: %d points (click for the next chord)" % CHORD_POINTS
+        if self.hint:
+            line += " (%s)" % self.hint
+        return line
+
+    def _notes(self, root_pc):
+        """(root, names on the Wheel, names still missing (optional ones in parentheses))."""
+        codes = self.app.meldset.meld_codes(self.chord)
         root = root_note(self.app, root_pc, codes)
         placed = []
         missing = []
@@ -209,17 +226,24 @@ class Mode:
                 placed.append(name)
             else:
                 missing.append("(" + name + ")" if code & degrees.OPTIONAL else name)
-        line = "%s: on the Wheel %s; missing %s" % (
-            meld_title(meldset, self.chord, root), " ".join(placed) or "nothing",
-            " ".join(missing) or "nothing")
+        return root, placed, missing
+
+    def _going(self):
+        return " ".join(pc_label(pc) for pc in range(12) if self.placed[pc] and not (
+            self.new_required | self.new_optional) >> pc & 1) or "nothing"
+
+    def display(self):
+        """The panel's shorter text: the chord, the Wheel, what is missing, the cursor."""
+        if self.chord is None or self.step in ("chord", "root"):
+            return self.describe()
+        root_pc = self.new_root if self.step == "preview" else self.root
+        root, placed, missing = self._notes(root_pc)
+        parts = [short_title(self.app.meldset, self.chord, root),
+                 "Wheel: " + (" ".join(placed) or "-"), "missing: " + (" ".join(missing) or "-")]
         if self.step == "preview":
-            going = [pc_label(pc) for pc in range(12)
-                     if self.placed[pc] and not (self.new_required | self.new_optional) >> pc & 1]
-            return "chord poker: root change preview to %s: %s; back to the hand %s" % (
-                format_note(root), line, " ".join(going) or "nothing")
-        line = "chord poker: %s; cursor %s" % (line, pc_label(self.cursor))
+            return "; ".join(["root change to " + format_note(root)] + parts
+                             + ["back: " + self._going()])
         if self.complete():
-            line += "; complete: %d points (click for the next chord)" % CHORD_POINTS
-        if self.hint:
-            line += " (%s)" % self.hint
-        return line
+            parts.append("complete: %d pts" % CHORD_POINTS)
+        parts.append(self.hint or "cursor " + pc_label(self.cursor))   # a hint names it
+        return "; ".join(parts)

@@ -1,9 +1,11 @@
 """Meld Explorer: turn to move the root a semitone a detent (both ways, wrapping); click for
-the next meld of the kind; double press for the next kind (intervals, chords, scales)."""
+the next meld of the kind; double press for the next kind (intervals, chords, scales). With a
+buzzer, each new meld is played (firmware/sound.py); turning is silent, so spinning is not
+noisy."""
 
 from core.meldset import KINDS
 
-from firmware.modes.names import meld_notes, meld_title, root_note
+from firmware.modes.names import meld_notes, meld_title, root_note, short_title
 from firmware.render import paint_meld
 
 
@@ -57,10 +59,12 @@ class Mode:
         melds = self.kinds[self.kind]
         self.positions[self.kind] = (self.positions[self.kind] + 1) % len(melds)
         self._save()
+        self.app.play_meld(self.meld, self.root)
 
     def on_double(self):
         self._next_kind()
         self._save()
+        self.app.play_meld(self.meld, self.root)
 
     def on_long(self):
         self.app.open_menu()
@@ -78,3 +82,11 @@ class Mode:
         codes = meldset.meld_codes(i)
         root = root_note(self.app, self.root, codes)
         return "%s: %s" % (meld_title(meldset, i, root), meld_notes(root, codes))
+
+    def display(self):
+        """The same, with a long id left out ('C major pentatonic: C D E G A')."""
+        meldset = self.app.meldset
+        i = self.meld
+        codes = meldset.meld_codes(i)
+        root = root_note(self.app, self.root, codes)
+        return "%s; %s" % (short_title(meldset, i, root), meld_notes(root, codes))

@@ -114,6 +114,21 @@ class Mode:
         points, i, root_pc = self.readings[0]
         return "%s; cards %s: %s" % (head, self._spelled(i, root_pc), " | ".join(words))
 
+    def display(self):
+        """The panel's shorter text: the melds by root and id ('C 6', 'A min7') with points."""
+        if not self.cards or not self.readings:
+            return self.describe()
+        meldset = self.app.meldset
+        parts = ["meld check: cursor %s" % pc_label(self.cursor)]
+        points, i, root_pc = self.readings[0]
+        parts.append("cards " + self._spelled(i, root_pc))
+        for points, i, root_pc in self.readings:
+            root = root_note(self.app, root_pc, meldset.meld_codes(i))
+            parts.append("%s %s: %d pts" % (format_note(root), meldset.meld_id(i), points))
+            if root_pc == 0:
+                parts.append("(C root: refill)")
+        return "; ".join(parts)
+
     def _spelled(self, i, root_pc):
         """The cards in the order entered, named as the notes of the meld they build."""
         codes = self.app.meldset.meld_codes(i)

@@ -1,5 +1,5 @@
 """The menu (long press from any mode): mode, meld set, brightness, colour scheme, root name,
-and the colour-order test.
+the colour-order test, and the sound (off, soft, medium, loud) on a board with a buzzer.
 
 Turn to choose an item, click to change it (turn through the values, click to keep one),
 long or double press to leave. Brightness previews live while it is being changed. The colour
@@ -11,8 +11,10 @@ from firmware.modes import mode_names
 from firmware.render import COLOUR_TEST_TEXT, paint_bar, paint_colour_test, paint_dot
 from firmware.settings import BRIGHTNESS_LEVELS
 
-ITEMS = ("mode", "meld set", "brightness", "colours", "root name", "colour test")
+ITEMS = ("mode", "meld set", "brightness", "colours", "root name", "colour test", "sound")
 TEST_ITEM = 5
+SOUND_ITEM = 6                 # only on a board with a buzzer
+VOLUMES = ("off", "soft", "medium", "loud")
 _BROWSE = bytes((255, 255, 255))
 _EDIT = bytes((0, 200, 255))
 
@@ -22,6 +24,7 @@ class Mode:
 
     def __init__(self, app):
         self.app = app
+        self.items = ITEMS if app.hw.buzzer is not None else ITEMS[:SOUND_ITEM]
         self.item = 0
         self.editing = False
         self.choices = ()
@@ -44,6 +47,9 @@ class Mode:
             current = settings["colours"]
         elif item == TEST_ITEM:
             return ("on",), 0
+        elif item == SOUND_ITEM:
+            values = VOLUMES
+            current = VOLUMES[settings["volume"]]
         else:
             values = ("auto", "other")
             current = "other" if settings["other_root_name"] else "auto"
@@ -54,8 +60,10 @@ class Mode:
             self.choice = (self.choice + steps) % len(self.choices)
             if self.item == 2:
                 self.app.set_brightness(self.choices[self.choice], preview=True)
+            elif self.item == SOUND_ITEM:
+                self.app.beep(self.choice)
         else:
-            self.item = (self.item + steps) % len(ITEMS)
+            self.item = (self.item + steps) % len(self.items)
 
     def on_click(self):
         if not self.editing:
@@ -64,7 +72,7 @@ class Mode:
             return
         self.editing = False
         if self.item != TEST_ITEM:
-            self.app.apply_setting(ITEMS[self.item], self.choices[self.choice])
+            self.app.apply_setting(self.items[self.item], self.choices[self.choice])
 
     def on_double(self):
         self.on_long()
@@ -90,5 +98,5 @@ class Mode:
             return COLOUR_TEST_TEXT + "; click to end"
         if self.editing:
             return "menu > %s: %s (turn to change, click to keep)" % (
-                ITEMS[self.item], self.choices[self.choice])
-        return "menu: %s (click to change, long press to leave)" % ITEMS[self.item]
+                self.items[self.item], self.choices[self.choice])
+        return "menu: %s (click to change, long press to leave)" % self.items[self.item]

@@ -24,6 +24,14 @@ def meld_title(meldset, i, root):
     return "%s %s (%s)" % (format_note(root), meldset.meld_name(i), meldset.meld_id(i))
 
 
+def short_title(meldset, i, root):
+    """'Eb minor triad (min)', or without the id when it is long ('C major pentatonic'): for
+    the 16-column display."""
+    ident = meldset.meld_id(i)
+    title = "%s %s" % (format_note(root), meldset.meld_name(i))
+    return title if len(ident) > 5 else "%s (%s)" % (title, ident)
+
+
 def plain_names():
     """Every plain name of the 12 notes in wheel order: C, C#, Db, D, D#, Eb ... (17), for a
     knob that picks a note by name (the name fixes the letters spelled from it)."""

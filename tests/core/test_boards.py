@@ -56,3 +56,33 @@ def test_platform_specific_checks():
     assert "ring.pin: expected a board pin name such as 'A0', got 16" in problems(obj)
     err = raises(board.BoardError, board.parse, [], "x.json")
     assert str(err) == "x.json: : expected a JSON object"
+
+
+def test_optional_parts_are_absent_by_default_and_filled_in():
+    b = board.parse(good())
+    assert b["display"] is None and b["buzzer"] is None
+    obj = good()
+    obj["display"] = {"sda": 8, "scl": 9}
+    obj["buzzer"] = {"pin": 15}
+    b = board.parse(obj)
+    assert b["display"]["address"] == 60 and b["display"]["height"] == 64
+    assert b["display"]["rotation"] == 0 and b["display"]["freq"] == 400000
+    assert b["buzzer"]["pin"] == 15
+    obj["display"] = None                        # spelled out as absent
+    assert board.parse(obj)["display"] is None
+
+
+def test_bad_optional_parts_are_named():
+    obj = good()
+    obj["display"] = {"sda": 6, "scl": 7, "address": 61, "rotation": 90, "colour": 1}
+    obj["buzzer"] = {"pin": 16}
+    assert problems(obj) == [
+        "display.colour: unknown field",
+        "display.rotation: 90 is not one of 0, 180",
+        "buzzer.pin: pin 16 is already ring.pin",
+        "display.sda: GP6 is not an SDA pin of I2C0 (0, 4, 8, 12, 16, 20, 24, 28)",
+        "display.scl: GP7 is not an SCL pin of I2C0 (1, 5, 9, 13, 17, 21, 25, 29)",
+    ]
+    obj["display"] = {"i2c": 1, "sda": 6, "scl": 7}
+    obj["buzzer"] = {"pin": 4}
+    assert problems(obj) == ["buzzer.pin: pin 4 is already button.pin"]

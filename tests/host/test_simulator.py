@@ -41,7 +41,8 @@ def test_the_issue_script(tmp_path):
     assert [lit(f) for f in frames[:5]] == [[0, 4, 7], [1, 5, 8], [2, 6, 9], [3, 7, 10],
                                             [3, 6, 10]]
     for frame in frames:
-        assert set(frame) == {"wheel", "leds", "console"}
+        # The sim board has the optional display and buzzer (tests/host/test_display.py).
+        assert set(frame) == {"wheel", "leds", "console", "display", "tones"}
         assert len(frame["wheel"]) == 12 and len(frame["leds"]) == 12
         # The sim board: LED 3 at C, anticlockwise.
         assert frame["leds"][3] == frame["wheel"][0]
@@ -52,7 +53,7 @@ def test_runs_in_a_small_heap():
     # make bench measures the smallest heap the app runs in (72 KB on the 64-bit unix port
     # today); this runs with a margin. The 48 KB target is not met yet: see README, "Memory".
     frames, console = run_script("cw 12; double; click; double; click; long; long",
-                                 heap=96 * 1024)
+                                 heap=120 * 1024)
     assert console[-4:] == ["C minor second (m2): C Db", "C major second (M2): C D",
                             "menu: mode (click to change, long press to leave)",
                             "C major second (M2): C D"]
@@ -98,12 +99,12 @@ def test_a_crash_while_the_app_is_built_is_counted(tmp_path):
     # third reset in a row reaches safe mode (which needs less) instead of restarting forever.
     for boot in (1, 2, 3):
         try:
-            run_script("wait 50", flash=str(tmp_path), reset_cause="reset", heap=48 * 1024)
+            run_script("wait 50", flash=str(tmp_path), reset_cause="reset", heap=64 * 1024)
         except UserError:
             pass                                  # the simulator stops where a board resets
         assert (tmp_path / "crashes.txt").read_text() == str(boot)
     _, console = run_script("wait 50", flash=str(tmp_path), reset_cause="reset",
-                            heap=48 * 1024)
+                            heap=64 * 1024)
     assert console[0].startswith("safe mode: 3 crashed boots in a row")
 
 
@@ -172,4 +173,5 @@ def test_uptime_and_long_waits_are_checked(capsys):
     assert main(["sim", "--script", "wait 1", "--uptime-ms", "-5"]) == 2
     assert capsys.readouterr().err == "error: --uptime-ms -5: cannot be negative\n"
     assert main(["sim", "--uptime-ms", "5"]) == 2               # not silently ignored
-    assert capsys.readouterr().err == "error: --uptime-ms and --reset-cause go with --script\n"
+    assert capsys.readouterr().err == ("error: --uptime-ms, --reset-cause, --wav and "
+                                       "--display-svg go with --script\n")

@@ -1,0 +1,65 @@
+"""CircuitPython drivers for the optional parts (imported only when the board file has them):
+the SSD1306 OLED through Adafruit's `adafruit_ssd1306`, the piezo through pwmio."""
+
+import board
+
+
+def _pin(name):
+    return getattr(board, name)
+
+
+# SSD1306 commands beyond what the Adafruit driver exposes: the window a data write fills.
+_SET_COL_ADDR = 0x21
+_SET_PAGE_ADDR = 0x22
+_DATA = 0x40                  # the control byte that starts display data on I2C
+
+
+class Ssd1306Panel:
+    """An SSD1306 OLED through Adafruit's `adafruit_ssd1306` (lib/ on CIRCUITPY). Its I2C
+    buffer keeps one control byte before the pixels; a partial write borrows the byte just
+    before the first page for that, so nothing is copied."""
+
+    def __init__(self, config):
+        import adafruit_ssd1306
+        import busio
+        i2c = busio.I2C(_pin(config["scl"]), _pin(config["sda"]), frequency=config["freq"])
+        self.width = config["width"]
+        self._oled = adafruit_ssd1306.SSD1306_I2C(self.width, config["height"], i2c,
+                                                  addr=config["address"])
+        if config["rotation"] == 180:
+            self._oled.rotate(False)
+        self._raw = self._oled.buffer                  # control byte + pixels
+        self.buffer = memoryview(self._raw)[1:]
+
+    def write_pages(self, first, last):
+        oled = self._oled
+        for cmd in (_SET_COL_ADDR, 0, self.width - 1, _SET_PAGE_ADDR, first, last):
+            oled.write_cmd(cmd)
+        start = first * self.width                     # the byte before page `first`
+        end = (last + 1) * self.width + 1
+        raw = self._raw
+        saved = raw[start]
+        raw[start] = _DATA
+        try:
+            # circuitpython-stubs 10.3.1 types the native I2CDevice.__exit__ with no
+            # arguments; the C code (shared-bindings/adafruit_bus_device) takes them.
+            with oled.i2c_device:  # type: ignore[call-arg]
+                oled.i2c_device.write(raw, start=start, end=end)
+        finally:
+            raw[start] = saved
+
+
+class PwmTone:
+    """A passive piezo on a PWM pin (pwmio, with a frequency that can change)."""
+
+    def __init__(self, config):
+        import pwmio
+        self._pwm = pwmio.PWMOut(_pin(config["pin"]), duty_cycle=0, frequency=440,
+                                 variable_frequency=True)
+
+    def tone(self, freq, duty):
+        self._pwm.frequency = freq
+        self._pwm.duty_cycle = duty
+
+    def off(self):
+        self._pwm.duty_cycle = 0

@@ -1,0 +1,54 @@
+"""MicroPython drivers for the optional parts (imported only when the board file has them):
+the SSD1306 OLED through micropython-lib's `ssd1306`, the piezo through machine.PWM."""
+
+import machine
+
+
+# SSD1306 commands used beyond micropython-lib's driver: the window a data write fills, and
+# the two mirrors that turn the picture by 180 degrees.
+_SET_COL_ADDR = 0x21
+_SET_PAGE_ADDR = 0x22
+_SEG_REMAP_MIRRORED = 0xA0
+_COM_SCAN_UP = 0xC0
+
+
+class Ssd1306Panel:
+    """An SSD1306 OLED on hardware I2C through micropython-lib's `ssd1306` driver (installed
+    in lib/ by deploy). Writes only the pages asked for, straight from the driver's buffer."""
+
+    def __init__(self, config):
+        import ssd1306
+        i2c = machine.I2C(config["i2c"], scl=machine.Pin(config["scl"]),
+                          sda=machine.Pin(config["sda"]), freq=config["freq"])
+        self.width = config["width"]
+        self._oled = ssd1306.SSD1306_I2C(self.width, config["height"], i2c, config["address"])
+        if config["rotation"] == 180:
+            self._oled.write_cmd(_SEG_REMAP_MIRRORED)
+            self._oled.write_cmd(_COM_SCAN_UP)
+        self.buffer = self._oled.buffer
+        self._view = memoryview(self.buffer)
+
+    def write_pages(self, first, last):
+        oled = self._oled
+        oled.write_cmd(_SET_COL_ADDR)
+        oled.write_cmd(0)
+        oled.write_cmd(self.width - 1)
+        oled.write_cmd(_SET_PAGE_ADDR)
+        oled.write_cmd(first)
+        oled.write_cmd(last)
+        oled.write_data(self._view[first * self.width:(last + 1) * self.width])
+
+
+class PwmTone:
+    """A passive piezo on a PWM pin: the frequency is the pitch, the duty the loudness."""
+
+    def __init__(self, config):
+        self._pwm = machine.PWM(machine.Pin(config["pin"]))
+        self._pwm.duty_u16(0)
+
+    def tone(self, freq, duty):
+        self._pwm.freq(freq)
+        self._pwm.duty_u16(duty)
+
+    def off(self):
+        self._pwm.duty_u16(0)

@@ -1,0 +1,47 @@
+"""Text rows on a 128x64 monochrome panel (SSD1306 page layout: a row of 8x8 glyphs is one
+page, so a glyph's column bytes are copied into the buffer as they are).
+
+The panel adapters (hardware/mp_devices.py, cp_devices.py, sim.py) give `buffer` (the
+pixels, pages of `width` bytes) and `write_pages(first, last)`. Only the rows that changed
+are redrawn and only their pages are sent: a one-row change costs 128 bytes on the I2C bus,
+not 1024."""
+
+from hardware.font import WIDTH, glyph
+
+
+class TextDisplay:
+    def __init__(self, panel, width, height):
+        self.panel = panel
+        self.width = width
+        self.columns = width // WIDTH
+        self.rows = height // 8
+        self._shown = [""] * self.rows
+        self.writes = 0                       # pages sent, for the benchmark
+
+    def show(self, rows):
+        """Draw these rows (strings from firmware/screen.layout); the rest go blank."""
+        first = last = -1
+        for r in range(self.rows):
+            text = rows[r] if r < len(rows) else ""
+            if text != self._shown[r]:
+                self._draw(r, text)
+                self._shown[r] = text
+                if first < 0:
+                    first = r
+                last = r
+        if first >= 0:
+            self.panel.write_pages(first, last)
+            self.writes += last - first + 1
+
+    def _draw(self, page, text):
+        buf = self.panel.buffer
+        at = page * self.width
+        end = at + self.width
+        for ch in text[:self.columns]:
+            table, offset = glyph(ord(ch))
+            for i in range(WIDTH):
+                buf[at + i] = table[offset + i]
+            at += WIDTH
+        while at < end:
+            buf[at] = 0
+            at += 1

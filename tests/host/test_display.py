@@ -1,0 +1,327 @@
+"""The optional OLED: the firmware's text through the real drivers (micropython-lib's ssd1306
+on the MicroPython unix port, Adafruit's adafruit_ssd1306 on CPython) into a model of the chip
+at the I2C boundary, read back pixel by pixel; the simulator's display and tones."""
+
+import json
+import os
+import subprocess
+import sys
+import types
+
+import pytest
+
+from firmware.screen import layout
+from host_tools import device_libs, make_font
+from host_tools.display_image import DisplayImage
+from host_tools.tools import micropython_path
+
+from host_tools.ssd1306_model import Ssd1306Chip
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CONFIG = {"driver": "ssd1306", "i2c": 0, "sda": 4, "scl": 5, "address": 60, "width": 128,
+          "height": 64, "rotation": 0, "freq": 400000, "ma": 20}
+LINE = "C diminished seventh (dim7): C Eb Gb Bbb"
+SHOWN = ["C diminished", "seventh (dim7):", "C E\u266d G\u266d B\U0001d12b"]
+
+
+def read_text(ram):
+    image = DisplayImage(CONFIG)
+    image.write(0, 7, ram)
+    return image.rows()
+
+
+def test_the_font_is_what_the_generator_writes():
+    with open(os.path.join(ROOT, "hardware", "font.py")) as f:
+        assert f.read() == make_font.source()
+
+
+def test_layout_is_read_back_from_the_pixels():
+    class Panel:
+        buffer = bytearray(1024)
+
+        def write_pages(self, first, last):
+            pass
+    from hardware.oled import TextDisplay
+    panel = Panel()
+    display = TextDisplay(panel, 128, 64)
+    display.show(layout(LINE))
+    assert read_text(panel.buffer) == SHOWN
+
+
+MP_SCRIPT = """
+import sys, json
+sys.path.insert(0, %(libs)r)
+sys.path.insert(0, %(root)r)
+sys.path.insert(0, %(tests)r)
+from ssd1306_model import Ssd1306Chip
+chip = Ssd1306Chip()
+
+class Pin:
+    def __init__(self, n, *args):
+        self.n = n
+
+class I2C:
+    def __init__(self, bus, scl=None, sda=None, freq=None):
+        self.setup = (bus, scl.n, sda.n, freq)
+    def writeto(self, addr, buf):
+        chip.write(addr, buf)
+    def writevto(self, addr, bufs):
+        chip.write(addr, b"".join(bytes(b) for b in bufs))
+
+class Machine:
+    pass
+machine = Machine()
+machine.Pin = Pin
+machine.I2C = I2C
+sys.modules["machine"] = machine
+
+import ssd1306
+from hardware.mp_parts import Ssd1306Panel
+from hardware.oled import TextDisplay
+from firmware.screen import layout
+config = json.loads(%(config)r)
+panel = Ssd1306Panel(config)
+display = TextDisplay(panel, 128, 64)
+display.show(layout(%(line)r))
+first = chip.data_bytes
+display.show(layout(%(line2)r))
+print(json.dumps({"ram": list(chip.ram), "on": chip.on, "rotated": chip.rotated_180(),
+                  "setup": panel._oled.i2c.setup, "first": first,
+                  "second": chip.data_bytes - first}))
+"""
+
+
+def run_micropython(config, line, line2):
+    script = MP_SCRIPT % {"libs": device_libs.lib_dir("micropython"), "root": ROOT,
+                          "tests": os.path.join(ROOT, "host_tools"),
+                          "config": json.dumps(config), "line": line, "line2": line2}
+    proc = subprocess.run([micropython_path(), "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_micropython_lib_ssd1306_on_the_unix_port():
+    result = run_micropython(CONFIG, LINE, "C diminished seventh (dim7): C Eb Gb A")
+    # The driver's own init cleared the panel (1024 bytes) and turned it on; our first show
+    # sent pages 0-2 only; the second changed one row: one page, 128 bytes.
+    assert result["on"] and not result["rotated"]
+    assert result["setup"] == [0, 5, 4, 400000]
+    assert result["first"] == 1024 + 3 * 128
+    assert result["second"] == 128
+    assert read_text(result["ram"]) == SHOWN[:2] + ["C E\u266d G\u266d A"]
+
+
+def test_rotation_180_on_micropython():
+    result = run_micropython(dict(CONFIG, rotation=180), LINE, LINE)
+    assert result["rotated"]
+    assert read_text(result["ram"]) == SHOWN
+
+
+@pytest.fixture
+def circuitpython_on_cpython(monkeypatch):
+    """Adafruit's real libraries on CPython, with busio and board faked at the pins."""
+    monkeypatch.syspath_prepend(device_libs.lib_dir("circuitpython"))
+    chip = Ssd1306Chip()
+
+    class I2C:
+        def __init__(self, scl, sda, frequency=100000):
+            self.setup = (scl, sda, frequency)
+
+        def try_lock(self):
+            return True
+
+        def unlock(self):
+            pass
+
+        def writeto(self, address, buf, *, start=0, end=None):
+            chip.write(address, bytes(buf)[start:end])
+
+        def readfrom_into(self, address, buf, *, start=0, end=None):
+            raise OSError(19)
+
+    board = types.ModuleType("board")
+    board.SDA, board.SCL = "SDA", "SCL"
+    busio = types.ModuleType("busio")
+    busio.I2C = I2C
+    busio.SPI = type("SPI", (), {})
+    digitalio = types.ModuleType("digitalio")
+    digitalio.DigitalInOut = type("DigitalInOut", (), {})
+    micropython = types.ModuleType("micropython")
+    micropython.const = lambda value: value
+    # Type names only (the libraries import them inside try: on a board the import fails
+    # and annotations are never evaluated; CPython evaluates them).
+    typing_names = types.ModuleType("circuitpython_typing")
+    typing_names.__getattr__ = lambda name: object
+    for name, module in (("board", board), ("busio", busio), ("micropython", micropython),
+                         ("circuitpython_typing", typing_names), ("digitalio", digitalio)):
+        monkeypatch.setitem(sys.modules, name, module)
+    for name in ("adafruit_ssd1306", "adafruit_framebuf", "adafruit_bus_device",
+                 "adafruit_bus_device.i2c_device", "adafruit_bus_device.spi_device",
+                 "hardware.cp_parts"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    return chip
+
+
+def test_adafruit_ssd1306_on_cpython(circuitpython_on_cpython):
+    chip = circuitpython_on_cpython
+    from hardware.cp_parts import Ssd1306Panel
+    from hardware.oled import TextDisplay
+    panel = Ssd1306Panel(dict(CONFIG, sda="SDA", scl="SCL"))
+    display = TextDisplay(panel, 128, 64)
+    sent = chip.data_bytes
+    display.show(layout(LINE))
+    assert read_text(chip.ram) == SHOWN
+    assert chip.data_bytes - sent == 3 * 128          # three pages, one control byte each
+    # The borrowed control byte is given back: the pixels before page 1 are intact.
+    display.show(layout("C diminished seventh (dim7): C Eb Gb A"))
+    assert read_text(chip.ram) == SHOWN[:2] + ["C E\u266d G\u266d A"]
+    assert bytes(panel.buffer) == bytes(chip.ram)
+
+
+def test_rotation_180_on_circuitpython(circuitpython_on_cpython):
+    chip = circuitpython_on_cpython
+    from hardware.cp_parts import Ssd1306Panel
+    Ssd1306Panel(dict(CONFIG, sda="SDA", scl="SCL", rotation=180))
+    assert chip.rotated_180()
+
+
+def test_a_missing_display_is_left_out(circuitpython_on_cpython, capsys):
+    from firmware import platform
+    from firmware.devices import Hardware
+    hw = Hardware({"display": dict(CONFIG, sda="SDA", scl="SCL", address=0x3D),
+                   "buzzer": None, "platform": "circuitpython"}, None, None, None, None)
+    platform.add_parts(hw)
+    assert hw.display is None
+    assert "display not found" in capsys.readouterr().out
+
+
+# ---- the simulator: the display's text read back from its pixels, the buzzer's tones -------
+
+from firmware.modes import mode_names                        # noqa: E402
+from host_tools.cli import main                              # noqa: E402
+from host_tools.simulator import run_script                  # noqa: E402
+
+from tests.host.test_table_modes import enter                # noqa: E402
+
+FLAT, SHARP = "\u266d", "\u266f"
+# C minor triad from C4: C4 261.63, Eb4 311.13, G4 392.00 Hz.
+C_MINOR = [[262, 180], [311, 180], [392, 180]] + [[262, 40], [311, 40], [392, 40]] * 3
+
+
+def test_the_issue_command_shows_the_display_and_the_tones(tmp_path):
+    path = tmp_path / "frames.jsonl"
+    assert main(["sim", "--board", "sim", "--script", "click; wait 500", "--frames",
+                 str(path)]) == 0
+    frames = [json.loads(line) for line in path.read_text().splitlines()]
+    assert frames[0]["display"] == ["C major triad", "(maj)", "C E G"]
+    assert frames[0]["tones"] == []                  # turning on is silent
+    assert frames[-1]["display"] == ["C minor triad", "(min)", "C E%s G" % FLAT]
+    # The arpeggio, then the strum, cut where the run ends (the last tone is stopped there).
+    tones = frames[-1]["tones"]
+    n = len(tones)
+    assert n > 3 and tones[:n - 1] == C_MINOR[:n - 1]
+    assert tones[-1][0] == C_MINOR[n - 1][0] and tones[-1][1] <= C_MINOR[n - 1][1]
+
+
+def test_a_whole_tune_and_the_wav(tmp_path):
+    import wave
+    wav = tmp_path / "tune.wav"
+    frames, _ = run_script("click; wait 1500", wav_path=str(wav))
+    assert frames[-1]["tones"] == C_MINOR
+    with wave.open(str(wav)) as f:
+        rate = f.getframerate()
+        samples = f.readframes(f.getnframes())
+    values = [int.from_bytes(samples[i:i + 2], "little", signed=True)
+              for i in range(0, len(samples), 2)]
+    # 3 x (180 + 20) ms of arpeggio, then 9 x 40 ms strum.
+    assert len(values) == (600 + 360) * rate // 1000
+    for index, (freq, start) in enumerate(((262, 0), (311, 200), (392, 400))):
+        chunk = values[start * rate // 1000:(start + 180) * rate // 1000]
+        rises = sum(1 for a, b in zip(chunk, chunk[1:]) if a < 0 <= b)
+        assert abs(rises / 0.18 - freq) < 12, (index, rises)
+        gap = values[(start + 180) * rate // 1000 + 2:(start + 200) * rate // 1000]
+        assert not any(gap)
+
+
+def test_a_scale_runs_up_to_its_octave():
+    # Double press: the scales, C major pentatonic: C4 D4 E4 G4 A4 C5.
+    frames, _ = run_script("double; wait 1400")
+    assert frames[-1]["display"] == ["C major", "pentatonic", "C D E G A"]
+    assert frames[-1]["tones"] == [[262, 180], [294, 180], [330, 180], [392, 180],
+                                   [440, 180], [523, 180]]
+
+
+def test_the_sound_item_turns_the_buzzer_off():
+    # menu: turn to "sound" (item 6), click, turn from medium to off (a beep at each level on
+    # the way: soft; off is silent), click to keep, leave; then a click plays nothing.
+    frames, console = run_script("long; cw 6; click; ccw 1; wait 200; ccw 1; click; long; "
+                                 "click; wait 1200")
+    assert "menu > sound: off (turn to change, click to keep)" in console
+    beeps = [t for f in frames for t in f["tones"]]
+    assert beeps == [[440, 120]]
+    assert frames[-1]["display"] == ["C minor triad", "(min)", "C E%s G" % FLAT]
+
+
+EXPECTED = {
+    # mode: (script after entering it, the display at the end), worked out by hand from the
+    # console lines the modes print (tests/host/test_table_modes.py) and the 16-column wrap.
+    "explorer": ("cw 3; click", ["E%s minor triad" % FLAT, "(min)",
+                                               "E%s G%s B%s" % (FLAT, FLAT, FLAT)]),
+    "meld check": ("click; cw 4; click; cw 3; click; cw 2; click",
+                   ["meld check:", "cursor A", "cards C E G A", "C 6: 70 pts",
+                    "(C root: refill)", "A min7: 70 pts"]),
+    "chord poker": ("click; click; cw 7; click",
+                    ["C power chord", "(5)", "Wheel: C G", "missing: -", "complete: 5 pts",
+                     "cursor G"]),
+    "bluff": ("click; click; click",
+              ["bluff: C major", "pentatonic", "C D E G A", "degree 2 (2 of", "5) is D"]),
+    "looking glass": ("click; click; cw 4; click",
+                      ["looking glass:", "minor second", "(m2)", "cards on the",
+                       "Wheel: C E", "cursor E"]),
+    "key speller": ("cw 3; click; click; click",
+                    ["key speller: D", "major scale: D E", "F%s G A B C%s" % (SHARP, SHARP),
+                     "degree 3 is F%s" % SHARP]),
+    "alphabet": ("cw 1; click",
+                 ["alphabet by", "Thirds: last", "card C%s, next" % SHARP,
+                  "letter E: E%s or" % FLAT, "E"]),
+    "steps": ("cw 3",
+              ["steps: top card", "D%s/E%s: a half" % (SHARP, FLAT), "step up is E, a",
+               "whole step up is", "F"]),
+}
+
+
+@pytest.mark.parametrize("mode", mode_names())
+def test_every_mode_shows_its_answer(mode):
+    script, expected = EXPECTED[mode]
+    prefix = "" if mode == "explorer" else enter(mode) + "; "
+    frames, console = run_script(prefix + script)
+    assert frames[-1]["display"] == expected, console[-1]
+    for frame in frames:               # every picture on the way fits and is made of glyphs
+        assert len(frame["display"]) <= 8
+        assert all(len(row) <= 16 and "\ufffd" not in row for row in frame["display"])
+
+
+def test_the_menu_on_the_display():
+    frames, _ = run_script("long; cw 6; click")
+    assert frames[-1]["display"] == ["menu > sound:", "medium (turn to", "change, click to",
+                                     "keep)"]
+
+
+def test_a_picture_of_the_display(tmp_path):
+    svg = tmp_path / "display.svg"
+    run_script("ccw 3; double; double", display_svg=str(svg))
+    text = svg.read_text()
+    assert text.startswith("<svg") and text.count("<rect") > 100
+
+
+PICTURE_SCRIPT = "; ".join(["click"] * 13)       # from the C major triad to dim7
+
+
+def test_the_readme_picture_is_current(tmp_path):
+    svg = tmp_path / "display.svg"
+    frames, _ = run_script(PICTURE_SCRIPT, display_svg=str(svg))
+    assert frames[-1]["display"] == ["C diminished", "seventh (dim7)",
+                                     "C E%s G%s B\U0001d12b" % (FLAT, FLAT)]
+    with open(os.path.join(ROOT, "boards", "pictures", "display.svg")) as f:
+        assert svg.read_text() == f.read(), "regenerate it: see README, 'Optional display'"
