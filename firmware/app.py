@@ -29,6 +29,17 @@ def _log_exception(where, err):
     log.exception(where, err)
 
 
+EROFS = 30
+
+
+def _save_problem(err):
+    if err.args and err.args[0] == EROFS:
+        # CircuitPython: boot.py left the drive to the computer (the button was held).
+        return ("settings not saved: drive is read-only (plug the board in again without "
+                "holding the button)")
+    return "settings not saved: %s (will try again later)" % err
+
+
 def _sleep_ms(ms):
     if hasattr(asyncio, "sleep_ms"):
         return asyncio.sleep_ms(ms)
@@ -194,7 +205,7 @@ class App:
                 self.settings.save()
             except OSError as err:
                 if not self.settings.retry_ms:       # once per run of failures, not per try
-                    _log("settings not saved: %s (will try again later)" % err)
+                    _log(_save_problem(err))
                 self.settings.save_failed(now)
         if not self.stable and ticks_diff(now, self.started_at) >= crashes.STABLE_MS:
             self.stable = True
@@ -244,6 +255,5 @@ class App:
             await _sleep_ms(0 if link is not None and link.clock.virtual else hw.period_ms)
         if hw.buzzer is not None:
             hw.buzzer.stop()
-        if self.settings.dirty:
-            self.settings.save()
+        self.settings.save_before_stop()
         crashes.set_count(0)     # a clean stop is not a crash

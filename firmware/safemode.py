@@ -16,12 +16,11 @@ MAINTENANCE_PATH = "maintenance"
 
 
 def button_held(hw, samples=5, gap_ms=10):
-    import time
+    from hardware.clock import sleep_ms
     for _ in range(samples):
         if not hw.button.pressed():
             return False
-        if hasattr(time, "sleep_ms"):
-            time.sleep_ms(gap_ms)
+        sleep_ms(gap_ms)
     return True
 
 

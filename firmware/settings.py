@@ -109,6 +109,15 @@ class Settings:
         self._dirty_since = None
         self.retry_ms = 0
 
+    def save_before_stop(self):
+        """The last save when the app stops: a full or read-only drive loses the changes
+        (it was said when a save first failed), it does not turn a stop into a crash."""
+        if self.dirty:
+            try:
+                self.save()
+            except OSError:
+                pass
+
     def save_failed(self, now):
         """A save raised OSError: keep the values, try again later and later (not every tick:
         that would flood the console and wear the flash)."""

@@ -67,8 +67,8 @@ def main():
         asyncio.run(app.run())
     except KeyboardInterrupt:
         crashes.set_count(0)       # a deliberate stop (mpremote), not a crash
-        if app is not None and app.settings.dirty:
-            app.settings.save()
+        if app is not None:
+            app.settings.save_before_stop()
         raise
     except Exception as err:
         try:

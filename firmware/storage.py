@@ -26,6 +26,8 @@ def write_atomic(path, data):
         except OSError:
             pass
         os.rename(temporary, path)
+    if hasattr(os, "sync"):
+        os.sync()          # CircuitPython caches FAT sectors: put the new file on the flash now
 
 
 def read_recovering(path):

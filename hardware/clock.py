@@ -3,36 +3,60 @@
 A 32-bit port's time.ticks_* wrap at 2**30 (ticks_ms after 12.4 days, ticks_us after 17.9
 minutes), and ticks_diff is right only within half a period. The unix port wraps at 2**62, so
 there (the simulator) and on CPython (tests, host tools) the same arithmetic is emulated at
-2**30: a wrap-around bug shows up on the laptop too.
+2**30: a wrap-around bug shows up on the laptop too. CircuitPython's time has no ticks: there
+it is supervisor.ticks_ms, which wraps every 2**29 (6.2 days), and the period is 2**29.
 
 Compare ticks only with ticks_diff, or with ticks_since for a moment known to be in the past:
 past half a period ticks_diff turns negative, and ticks_since reads that as "long ago"."""
 
 import time as _time
 
-PERIOD = 1 << 30
+try:                                # CircuitPython: the supervisor's ms clock, period 2**29
+    from supervisor import ticks_ms as _supervisor_ms
+except ImportError:
+    _supervisor_ms = None
+
+PERIOD = 1 << 29 if _supervisor_ms else 1 << 30
 _MASK = PERIOD - 1
 _HALF = PERIOD >> 1
 LONG_AGO = _HALF - 1          # what ticks_since says of a moment half a period ago or more
 
+
+def us_from_ms(ms):
+    """(ms * 1000) mod 2**29 in small integers (no long-int allocation on a board): 1000 =
+    8 * 125, and ms * 125 mod 2**26 is worked out in two 13-bit halves. The result runs on
+    smoothly across the ms clock's wrap, as 1000 * 2**29 is a multiple of 2**29."""
+    ms &= (1 << 26) - 1
+    high = ms >> 13
+    low = ms & 0x1FFF
+    return ((((high * 125) & 0x1FFF) << 13) + low * 125 & ((1 << 26) - 1)) << 3
+
+
 # Which of these branches runs is found out at run time, so each port's type check
 # (host_tools/port_check.py) is told to let the others' names pass.
-if getattr(_time, "ticks_add", None) and _time.ticks_add(0, -1) == _MASK:  # type: ignore[attr-defined]
+if _supervisor_ms:
+    # CircuitPython has no ticks_us: microseconds at millisecond resolution, in the same
+    # 2**29 period (the ring's 280 us latch gap is far below a frame's 16 ms anyway).
+    ticks_ms = _supervisor_ms
+
+    def ticks_us():
+        return us_from_ms(_supervisor_ms())
+elif getattr(_time, "ticks_add", None) and _time.ticks_add(0, -1) == _MASK:  # type: ignore[attr-defined]
     from time import ticks_add, ticks_diff, ticks_ms, ticks_us  # type: ignore[attr-defined,assignment]
-else:
-    if getattr(_time, "ticks_ms", None):              # the unix port: its own ticks, masked
-        def ticks_ms():
-            return _time.ticks_ms() & _MASK  # type: ignore[attr-defined]
+elif getattr(_time, "ticks_ms", None):             # the unix port: its own ticks, masked
+    def ticks_ms():
+        return _time.ticks_ms() & _MASK  # type: ignore[attr-defined]
 
-        def ticks_us():
-            return _time.ticks_us() & _MASK  # type: ignore[attr-defined]
-    else:                                             # CPython
-        def ticks_ms():
-            return int(_time.monotonic() * 1000) & _MASK  # type: ignore[attr-defined]
+    def ticks_us():
+        return _time.ticks_us() & _MASK  # type: ignore[attr-defined]
+else:                                              # CPython
+    def ticks_ms():
+        return int(_time.monotonic() * 1000) & _MASK  # type: ignore[attr-defined]
 
-        def ticks_us():
-            return int(_time.monotonic() * 1000000) & _MASK  # type: ignore[attr-defined]
+    def ticks_us():
+        return int(_time.monotonic() * 1000000) & _MASK  # type: ignore[attr-defined]
 
+if "ticks_add" not in globals():
     def ticks_add(ticks, delta):
         if not -_HALF <= delta < _HALF:         # the ports refuse it too (extmod/modtime.c)
             raise OverflowError("ticks interval overflow")
@@ -40,6 +64,14 @@ else:
 
     def ticks_diff(a, b):
         return ((a - b + _HALF) & _MASK) - _HALF
+
+
+def sleep_ms(ms):
+    """Block for ms milliseconds (boot-time checks only; the loop never blocks)."""
+    if hasattr(_time, "sleep_ms"):
+        _time.sleep_ms(ms)  # type: ignore[attr-defined]
+    else:                                          # CircuitPython, CPython
+        _time.sleep(ms / 1000)
 
 
 def ticks_since(now, then):

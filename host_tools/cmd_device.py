@@ -20,7 +20,10 @@ NAMES = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
 def register(commands, common):
     p = commands.add_parser("deploy", parents=[common],
                             help="copy the firmware to a board (or the virtual board)")
-    p.add_argument("--port", required=True, help="serial port, e.g. /dev/ttyACM0")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--port", help="serial port of a MicroPython board, e.g. /dev/ttyACM0")
+    where.add_argument("--drive", metavar="PATH",
+                       help="the mounted CIRCUITPY drive of a CircuitPython board")
     p.add_argument("--board", help="board file to install (default: the one on the device)")
     p.set_defaults(run=run_deploy)
 
@@ -40,8 +43,12 @@ def register(commands, common):
 
 
 def run_deploy(args):
-    report = deploy_tools.deploy(args.port, args.board,
-                                 progress=(lambda line: None) if args.json else print)
+    progress = (lambda line: None) if args.json else print
+    if args.drive:
+        from host_tools import drive
+        report = drive.deploy(args.drive, args.board, progress=progress)
+    else:
+        report = deploy_tools.deploy(args.port, args.board, progress=progress)
     emit(args, report, ["deployed %d of %d files (%d bytes) in %.1f s" % (
         report["sent"], report["files"], report["bytes_sent"], report["seconds"])])
     return 0

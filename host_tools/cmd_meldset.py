@@ -28,17 +28,32 @@ def register(commands, common):
     a = actions.add_parser("flash", parents=[common],
                            help="validate, compile and install a set on a device, and use it")
     a.add_argument("path")
-    a.add_argument("--port", required=True)
+    _where(a)
     a.set_defaults(run=run_flash)
 
     a = actions.add_parser("list", parents=[common], help="the sets on a device")
-    a.add_argument("--port", required=True)
+    _where(a)
     a.set_defaults(run=run_list)
 
     a = actions.add_parser("remove", parents=[common], help="remove a set from a device")
     a.add_argument("name")
-    a.add_argument("--port", required=True)
+    _where(a)
     a.set_defaults(run=run_remove)
+
+
+def _where(parser):
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--port", help="serial port of a MicroPython board")
+    where.add_argument("--drive", metavar="PATH",
+                       help="the mounted CIRCUITPY drive of a CircuitPython board")
+
+
+def _tools(args):
+    """The device tools for --port (over the serial REPL) or --drive (a mounted drive)."""
+    if args.drive:
+        from host_tools import drive
+        return drive, args.drive
+    return deploy, args.port
 
 
 def _summary(ms):
@@ -74,15 +89,17 @@ def run_compile(args):
 
 
 def run_flash(args):
-    report = deploy.flash_set(args.port, args.path,
-                              progress=(lambda line: None) if args.json else print)
+    tools, where = _tools(args)
+    report = tools.flash_set(where, args.path,
+                             progress=(lambda line: None) if args.json else print)
     emit(args, report, ["flashed %s (%d melds, %d bytes) in %.1f s" % (
         report["name"], report["melds"], report["bytes"], report["seconds"])])
     return 0
 
 
 def run_list(args):
-    answer = deploy.list_sets(args.port)
+    tools, where = _tools(args)
+    answer = tools.list_sets(where)
     lines = []
     for name, count, problem in answer["sets"]:
         mark = "*" if name == answer["active"] else " "
@@ -92,6 +109,7 @@ def run_list(args):
 
 
 def run_remove(args):
-    deploy.remove_set(args.port, args.name)
+    tools, where = _tools(args)
+    tools.remove_set(where, args.name)
     emit(args, {"removed": args.name}, ["removed %s" % args.name])
     return 0

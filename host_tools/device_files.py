@@ -19,8 +19,12 @@ DEVICE_GAMES = ("core/games/__init__.py", "core/games/carmony_table.py",
                 "core/games/chord_poker_table.py")
 
 
+# Copied to the device's root under other names (boot.py, main.py or code.py).
+ROOT_SCRIPTS = ("firmware/boot.py", "firmware/main.py", "firmware/circuitpy_boot.py")
+
+
 def on_device(rel):
-    if rel in HOST_ONLY or rel in ("firmware/boot.py", "firmware/main.py"):
+    if rel in HOST_ONLY or rel in ROOT_SCRIPTS:
         return False
     return not rel.startswith("core/games/") or rel in DEVICE_GAMES
 BOARD_DIR = os.path.join(ROOT, "boards")
@@ -45,15 +49,27 @@ def python_files():
     return files
 
 
+# The Adafruit bundle modules a CircuitPython board gets: asyncio is no built-in there.
+CIRCUITPYTHON_LIBS = ("asyncio/", "adafruit_ticks.py")
+CIRCUITPYTHON_DISPLAY_LIBS = ("adafruit_ssd1306.py", "adafruit_framebuf.py",
+                              "adafruit_bus_device/")
+
+
 def library_files(board):
-    """(source path, path on the device) of the outside libraries the board's parts need, in
-    lib/ (host_tools/device_libs.py pins them): micropython-lib's ssd1306 for a MicroPython
-    board with a display. The simulator's parts need none."""
+    """(source path, path on the device) of the outside libraries the board needs, in lib/
+    (host_tools/device_libs.py pins them): micropython-lib's ssd1306 for a MicroPython board
+    with a display; asyncio and adafruit_ticks for CircuitPython (and Adafruit's SSD1306
+    driver with a display). The simulator needs none."""
     from hardware import board as board_file
+    from host_tools import device_libs
     config = board_file.load(board_path(board))
-    if config["platform"] in ("rp2", "esp32") and config["display"]:
-        from host_tools import device_libs
+    platform = config["platform"]
+    if platform in ("rp2", "esp32") and config["display"]:
         return [(source, "lib/" + rel) for source, rel in device_libs.files("micropython")]
+    if platform == "circuitpython":
+        wanted = CIRCUITPYTHON_LIBS + (CIRCUITPYTHON_DISPLAY_LIBS if config["display"] else ())
+        return [(source, "lib/" + rel) for source, rel in device_libs.files("circuitpython")
+                if rel.startswith(wanted)]
     return []
 
 

@@ -76,7 +76,21 @@ class DeviceLink:
     def __enter__(self):
         self._wait_for_port()
         self.connect()
+        try:
+            self._refuse_circuitpython()
+        except BaseException:
+            self.close()
+            raise
         return self
+
+    def _refuse_circuitpython(self):
+        """CircuitPython's REPL answers too, but it has no machine module, no littlefs and a
+        drive it owns: its boards are deployed by copying onto CIRCUITPY."""
+        name = self.run("import sys\nprint(sys.implementation.name)").strip()
+        if name == "circuitpython":
+            raise UserError("%s runs CircuitPython: copy onto its CIRCUITPY drive instead, "
+                            "with --drive PATH (e.g. /media/$USER/CIRCUITPY or "
+                            "/Volumes/CIRCUITPY)" % self.port)
 
     def _wait_for_port(self):
         """A serial device path that does not exist is a typo or an unplugged board: say so

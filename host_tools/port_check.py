@@ -18,10 +18,10 @@ from host_tools.errors import UserError
 PORTS = {
     "rp2": ("micropython-rp2-rpi-pico-stubs==1.29.0.post1", True,
             ("hardware/mp_devices.py", "hardware/mp_parts.py", "hardware/rp2_pio_encoder.py"),
-            ("microcontroller", "watchdog", "traceback")),
+            ("microcontroller", "watchdog", "traceback", "supervisor")),
     "esp32": ("micropython-esp32-esp32-generic-stubs==1.29.0.post1", True,
               ("hardware/mp_devices.py", "hardware/mp_parts.py", "hardware/esp32_encoder.py"),
-              ("microcontroller", "watchdog", "traceback", "rp2")),
+              ("microcontroller", "watchdog", "traceback", "rp2", "supervisor")),
     "circuitpython": ("circuitpython-stubs==10.3.1", False,
                       ("hardware/cp_devices.py", "hardware/cp_parts.py"),
                       ("machine", "neopixel", "rp2", "esp32")),
@@ -73,6 +73,8 @@ def check(port, extra=()):
             "--no-incremental", "--cache-dir", os.devnull]
     if replaces_stdlib:
         args += ["--custom-typeshed-dir", stubs]
+    if port != "circuitpython":      # firmware/ holds CircuitPython's boot.py too
+        args += ["--exclude", "firmware/circuitpy_boot.py"]
     # The outside libraries deploy installs in lib/ are checked as the device would run them.
     from host_tools import device_libs
     libs = device_libs.lib_dir("circuitpython" if port == "circuitpython" else "micropython")

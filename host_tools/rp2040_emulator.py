@@ -145,5 +145,8 @@ class EmulatedPico:
                 except OSError:
                     data = b""
                 if data:
-                    self.proc.stdin.write(data)
-                    self.proc.stdin.flush()
+                    try:
+                        self.proc.stdin.write(data)
+                        self.proc.stdin.flush()
+                    except (BrokenPipeError, ValueError):
+                        return          # the emulator stopped (stop(), or it ended)

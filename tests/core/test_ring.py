@@ -104,3 +104,12 @@ def test_a_change_after_minutes_idle_past_half_the_us_period_is_written():
         set_sector(ring, 1, (0, green, 0))
         assert ring.show(now), minutes
     assert len(out.writes) == 5
+
+
+def test_circuitpython_microseconds_from_milliseconds():
+    # CircuitPython has only supervisor.ticks_ms (period 2**29): microseconds are ms * 1000
+    # in the same period, worked out without long integers, and smooth across the wrap.
+    from hardware.clock import us_from_ms
+    for ms in (0, 1, 999, 12345, 1 << 20, (1 << 26) - 1, 1 << 26, 123456789, (1 << 29) - 1):
+        assert us_from_ms(ms) == (ms * 1000) % (1 << 29), ms
+    assert (us_from_ms((1 << 29) - 1) + 1000) % (1 << 29) == us_from_ms(0)

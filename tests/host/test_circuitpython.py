@@ -1,0 +1,241 @@
+"""The CircuitPython build: `deploy --drive` lays out a CIRCUITPY drive, and that drive boots
+on CPython with the real Adafruit libraries (asyncio, adafruit_ticks, adafruit_ssd1306,
+neopixel) and only CircuitPython's own modules faked at the pins (host_tools/circuitpy_board.py)."""
+
+import errno
+import json
+import os
+import subprocess
+import sys
+import types
+
+import pytest
+
+from hardware import board as board_file
+from host_tools import device_libs, drive
+from host_tools.cli import main
+from host_tools.device_files import ROOT, board_path
+from host_tools.display_image import DisplayImage
+from host_tools.errors import UserError
+from host_tools.simulator import decode_frame
+
+QTPY = board_file.load(board_path("qtpy_rp2040"))
+FLAT, SHARP = "\u266d", "\u266f"
+
+
+def deployed(tmp_path):
+    folder = tmp_path / "CIRCUITPY"
+    folder.mkdir()
+    assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
+    return folder
+
+
+def run_board(folder, tmp_path, **plan):
+    plan_path, result_path = tmp_path / "plan.json", tmp_path / "result.json"
+    plan_path.write_text(json.dumps(plan))
+    proc = subprocess.run([sys.executable, "-I", "-m", "host_tools.circuitpy_board",
+                           str(folder), str(plan_path), str(result_path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(result_path.read_text())
+    assert not [line for line in result["console"] if line.startswith("(crashed")], \
+        "\n".join(result["console"])
+    return result
+
+
+def wheel(frame):
+    """The lit sectors of a frame ([ms, hex]) on the QT Py's ring."""
+    colours, _ = decode_frame(QTPY["ring"], bytes.fromhex(frame[1]))
+    return [pc for pc in range(12) if any(colours[pc])]
+
+
+def display_rows(result):
+    image = DisplayImage(QTPY["display"])
+    image.write(0, 7, bytes(result["display_ram"]))
+    return image.rows()
+
+
+def test_deploy_lays_out_a_circuitpy_drive(tmp_path, capsys):
+    folder = deployed(tmp_path)
+    names = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    assert {"boot.py", "code.py", "board.json", "melds/default.cwm", "firmware/app.py",
+            "hardware/cp_devices.py", "lib/adafruit_ticks.py", "lib/asyncio/core.py",
+            "lib/adafruit_ssd1306.py", "lib/adafruit_framebuf.py",
+            "lib/adafruit_bus_device/i2c_device.py"} <= set(names)
+    assert not [n for n in names if n.endswith((".mpy", ".tmp"))]   # CircuitPython compiles
+    assert not [n for n in names if n.startswith("lib/neopixel")]    # built in: neopixel_write
+    with open(os.path.join(ROOT, "firmware", "circuitpy_boot.py")) as f:
+        assert (folder / "boot.py").read_text() == f.read()
+    with open(os.path.join(ROOT, "firmware", "main.py")) as f:
+        assert (folder / "code.py").read_text() == f.read()
+    assert json.loads((folder / "board.json").read_text())["board"] == "qtpy_rp2040"
+    capsys.readouterr()
+    # Again: nothing changes (CircuitPython auto-reloads on every write), and a module that
+    # no longer exists is removed; a file of the user's in lib/ is kept.
+    (folder / "firmware" / "old_module.py").write_text("x = 1\n")
+    (folder / "lib" / "theirs.py").write_text("y = 2\n")
+    assert main(["deploy", "--drive", str(folder), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["sent"] == 0 and report["removed"] == ["firmware/old_module.py"]
+    assert (folder / "lib" / "theirs.py").exists()
+
+
+def test_deploy_needs_a_port_or_a_drive_and_the_right_build(tmp_path, capsys):
+    assert main(["deploy", "--board", "pico"]) == 2
+    assert "one of the arguments --port --drive is required" in capsys.readouterr().err
+    assert main(["deploy", "--drive", str(tmp_path), "--board", "pico"]) == 2
+    assert "not a CircuitPython build" in capsys.readouterr().err
+    assert main(["deploy", "--drive", str(tmp_path / "nowhere"), "--board", "qtpy_rp2040"]) == 2
+    assert "no such folder" in capsys.readouterr().err
+    assert main(["deploy", "--drive", str(tmp_path)]) == 2
+    assert "has no board file yet: name it with --board" in capsys.readouterr().err
+
+
+def test_a_drive_the_computer_may_not_write_says_what_to_do(tmp_path, capsys, monkeypatch):
+    def read_only(source, target):
+        raise OSError(errno.EROFS, "Read-only file system")
+    monkeypatch.setattr(drive.os, "replace", read_only)
+    assert main(["deploy", "--drive", str(tmp_path), "--board", "qtpy_rp2040"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: %s is read-only (writing " % tmp_path)
+    assert "hold the knob's button while plugging the board in" in err
+    assert not list(tmp_path.rglob("*.tmp"))            # no half-written file left behind
+
+
+def test_meld_sets_on_the_drive(tmp_path, capsys):
+    folder = deployed(tmp_path)
+    capsys.readouterr()
+    jazz = os.path.join(ROOT, "core", "meldsets", "jazz.json")
+    assert main(["meldset", "flash", jazz, "--drive", str(folder)]) == 0
+    assert json.loads((folder / "settings.json").read_text())["meldset"] == "jazz"
+    capsys.readouterr()
+    assert main(["meldset", "list", "--drive", str(folder)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["  default                  60 melds",
+                                                    "* jazz                     47 melds"]
+    (folder / "melds" / "broken.cwm").write_bytes(b"CWMS\x01garbage")
+    assert main(["meldset", "list", "--drive", str(folder), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["sets"][0][0] == "broken" and answer["sets"][0][2]
+    assert main(["meldset", "remove", "jazz", "--drive", str(folder)]) == 0
+    assert json.loads((folder / "settings.json").read_text())["meldset"] == "default"
+    assert main(["meldset", "remove", "default", "--drive", str(folder)]) == 2
+    assert "cannot be removed" in capsys.readouterr().err
+
+
+def test_the_drive_boots_turns_plays_shows_and_saves(tmp_path):
+    folder = deployed(tmp_path)
+    # Turn at 2 s, click at 3 s: C major, Db major, then the next chord, C# minor.
+    result = run_board(folder, tmp_path, end_ms=8000, speed=10,
+                       events=[[2000, "turn", 1], [3000, "press"], [3100, "release"]])
+    console = result["console"]
+    assert result["remounts"] == [["/", False]]          # boot.py gave the drive to the code
+    assert console[0].startswith("chromawheel boot: CIRCUITPY is the firmware's")
+    assert console[1:5] == ["meld set default loaded: 60 melds", "C major triad (maj): C E G",
+                            "Db major triad (maj): Db F Ab", "C# minor triad (min): C# E G#"]
+    assert [wheel(f) for f in result["frames"]] == [[0, 4, 7], [1, 5, 8], [1, 4, 8]]
+    assert display_rows(result) == ["C%s minor triad" % SHARP, "(min)",
+                                    "C%s E G%s" % (SHARP, SHARP)]
+    # C#4 277.18, E4 329.63, G#4 415.30 Hz, on the PWM pin.
+    assert [t[1] for t in result["tones"] if t[1]][:3] == [277, 330, 415]
+    settings = json.loads((folder / "settings.json").read_text())
+    assert settings["root"] == 1 and settings["melds"] == [0, 2, 0]
+
+
+def test_button_held_at_power_up_leaves_the_drive_to_the_computer(tmp_path):
+    folder = deployed(tmp_path)
+    result = run_board(folder, tmp_path, end_ms=3000, events=[[0, "press"]])
+    assert result["remounts"] == []
+    assert result["console"][0].startswith("chromawheel boot: CIRCUITPY stays writable from "
+                                           "the computer")
+    assert result["console"][1] == ("safe mode: button held at power-up. The app is not "
+                                    "started; the REPL is free.")
+    assert wheel(result["frames"][0]) == [0, 3, 6, 9]              # amber quarters
+    assert not (folder / "settings.json").exists()
+
+
+def test_a_read_only_drive_is_said_once(tmp_path):
+    # CircuitPython reloads code.py after the laptop copied files, without running boot.py:
+    # the drive is still the computer's. A change cannot be saved, and says so once.
+    folder = deployed(tmp_path)
+    result = run_board(folder, tmp_path, boot=False, end_ms=60000, speed=60,
+                       events=[[1000, "turn", 2]])
+    said = [line for line in result["console"] if line.startswith("settings not saved")]
+    assert said == ["settings not saved: drive is read-only (plug the board in again without "
+                    "holding the button)"]
+    assert not (folder / "settings.json").exists()
+
+
+def test_the_circuitpython_clock_wraps_at_2_to_the_29(tmp_path):
+    # supervisor.ticks_ms wraps every 2**29 ms (6.2 days): started 3 s before, a turn and a
+    # click after the wrap still reach the ring.
+    folder = deployed(tmp_path)
+    result = run_board(folder, tmp_path, end_ms=9000, start_ms=(1 << 29) - 3000,
+                       events=[[5000, "turn", 1], [6000, "press"], [6100, "release"]])
+    assert [wheel(f) for f in result["frames"]] == [[0, 4, 7], [1, 5, 8], [1, 4, 8]]
+
+
+@pytest.fixture
+def adafruit_neopixel(monkeypatch):
+    """Adafruit's neopixel library (and adafruit_pixelbuf) from the pinned bundle modules,
+    with neopixel_write, board and digitalio faked at the pin."""
+    monkeypatch.syspath_prepend(device_libs.lib_dir("circuitpython"))
+    written = []
+
+    def module(name, **attrs):
+        m = types.ModuleType(name)
+        m.__dict__.update(attrs)
+        monkeypatch.setitem(sys.modules, name, m)
+
+    class DigitalInOut:
+        def __init__(self, pin):
+            pass
+
+        def deinit(self):
+            pass
+
+    module("board", A3="A3")
+    module("microcontroller", Pin=object)          # named in its type annotations
+    module("digitalio", DigitalInOut=DigitalInOut,
+           Direction=types.SimpleNamespace(OUTPUT="out"))
+    module("neopixel_write", neopixel_write=lambda pin, buf: written.append(bytes(buf)))
+    for name in ("neopixel", "adafruit_pixelbuf"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    return written
+
+
+@pytest.mark.parametrize("order", ["GRB", "RGB", "BGR", "GRBW", "RGBW"])
+def test_our_wire_bytes_are_what_adafruits_neopixel_sends(adafruit_neopixel, order):
+    # The ring writes its own buffer (no copy); Adafruit's library, given the colours we meant
+    # in its pixel order, must put exactly the same bytes on the wire.
+    import neopixel
+    from hardware.ring import Ring
+
+    class Capture:
+        def write(self, buf):
+            self.buf = bytes(buf)
+    config = dict(QTPY["ring"], order=order)
+    out = Capture()
+    ring = Ring(config, out)
+    for sector, rgb in enumerate(((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 110, 0))):
+        ring.frame[3 * sector:3 * sector + 3] = bytes(rgb)
+    ring.show()
+    _, leds = decode_frame(config, out.buf)
+    white = len(order) == 4
+    pixels = neopixel.NeoPixel("A3", 12, bpp=len(order), brightness=1.0, auto_write=False,
+                               pixel_order=order)
+    for i, (r, g, b) in enumerate(leds):
+        pixels[i] = (r, g, b, 0) if white else (r, g, b)
+    pixels.show()
+    assert adafruit_neopixel[-1] == out.buf
+
+
+def test_a_port_running_circuitpython_is_sent_to_the_drive(monkeypatch):
+    from host_tools import device_link
+    monkeypatch.setattr(device_link.DeviceLink, "_wait_for_port", lambda self: None)
+    monkeypatch.setattr(device_link.DeviceLink, "connect", lambda self: None)
+    monkeypatch.setattr(device_link.DeviceLink, "run", lambda self, code: "circuitpython\n")
+    with pytest.raises(UserError) as err:
+        with device_link.DeviceLink("/dev/ttyACM0"):
+            pass
+    assert "runs CircuitPython: copy onto its CIRCUITPY drive instead, with --drive PATH" in \
+        str(err.value)
