@@ -18,6 +18,7 @@ from host_tools.errors import UserError
 MAINTENANCE_PATH = "maintenance"
 RECONNECT_S = 15       # a USB board takes a few seconds to come back after a reset
 MISSING_PORT_S = 2     # how long a port that is not there at all may take to appear
+WRITE_CHUNK = 1024
 
 # Runs on the device: hashes of files (sha256 where hashlib has it, else size + crc32).
 _HASHES = """
@@ -72,6 +73,7 @@ class DeviceLink:
     def __init__(self, port):
         self.port = port
         self.transport = None
+        self._made = set()         # folders made on the device in this session
 
     def __enter__(self):
         self._wait_for_port()
@@ -169,13 +171,19 @@ class DeviceLink:
         parts = path.split("/")[:-1]
         for i in range(1, len(parts) + 1):
             folder = "/".join(parts[:i])
+            if folder in self._made:
+                continue                  # one round trip a folder per session, not per file
             self.run("import os\ntry:\n    os.mkdir(%r)\nexcept OSError:\n    pass" % folder)
+            self._made.add(folder)
 
     def write_atomic(self, path, data, progress=None):
         """Write `data` to path.tmp, then rename it over `path`."""
         temporary = path + ".tmp"
         try:
-            self.transport.fs_writefile(temporary, data, progress_callback=progress)
+            # 1 KB a round trip (mpremote's default is 256 bytes): a quarter of the exchanges,
+            # and a chunk's source (under 4 KB) still compiles in a small board's heap.
+            self.transport.fs_writefile(temporary, data, chunk_size=WRITE_CHUNK,
+                                        progress_callback=progress)
         except (TransportError, OSError) as err:
             raise UserError("%s: writing %s failed (%s)" % (self.port, path, _message(err)))
         self.run("import os\n"

@@ -2,17 +2,21 @@
 serial port on a pseudo-terminal: mpremote and host_tools.device_link talk to it as to a Pico.
 
 What it is: the real rp2 port (32-bit, ticks wrapping at 2**30, the rp2 `machine`), booted
-from the vendored UF2 and boot ROM (host_tools/rp2040/images, see PROVENANCE.md there). What
-it lacks (so far): flash writes (littlefs is unusable; tests mount a RAM disk instead), the
-WS2812 and encoder pins, core 1."""
+from the vendored UF2 and boot ROM (host_tools/rp2040/images, see PROVENANCE.md there), with
+the flash chip modelled at the boot ROM's flash routines (rp2040/flash.cjs: littlefs works and
+survives power cycles), the ring's WS2812 line decoded and the knob and button driven on
+their pins (rp2040/board.cjs), and resets that power the chip up again. What it lacks: core 1,
+faithful PIO clock timing (edge-driven programs run), I2C devices."""
 
 import hashlib
+import json
 import os
 import pty
 import select
 import shutil
 import subprocess
 import threading
+import time
 import tty
 
 from host_tools.errors import UserError
@@ -99,25 +103,88 @@ def node_path():
 
 
 class EmulatedPico:
-    """A context manager: a powered emulated Pico; `port` is its serial device."""
+    """A context manager: a powered emulated Pico; `port` is its serial device (a pty that
+    stays while the board resets, as a USB port comes back).
 
-    def __init__(self):
+    flash_image: the flash kept in that file: written through on every erase and program, so
+    power_cut() at any moment keeps what the chip had, and the next power-up boots from it.
+    board: the ChromaWheel board file (dict): its ring pin is decoded into `frames`
+    ([emulated ns, wire bytes, timing faults]) and `send()` turns the knob and presses the
+    button (host_tools/rp2040/board.cjs). A watchdog reset or machine.reset() powers the
+    chip up again at once, with the watchdog's reason set, as a real reset does."""
+
+    def __init__(self, flash_image=None, board=None, held=False):
+        self.flash_image = flash_image
+        self.board = board
+        self.held = held                        # the button held at the next power-up
         self.proc = None
         self.port = None
         self.said = bytearray()
+        self.frames = []              # [emulated ns, wire bytes, faults, bit period min, max]
+        self.serial = []              # [(emulated ns, bytes the board sent on its USB serial)]
+        self.events = []
+        self.resets = 0
         self._stop = threading.Event()
+        self._lock = threading.Lock()
 
     def __enter__(self):
         self._master, slave = pty.openpty()
         tty.setraw(slave)
         self._slave = slave                      # kept open: the port outlives reconnects
         self.port = os.ttyname(slave)
-        self.proc = subprocess.Popen(
-            [node_path(), os.path.join(HERE, "pico.cjs"), image("bootrom"), image("uf2")],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self._start(reset_reason=0)
         self._thread = threading.Thread(target=self._bridge, daemon=True)
         self._thread.start()
         return self
+
+    def _start(self, reset_reason):
+        args = [node_path(), os.path.join(HERE, "pico.cjs"), image("bootrom"), image("uf2")]
+        fds = ()
+        self._events_in = self._commands_out = None
+        if self.flash_image or self.board:
+            args.append(self.flash_image or "")
+        if self.board:
+            ring, encoder, button = self.board["ring"], self.board["encoder"], self.board["button"]
+            events_r, events_w = os.pipe()
+            commands_r, commands_w = os.pipe()
+            args.append(json.dumps({"ring": ring["pin"], "encoder": [encoder["pin_a"],
+                                    encoder["pin_b"]], "button": button["pin"],
+                                    "ppd": encoder["pulses_per_detent"], "reset": reset_reason,
+                                    "held": self.held,
+                                    "events_fd": events_w, "commands_fd": commands_r}))
+            fds = (events_w, commands_r)
+            self._events_in, self._commands_out = events_r, commands_w
+        self.proc = subprocess.Popen(
+            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=None if os.getenv("CHROMAWHEEL_EMULATOR_DEBUG") else subprocess.DEVNULL,
+            pass_fds=fds)
+        for fd in fds:
+            os.close(fd)
+        self._partial = b""
+
+    def send(self, *lines):
+        """Knob and button commands (turn N, press, release, wait MS), run in emulated time."""
+        os.write(self._commands_out, ("\n".join(lines) + "\n").encode())
+
+    def wait_done(self, timeout=120):
+        """Block until every command sent so far has run (in emulated time)."""
+        marker = len(self.events)
+        self.send("done")
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            with self._lock:
+                if [e for e in self.events[marker:] if e.startswith("E ")]:
+                    return
+            time.sleep(0.02)
+        raise UserError("the emulated board did not finish its knob commands in %d s" % timeout)
+
+    def power_cut(self):
+        """The power goes, now: the flash keeps what it had (it is written through)."""
+        self.proc.kill()
+        self.proc.wait()
+
+    def power_up(self):
+        self._start(reset_reason=0)
 
     def __exit__(self, *exc):
         self._stop.set()
@@ -127,26 +194,71 @@ class EmulatedPico:
         self._thread.join(timeout=2)
         os.close(self._master)
         os.close(self._slave)
+        for fd in (self._events_in, self._commands_out):
+            if fd is not None:
+                os.close(fd)
 
     def _bridge(self):
-        """Bytes between the pty (the laptop's side) and the emulator's USB serial."""
-        device = self.proc.stdout.fileno()
+        """Bytes between the pty (the laptop's side) and the emulator's USB serial; frames
+        from the ring pin; a reset of the chip powers it up again."""
         while not self._stop.is_set():
-            ready, _, _ = select.select([self._master, device], [], [], 0.05)
+            proc = self.proc
+            device = proc.stdout.fileno()
+            watched = [self._master, device] + ([self._events_in] if self._events_in else [])
+            try:
+                ready, _, _ = select.select(watched, [], [], 0.05)
+            except (OSError, ValueError):
+                continue                          # a power cut closed a descriptor
+            if self._events_in is not None and self._events_in in ready:
+                self._read_events()
             if device in ready:
                 data = os.read(device, 4096)
-                if not data:
-                    return
-                self.said += data
-                os.write(self._master, data)
+                if data:
+                    self.said += data
+                    os.write(self._master, data)
+                elif not self._restart_after_reset(proc):
+                    time.sleep(0.05)              # powered off: wait for power_up()
             if self._master in ready:
                 try:
                     data = os.read(self._master, 4096)
                 except OSError:
                     data = b""
-                if data:
+                if data and proc.poll() is None:
                     try:
-                        self.proc.stdin.write(data)
-                        self.proc.stdin.flush()
+                        proc.stdin.write(data)
+                        proc.stdin.flush()
                     except (BrokenPipeError, ValueError):
-                        return          # the emulator stopped (stop(), or it ended)
+                        pass                      # lost with the reset, as on a real USB port
+
+    def _restart_after_reset(self, proc):
+        status = proc.wait()
+        if self._stop.is_set() or proc is not self.proc or status not in (3, 4):
+            return False
+        self.resets += 1
+        if self._events_in is not None:
+            self._read_events()
+            os.close(self._events_in)
+            os.close(self._commands_out)
+        self._start(reset_reason=2 if status == 3 else 1)
+        return True
+
+    def _read_events(self):
+        try:
+            data = os.read(self._events_in, 65536)
+        except OSError:
+            return
+        self._partial += data
+        *lines, self._partial = self._partial.split(b"\n")
+        with self._lock:
+            for line in lines:
+                text = line.decode()
+                self.events.append(text)
+                words = text.split()
+                if text.startswith("F ") and len(words) == 6:
+                    _, ns, wire, faults, shortest, longest = words
+                    self.frames.append([int(ns), bytes.fromhex(wire), int(faults),
+                                        int(shortest), int(longest)])
+                elif text.startswith("S ") and len(words) == 3:
+                    _, ns, data = words
+                    self.serial.append((int(ns), bytes.fromhex(data)))
+

@@ -1,0 +1,95 @@
+// The Pico's flash chip for rp2040js, which emulates only reads of it (XIP): MicroPython's
+// littlefs erases and programs through the boot ROM's flash routines, so those routines are
+// replaced at the boot ROM boundary. Each entry point in the ROM's function table ('RE' erase,
+// 'RP' program, and the 'IF' 'EX' 'FC' 'CX' connect / exit-XIP / flush / enter-XIP steps
+// around them) gets a BKPT; the emulator's break hook does the operation on the flash array
+// and returns to the caller. Erased bytes are 0xFF and programming only clears bits, as on a
+// NOR chip.
+//
+// With an image file, every erase and program is written through to it at once, so killing
+// the emulator at any moment is a power cut that keeps exactly what the chip had.
+'use strict';
+const fs = require('fs');
+
+const FLASH_SIZE = 2 * 1024 * 1024;          // the Pico's W25Q16JV
+const OPS = { IF: 1, EX: 2, RE: 3, RP: 4, FC: 5, CX: 6 };
+
+function romHalf(rom, address) {
+  return (rom[address >> 2] >>> ((address & 2) * 8)) & 0xffff;
+}
+
+function setRomHalf(rom, address, value) {
+  const shift = (address & 2) * 8;
+  rom[address >> 2] = (rom[address >> 2] & ~(0xffff << shift)) | (value << shift);
+}
+
+function romFunctions(rom) {
+  // 0x14: a pointer to the table of (two-letter code, function address) halfword pairs.
+  const found = {};
+  for (let at = romHalf(rom, 0x14); romHalf(rom, at); at += 4) {
+    const code = romHalf(rom, at);
+    found[String.fromCharCode(code & 0xff, code >> 8)] = romHalf(rom, at + 2) & ~1;
+  }
+  return found;
+}
+
+function attachFlash(mcu, imagePath) {
+  const flash = mcu.flash;
+  const functions = romFunctions(mcu.bootrom);
+  const byCode = {};
+  for (const [name, code] of Object.entries(OPS)) {
+    if (functions[name] === undefined) throw new Error(`boot ROM has no '${name}' function`);
+    setRomHalf(mcu.bootrom, functions[name], 0xbe00 | code);   // BKPT #code
+    byCode[code] = name;
+  }
+  const fd = imagePath ? fs.openSync(imagePath, 'r+') : null;
+  const persist = (start, length) => {
+    if (fd !== null) fs.writeSync(fd, flash, start, length, start);
+  };
+  const stats = { erased: 0, programmed: 0 };
+  mcu.onBreak = (code) => {
+    const name = byCode[code];
+    const core = mcu.core;
+    const r = core.registers;
+    if (name === undefined) {
+      process.stderr.write(`BKPT ${code} at 0x${(core.PC - 2).toString(16)}\n`);
+      return;
+    }
+    if (name === 'RE') {                     // flash_range_erase(offset, count, block, cmd)
+      const start = r[0] >>> 0;
+      const count = r[1] >>> 0;
+      if (start + count <= FLASH_SIZE) {
+        flash.fill(0xff, start, start + count);
+        persist(start, count);
+        stats.erased += count;
+      }
+    } else if (name === 'RP') {              // flash_range_program(offset, data, count)
+      const start = r[0] >>> 0;
+      const data = r[1] >>> 0;
+      const count = r[2] >>> 0;
+      if (start + count <= FLASH_SIZE) {
+        for (let i = 0; i < count; i++) flash[start + i] &= mcu.readUint8(data + i);
+        persist(start, count);
+        stats.programmed += count;
+      }
+    }
+    core.PC = r[14] & ~1;                    // return to the caller (LR)
+  };
+  return stats;
+}
+
+// Flash contents at power-up: the image if there is one, else the UF2 on an erased chip
+// (and a new image made of that).
+function loadFlash(mcu, uf2Path, imagePath, loadUf2) {
+  if (imagePath && fs.existsSync(imagePath)) {
+    const image = fs.readFileSync(imagePath);
+    mcu.flash.fill(0xff);
+    mcu.flash.set(image.subarray(0, FLASH_SIZE));
+    return;
+  }
+  mcu.flash.fill(0xff);
+  loadUf2(uf2Path);
+  if (imagePath) fs.writeFileSync(imagePath, mcu.flash.subarray(0, FLASH_SIZE));
+}
+
+module.exports = { attachFlash, loadFlash, romFunctions, FLASH_SIZE };
