@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test test-core-mpy sim bench package lock clean
+.PHONY: setup test test-core-mpy sim bench package lock clean uf2
 
 # The main job: the firmware in the simulator (keys in a terminal; a demo otherwise).
 sim: setup
@@ -43,6 +43,10 @@ test-core-mpy: setup
 # package.json for `mpremote mip install`, and the compiled default set it installs.
 package: setup
 	$(BIN)/python -m host_tools.package
+
+# One UF2 for makers with the firmware frozen in (needs the ARM toolchain; see the script).
+uf2: setup
+	host_tools/build_uf2.sh frozen
 
 bench: setup
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-bench.txt

@@ -264,6 +264,83 @@ def bench_rp2():
     return figures
 
 
+# Run on the emulated Pico after a soft reset (a clean heap; the raw REPL's soft reset does not
+# run main.py): boot the firmware as start.py does, one tick, and measure. BLOCK bytes are held
+# first, to find the smallest heap the app runs in.
+_RP2_FIRMWARE = """
+import gc, json
+gc.collect()
+block = bytearray(BLOCK) if BLOCK else None
+gc.collect()
+empty = gc.mem_alloc()
+free = gc.mem_free()
+from firmware import start as boot
+hw, why = boot._boot()
+app = boot.start_app(hw)
+now = hw.clock.ticks_ms()
+app.tick(now)
+mode = app.mode
+for step in range(12):
+    mode.on_turn(1) if step % 3 else mode.on_click()
+    app.announce()
+    app.dirty = True
+    now = hw.clock.ticks_add(now, 20)
+    app.tick(now)
+app.open_menu()
+app.announce()
+gc.collect()
+print(json.dumps({"heap_after_boot": gc.mem_alloc() - empty, "free_before": free,
+                  "free_after": gc.mem_free()}))
+"""
+
+
+FROZEN_UF2 = os.path.join(ROOT, "build", "uf2", "chromawheel-RPI_PICO.uf2")
+
+
+def bench_rp2_firmware(frozen=False):
+    """The firmware on the real rp2 port: deployed as .mpy files onto an empty emulated Pico
+    (deploy time), or frozen into the UF2 (host_tools/build_uf2.sh frozen) with only boot.py,
+    main.py, the board file and the default set copied; heap after boot, and the smallest heap
+    it boots and runs in (8 KB steps)."""
+    from host_tools import deploy, emulate
+    from host_tools.device_files import data_files, python_files
+    from host_tools.device_link import DeviceLink
+    from host_tools.rp2040_emulator import EmulatedPico
+    board = emulate.load_board("pico")
+    with tempfile.TemporaryDirectory() as tmp:
+        image = os.path.join(tmp, "flash.img")
+        with EmulatedPico(image, board, uf2=FROZEN_UF2 if frozen else None) as pico:
+            if frozen:
+                report = {"seconds": 0, "files": 0, "bytes_sent": 0}
+                with DeviceLink(pico.port) as link:
+                    files = [(rel, open(src, "rb").read()) for src, rel in python_files()
+                             if "/" not in rel] + [(rel, data) for data, rel in
+                                                   data_files("pico")]
+                    for rel, data in files:
+                        link.makedirs(rel)
+                        link.write_atomic(rel, data)
+            else:
+                report = deploy.deploy(pico.port, "pico", progress=lambda line: None)
+            with DeviceLink(pico.port) as link:
+                def trial(block):
+                    link.close()
+                    link.connect(soft_reset=True)
+                    try:
+                        return link.run_json(_RP2_FIRMWARE.replace("BLOCK", str(block)))
+                    except UserError:
+                        return None                    # MemoryError: too small
+                first = trial(0)
+                heap = first["free_before"]
+                smallest = None
+                for kb in range(16, heap // 1024, 8):
+                    if trial(heap - kb * 1024) is not None:
+                        smallest = kb
+                        break
+    return {"deploy_s": report["seconds"], "files": report["files"],
+            "bytes": report["bytes_sent"], "heap_after_boot": first["heap_after_boot"],
+            "free_after": first["free_after"], "min_heap_kb": smallest}
+
+
 def main():
     blob = compile_source(read_source(DEFAULT_SOURCE), DEFAULT_SOURCE)
     meldset = MeldSet(blob)
@@ -344,6 +421,23 @@ def main():
         rp2["set"] < 8192)
     row("  + identification index", "%d bytes" % rp2["index"])
     row("  meldset + identify modules (.mpy), heap", "%d bytes" % rp2["modules"])
+    fw = bench_rp2_firmware()
+    row("  deploy to an empty emulated Pico (real mpremote)", "%.1f s, %d files, %d bytes" % (
+        fw["deploy_s"], fw["files"], fw["bytes"]), "emulator ~0.1x a Pico")
+    row("  firmware heap in use after boot (plain deploy, .mpy)",
+        "%d bytes" % fw["heap_after_boot"], "< 32768 bytes", fw["heap_after_boot"] < 32768)
+    row("  free heap left with the firmware running", "%d bytes" % fw["free_after"])
+    kb = fw["min_heap_kb"]
+    row("  smallest heap the firmware runs in (8 KB steps)", "%s KB" % kb, "<= 48 KB",
+        kb is not None and kb <= 48)
+    if os.path.exists(FROZEN_UF2):
+        fz = bench_rp2_firmware(frozen=True)
+        row("  frozen UF2 (build_uf2.sh frozen): heap in use after boot",
+            "%d bytes" % fz["heap_after_boot"], "< 32768 bytes", fz["heap_after_boot"] < 32768)
+        row("  frozen UF2: smallest heap the firmware runs in", "%s KB" % fz["min_heap_kb"],
+            "<= 48 KB", fz["min_heap_kb"] is not None and fz["min_heap_kb"] <= 48)
+    else:
+        row("  frozen UF2", "not built (host_tools/build_uf2.sh frozen)")
     print("-" * 104)
 
 

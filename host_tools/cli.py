@@ -12,11 +12,12 @@ import sys
 from core.meldset import MeldSetError
 from core.parse import DegreeError, NoteError
 
-from host_tools import (cmd_board, cmd_device, cmd_meldset, cmd_music, cmd_play, cmd_score,
-                        cmd_sim)
+from host_tools import (cmd_board, cmd_device, cmd_emulate, cmd_meldset, cmd_music, cmd_play,
+                        cmd_score, cmd_sim)
 from host_tools.errors import UserError
 
-COMMAND_MODULES = (cmd_music, cmd_play, cmd_score, cmd_meldset, cmd_board, cmd_sim, cmd_device)
+COMMAND_MODULES = (cmd_music, cmd_play, cmd_score, cmd_meldset, cmd_board, cmd_sim, cmd_device,
+                   cmd_emulate)
 
 
 class Parser(argparse.ArgumentParser):

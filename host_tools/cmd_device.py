@@ -2,16 +2,16 @@
 board to deploy to."""
 
 import os
-import select
 import signal
 import sys
 
 from hardware import board as board_file
 
 from host_tools import deploy as deploy_tools
+from host_tools import knob_input
 from host_tools.device_files import board_path, build_flash
 from host_tools.output import emit
-from host_tools.simulator import compile_script, parse_heap
+from host_tools.simulator import parse_heap
 from host_tools.vboard import VirtualBoard, lit_sectors
 
 NAMES = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
@@ -70,29 +70,17 @@ def run_vboard(args):
           "type knob steps here (cw 1, ccw 1, click, double, long); Ctrl-C stops"])
     sys.stdout.flush()
     signal.signal(signal.SIGTERM, _stop)
-    shown = 0
-    reading = True
     button = board_file.load(board_path(args.board))["button"]
+    shown = [0]
+
+    def show():
+        while shown[0] < len(board.frames):
+            wheel = board.frames[shown[0]]
+            shown[0] += 1
+            if not args.json:
+                print("ring: %s" % " ".join(NAMES[s] for s in lit_sectors(wheel)))
     try:
-        while True:
-            ready = select.select([sys.stdin] if reading else [], [], [], 0.1)[0]
-            if ready:
-                line = sys.stdin.readline()
-                if not line:
-                    reading = False
-                elif line.strip():
-                    try:
-                        board.send(*compile_script(line, button))
-                    except Exception as err:          # a typo must not stop the board
-                        print("? %s" % err)
-            while shown < len(board.frames):
-                wheel = board.frames[shown]
-                shown += 1
-                if not args.json:
-                    print("ring: %s" % " ".join(NAMES[s] for s in lit_sectors(wheel)))
-            sys.stdout.flush()
-    except KeyboardInterrupt:
-        pass
+        knob_input.serve(board.send, button, show)
     finally:
         board.stop()
     return 0

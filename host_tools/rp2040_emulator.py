@@ -113,8 +113,9 @@ class EmulatedPico:
     button (host_tools/rp2040/board.cjs). A watchdog reset or machine.reset() powers the
     chip up again at once, with the watchdog's reason set, as a real reset does."""
 
-    def __init__(self, flash_image=None, board=None, held=False):
+    def __init__(self, flash_image=None, board=None, held=False, uf2=None):
         self.flash_image = flash_image
+        self.uf2 = uf2                          # another UF2 (a frozen build) for a new image
         self.board = board
         self.held = held                        # the button held at the next power-up
         self.proc = None
@@ -138,7 +139,8 @@ class EmulatedPico:
         return self
 
     def _start(self, reset_reason):
-        args = [node_path(), os.path.join(HERE, "pico.cjs"), image("bootrom"), image("uf2")]
+        args = [node_path(), os.path.join(HERE, "pico.cjs"), image("bootrom"),
+                self.uf2 or image("uf2")]
         fds = ()
         self._events_in = self._commands_out = None
         if self.flash_image or self.board:

@@ -93,9 +93,8 @@ function feed() {
 
 // rp2040js runs the PIO on wall-clock timers, apart from the emulated clock: a program that
 // polls pins (the encoder's) would see them only between slices of CPU emulation, millions of
-// cycles apart, and miss whole detents. Here the PIO steps with the CPU instead: one PIO
-// instruction per CPU instruction while a state machine runs (rp2040js does not model the
-// PIO clock divider anyway).
+// cycles apart, and miss whole detents. Here the PIO steps with the CPU instead, while a
+// state machine runs (rp2040js does not model the PIO clock divider anyway).
 for (const pio of mcu.pio) pio.run = function run() { this.stopped = false; };
 simulator.execute = function execute() {
   const { clock } = this;
@@ -108,15 +107,18 @@ simulator.execute = function execute() {
   for (let i = 0; i < 200000 && !this.stopped; i++) {
     const pioRunning = !mcu.pio[0].stopped || !mcu.pio[1].stopped;
     if (core.waiting) {
-      // While the CPU sleeps the PIO goes on: time moves in 1 us steps then, not to the
-      // next alarm at once.
-      const nanos = pioRunning ? Math.min(clock.nanosToNextAlarm, 1000) : clock.nanosToNextAlarm;
-      clock.tick(nanos);
-      i += nanos / cycleNanos;
+      // The CPU sleeps until the next alarm. Pins change only in alarms (the knob's edges)
+      // or by the CPU, so the PIO gets a few steps after each alarm to see what changed.
+      const { nanosToNextAlarm } = clock;
+      clock.tick(nanosToNextAlarm);
+      i += nanosToNextAlarm / cycleNanos;
+      if (pioRunning) for (let k = 0; k < 16; k++) for (const pio of mcu.pio) if (!pio.stopped) pio.step();
     } else {
       clock.tick(core.executeInstruction() * cycleNanos);
+      // One PIO step every 16 CPU instructions: a polling program still samples its pins
+      // every fraction of a microsecond (the knob's bounce lasts 40 us), at a small cost.
+      if (pioRunning && (i & 15) === 0) for (const pio of mcu.pio) if (!pio.stopped) pio.step();
     }
-    if (pioRunning) for (const pio of mcu.pio) if (!pio.stopped) pio.step();
     if ((i & 0x3ff) === 0) feed();           // the host's bytes, as the FIFO makes room
   }
   if (!this.stopped) this.executeTimer = setTimeout(() => this.execute(), 0);
