@@ -1,16 +1,9 @@
 """CircuitPython drivers for the optional parts (imported only when the board file has them):
 the SSD1306 OLED through Adafruit's `adafruit_ssd1306`, the piezo through pwmio."""
 
-import board
+from hardware.cp_devices import _pin
+from hardware.oled import set_window
 
-
-def _pin(name):
-    return getattr(board, name)
-
-
-# SSD1306 commands beyond what the Adafruit driver exposes: the window a data write fills.
-_SET_COL_ADDR = 0x21
-_SET_PAGE_ADDR = 0x22
 _DATA = 0x40                  # the control byte that starts display data on I2C
 
 
@@ -33,8 +26,7 @@ class Ssd1306Panel:
 
     def write_pages(self, first, last):
         oled = self._oled
-        for cmd in (_SET_COL_ADDR, 0, self.width - 1, _SET_PAGE_ADDR, first, last):
-            oled.write_cmd(cmd)
+        set_window(oled.write_cmd, self.width, first, last)
         start = first * self.width                     # the byte before page `first`
         end = (last + 1) * self.width + 1
         raw = self._raw

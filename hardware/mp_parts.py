@@ -3,11 +3,10 @@ the SSD1306 OLED through micropython-lib's `ssd1306`, the piezo through machine.
 
 import machine
 
+from hardware.oled import set_window
 
-# SSD1306 commands used beyond micropython-lib's driver: the window a data write fills, and
-# the two mirrors that turn the picture by 180 degrees.
-_SET_COL_ADDR = 0x21
-_SET_PAGE_ADDR = 0x22
+# The two SSD1306 mirrors that turn the picture by 180 degrees (micropython-lib's driver of
+# this version has no rotate()).
 _SEG_REMAP_MIRRORED = 0xA0
 _COM_SCAN_UP = 0xC0
 
@@ -29,14 +28,8 @@ class Ssd1306Panel:
         self._view = memoryview(self.buffer)
 
     def write_pages(self, first, last):
-        oled = self._oled
-        oled.write_cmd(_SET_COL_ADDR)
-        oled.write_cmd(0)
-        oled.write_cmd(self.width - 1)
-        oled.write_cmd(_SET_PAGE_ADDR)
-        oled.write_cmd(first)
-        oled.write_cmd(last)
-        oled.write_data(self._view[first * self.width:(last + 1) * self.width])
+        set_window(self._oled.write_cmd, self.width, first, last)
+        self._oled.write_data(self._view[first * self.width:(last + 1) * self.width])
 
 
 class PwmTone:

@@ -8,6 +8,17 @@ not 1024."""
 
 from hardware.font import WIDTH, glyph
 
+# SSD1306 commands the adapters send beyond their drivers' own: the column and page window a
+# data write fills (horizontal addressing, as both drivers set up).
+_SET_COL_ADDR = 0x21
+_SET_PAGE_ADDR = 0x22
+
+
+def set_window(write_cmd, width, first, last):
+    """Point the panel's next data write at pages first..last, all columns."""
+    for byte in (_SET_COL_ADDR, 0, width - 1, _SET_PAGE_ADDR, first, last):
+        write_cmd(byte)
+
 
 class TextDisplay:
     def __init__(self, panel, width, height):

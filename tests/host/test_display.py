@@ -153,12 +153,16 @@ def circuitpython_on_cpython(monkeypatch):
     # and annotations are never evaluated; CPython evaluates them).
     typing_names = types.ModuleType("circuitpython_typing")
     typing_names.__getattr__ = lambda name: object
+    rotaryio = types.ModuleType("rotaryio")               # cp_devices imports them too
+    neopixel_write = types.ModuleType("neopixel_write")
+    neopixel_write.neopixel_write = lambda pin, buf: None
     for name, module in (("board", board), ("busio", busio), ("micropython", micropython),
-                         ("circuitpython_typing", typing_names), ("digitalio", digitalio)):
+                         ("circuitpython_typing", typing_names), ("digitalio", digitalio),
+                         ("rotaryio", rotaryio), ("neopixel_write", neopixel_write)):
         monkeypatch.setitem(sys.modules, name, module)
     for name in ("adafruit_ssd1306", "adafruit_framebuf", "adafruit_bus_device",
                  "adafruit_bus_device.i2c_device", "adafruit_bus_device.spi_device",
-                 "hardware.cp_parts"):
+                 "hardware.cp_parts", "hardware.cp_devices"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     return chip
 
