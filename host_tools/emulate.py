@@ -64,12 +64,19 @@ def wait_started(pico, timeout=BOOT_TIMEOUT_S):
     """Wait for the firmware's first line (the set it loaded, or safe mode) and a frame."""
     deadline = time.time() + timeout
     while time.time() < deadline:
-        text = pico.said.decode("utf-8", "replace")
-        if [s for s in STARTED if s in text] and pico.frames:
+        text = _said(pico)
+        complete = text[:text.rfind("\n") + 1]         # a line still arriving does not count
+        if [s for s in STARTED if s in complete] and pico.frames:
             return
         time.sleep(0.05)
     raise UserError("the emulated board did not start in %d s; it said: %s"
-                    % (timeout, pico.said.decode("utf-8", "replace")[-300:]))
+                    % (timeout, _said(pico)[-300:]))
+
+
+def _said(pico):
+    """What the board printed, from the timed copy that comes in order with the frames and the
+    knob's "done" (the pty copy may lag behind them)."""
+    return b"".join(data for _, data in pico.serial).decode("utf-8", "replace")
 
 
 def frames_of(pico, ring, since_ns=0):
@@ -94,8 +101,9 @@ def frames_of(pico, ring, since_ns=0):
 
 
 def console_lines(pico):
-    return [line for line in pico.said.decode("utf-8", "replace").replace("\r", "")
-            .split("\n") if line]
+    """The complete lines the board printed."""
+    text = _said(pico).replace("\r", "")
+    return [line for line in text[:text.rfind("\n") + 1].split("\n") if line]
 
 
 def run_script(script, frames_path=None, board="pico", flash=None, hold=False,

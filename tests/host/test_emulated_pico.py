@@ -52,6 +52,7 @@ def power_cycle(pico, while_off=None):
     if while_off is not None:
         while_off()
     pico.said.clear()
+    pico.serial.clear()
     pico.frames.clear()
     pico.power_up()
     return started(pico)
