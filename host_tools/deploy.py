@@ -12,12 +12,10 @@ import subprocess
 import tempfile
 import time
 
-from core.meldset import MeldSet
-
 from host_tools.device_files import data_files, library_files, python_files
 from host_tools.device_link import DeviceLink
 from host_tools.errors import UserError
-from host_tools.meldfiles import compile_file, read_source
+from host_tools.meldfiles import set_to_flash
 from host_tools.tools import mpy_cross_path
 
 CODE_DIRS = ("core", "hardware", "firmware")
@@ -185,12 +183,7 @@ def flash_set(port, source_path, progress=print):
     """Validate and compile a set, copy it atomically, make the firmware load it, and confirm
     from the device's own console that it did. A set with any problem never leaves here."""
     started = time.time()
-    blob = compile_file(source_path)
-    meldset = MeldSet(blob, source_path)
-    name = read_source(source_path)["name"]
-    if name == "default":
-        raise UserError("%s: the set named 'default' comes with the firmware (deploy updates "
-                        "it); give your set another name" % source_path)
+    blob, meldset, name = set_to_flash(source_path)
     path = "%s/%s.cwm" % (MELD_DIR, name)
     with DeviceLink(port) as link:
         link.enter_maintenance()

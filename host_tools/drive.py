@@ -20,7 +20,7 @@ from core.meldset import MeldSet, MeldSetError
 from host_tools.device_files import (ROOT, board_path, data_files, library_files,
                                      python_files)
 from host_tools.errors import UserError
-from host_tools.meldfiles import compile_file, read_source
+from host_tools.meldfiles import set_to_flash, write_atomic
 
 CODE_DIRS = ("core", "hardware", "firmware")
 MELD_DIR = "melds"
@@ -68,20 +68,11 @@ def _read(path):
 
 def _write(drive, rel, data):
     target = os.path.join(drive, *rel.split("/"))
-    temporary = target + ".tmp"
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(temporary, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, target)
     except OSError as err:
-        try:
-            os.remove(temporary)
-        except OSError:
-            pass
         raise _problem(drive, err, "writing " + rel)
+    write_atomic(target, data, lambda err: _problem(drive, err, "writing " + rel))
 
 
 def _files_under(drive, folder):
@@ -165,12 +156,7 @@ def flash_set(drive, source_path, progress=print):
     with any problem never reaches the drive; the firmware checks it again when it loads it."""
     started = time.time()
     _check_drive(drive)
-    blob = compile_file(source_path)
-    meldset = MeldSet(blob, source_path)
-    name = read_source(source_path)["name"]
-    if name == "default":
-        raise UserError("%s: the set named 'default' comes with the firmware (deploy updates "
-                        "it); give your set another name" % source_path)
+    blob, meldset, name = set_to_flash(source_path)
     rel = "%s/%s.cwm" % (MELD_DIR, name)
     progress("%s: writing %s (%d bytes, %d melds)" % (drive, rel, len(blob), meldset.count))
     _write(drive, rel, blob)

@@ -72,8 +72,10 @@ def load_set(path=None):
     return MeldSet(meldsource.compile_source(parse_source(data, path), path), path)
 
 
-def write_atomic(path, data):
-    """Write to a temporary name beside `path`, flush it to disk, then rename over `path`."""
+def write_atomic(path, data, problem=None):
+    """Write to a temporary name beside `path`, flush it to disk, then rename over `path`.
+    A failure leaves the old file and no temporary one; it raises problem(err) if given, else
+    a UserError naming the path."""
     folder = os.path.dirname(os.path.abspath(path))
     temporary = os.path.join(folder, ".%s.tmp" % os.path.basename(path))
     try:
@@ -87,7 +89,22 @@ def write_atomic(path, data):
             os.unlink(temporary)
         except OSError:
             pass
+        if problem is not None:
+            raise problem(err)
         raise UserError("%s: cannot write (%s)" % (path, err.strerror or err))
 
 
-__all__ = ["MeldSetError", "load_set", "read_source", "compile_file", "write_atomic"]
+def set_to_flash(source_path):
+    """(compiled bytes, MeldSet, name) of a set that may be flashed to a device: valid, and
+    not named 'default' (that one comes with the firmware)."""
+    blob = compile_file(source_path)
+    meldset = MeldSet(blob, source_path)
+    name = read_source(source_path)["name"]
+    if name == "default":
+        raise UserError("%s: the set named 'default' comes with the firmware (deploy updates "
+                        "it); give your set another name" % source_path)
+    return blob, meldset, name
+
+
+__all__ = ["MeldSetError", "load_set", "read_source", "compile_file", "write_atomic",
+           "set_to_flash"]
