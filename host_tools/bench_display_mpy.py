@@ -7,30 +7,14 @@ import gc
 import json
 import sys
 
-from ssd1306_model import Ssd1306Chip
+from ssd1306_model import MicroPythonPin, Ssd1306Chip, micropython_i2c
 
 chip = Ssd1306Chip()
 
 
-class Pin:
-    def __init__(self, n, *args):
-        self.n = n
-
-
-class I2C:
-    def __init__(self, bus, scl=None, sda=None, freq=None):
-        pass
-
-    def writeto(self, addr, buf):
-        chip.write(addr, buf)
-
-    def writevto(self, addr, bufs):
-        chip.write(addr, b"".join(bytes(b) for b in bufs))
-
-
 class Machine:
-    Pin = Pin
-    I2C = I2C
+    Pin = MicroPythonPin
+    I2C = micropython_i2c(chip)
 
 
 sys.modules["machine"] = Machine()

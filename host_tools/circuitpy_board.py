@@ -129,27 +129,10 @@ def install(plan, result, drive):
     module("storage", remount=remount)
 
     sys.path.insert(0, HERE)
-    from ssd1306_model import Ssd1306Chip
+    from ssd1306_model import Ssd1306Chip, circuitpython_i2c
     chip = Ssd1306Chip()
     result["chip"] = chip
-
-    class I2C:
-        def __init__(self, scl, sda, frequency=100000):
-            pass
-
-        def try_lock(self):
-            return True
-
-        def unlock(self):
-            pass
-
-        def writeto(self, address, buf, *, start=0, end=None):
-            chip.write(address, bytes(buf)[start:end])
-
-        def readfrom_into(self, address, buf, *, start=0, end=None):
-            raise OSError(errno.ENODEV, "no device")
-
-    module("busio", I2C=I2C, SPI=type("SPI", (), {}))
+    module("busio", I2C=circuitpython_i2c(chip), SPI=type("SPI", (), {}))
 
     class PWMOut:
         def __init__(self, pin, duty_cycle=0, frequency=500, variable_frequency=False):

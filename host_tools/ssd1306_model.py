@@ -82,3 +82,46 @@ class Ssd1306Chip:
     def rotated_180(self):
         """The picture turned by 180 degrees against the driver's default (both mirrors off)."""
         return self.seg_remap == 0 and self.com_reversed == 0
+
+
+# The buses a driver reaches the chip through, faked at the board boundary (each keeps its
+# setup arguments for the tests to check).
+
+class MicroPythonPin:
+    def __init__(self, n, *args):
+        self.n = n
+
+
+def micropython_i2c(chip):
+    """machine.I2C as micropython-lib's ssd1306 uses it (writeto, writevto), wired to chip."""
+    class I2C:
+        def __init__(self, bus, scl=None, sda=None, freq=None):
+            self.setup = (bus, scl.n, sda.n, freq)
+
+        def writeto(self, addr, buf):
+            chip.write(addr, buf)
+
+        def writevto(self, addr, bufs):
+            chip.write(addr, b"".join(bytes(b) for b in bufs))
+    return I2C
+
+
+def circuitpython_i2c(chip):
+    """busio.I2C as Adafruit's I2CDevice uses it (lock, writeto with start/end, a probe that
+    reads back from an address where nothing answers), wired to chip."""
+    class I2C:
+        def __init__(self, scl, sda, frequency=100000):
+            self.setup = (scl, sda, frequency)
+
+        def try_lock(self):
+            return True
+
+        def unlock(self):
+            pass
+
+        def writeto(self, address, buf, *, start=0, end=None):
+            chip.write(address, bytes(buf)[start:end])
+
+        def readfrom_into(self, address, buf, *, start=0, end=None):
+            raise OSError(19)              # ENODEV
+    return I2C

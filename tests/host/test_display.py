@@ -15,7 +15,7 @@ from host_tools import device_libs, make_font
 from host_tools.display_image import DisplayImage
 from host_tools.tools import micropython_path
 
-from host_tools.ssd1306_model import Ssd1306Chip
+from host_tools.ssd1306_model import Ssd1306Chip, circuitpython_i2c
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CONFIG = {"driver": "ssd1306", "i2c": 0, "sda": 4, "scl": 5, "address": 60, "width": 128,
@@ -53,26 +53,14 @@ import sys, json
 sys.path.insert(0, %(libs)r)
 sys.path.insert(0, %(root)r)
 sys.path.insert(0, %(tests)r)
-from ssd1306_model import Ssd1306Chip
+from ssd1306_model import MicroPythonPin, Ssd1306Chip, micropython_i2c
 chip = Ssd1306Chip()
-
-class Pin:
-    def __init__(self, n, *args):
-        self.n = n
-
-class I2C:
-    def __init__(self, bus, scl=None, sda=None, freq=None):
-        self.setup = (bus, scl.n, sda.n, freq)
-    def writeto(self, addr, buf):
-        chip.write(addr, buf)
-    def writevto(self, addr, bufs):
-        chip.write(addr, b"".join(bytes(b) for b in bufs))
 
 class Machine:
     pass
 machine = Machine()
-machine.Pin = Pin
-machine.I2C = I2C
+machine.Pin = MicroPythonPin
+machine.I2C = micropython_i2c(chip)
 sys.modules["machine"] = machine
 
 import ssd1306
@@ -123,27 +111,10 @@ def circuitpython_on_cpython(monkeypatch):
     """Adafruit's real libraries on CPython, with busio and board faked at the pins."""
     monkeypatch.syspath_prepend(device_libs.lib_dir("circuitpython"))
     chip = Ssd1306Chip()
-
-    class I2C:
-        def __init__(self, scl, sda, frequency=100000):
-            self.setup = (scl, sda, frequency)
-
-        def try_lock(self):
-            return True
-
-        def unlock(self):
-            pass
-
-        def writeto(self, address, buf, *, start=0, end=None):
-            chip.write(address, bytes(buf)[start:end])
-
-        def readfrom_into(self, address, buf, *, start=0, end=None):
-            raise OSError(19)
-
     board = types.ModuleType("board")
     board.SDA, board.SCL = "SDA", "SCL"
     busio = types.ModuleType("busio")
-    busio.I2C = I2C
+    busio.I2C = circuitpython_i2c(chip)
     busio.SPI = type("SPI", (), {})
     digitalio = types.ModuleType("digitalio")
     digitalio.DigitalInOut = type("DigitalInOut", (), {})
