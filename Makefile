@@ -11,12 +11,12 @@ sim: setup
 	$(BIN)/chromawheel sim
 
 # Outside libraries for the devices (micropython-lib's ssd1306, Adafruit's bundle modules),
-# pinned by checksum in host_tools/device_libs.py and fetched from PyPI once.
+# pinned by checksum in host_tools/device/libs.py and fetched from PyPI once.
 DEVICE_LIBS := build/device-libs/.fetched
 setup: $(STAMP) $(DEVICE_LIBS)
 
-$(DEVICE_LIBS): host_tools/device_libs.py $(STAMP)
-	$(BIN)/python -m host_tools.device_libs
+$(DEVICE_LIBS): host_tools/device/libs.py $(STAMP)
+	$(BIN)/python -m host_tools.device.libs
 	touch $@
 
 # Rebuilt only when the pins or the package description change, so a second run is instant.
@@ -27,10 +27,10 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $@
 
 # The emulated RP2040 (npm rp2040js, pinned by its lock file) that the tests boot MicroPython in.
-EMULATOR := host_tools/rp2040/node_modules/.installed
-$(EMULATOR): host_tools/rp2040/package-lock.json
+EMULATOR := host_tools/emulator/rp2040js/node_modules/.installed
+$(EMULATOR): host_tools/emulator/rp2040js/package-lock.json
 	@command -v npm >/dev/null || { echo "The RP2040 emulator in the tests needs Node.js 18+ and npm (Debian: apt-get install nodejs npm)"; exit 1; }
-	npm ci --prefix host_tools/rp2040 --silent --no-audit --no-fund
+	npm ci --prefix host_tools/emulator/rp2040js --silent --no-audit --no-fund
 	touch $@
 
 # The core cases under the MicroPython unix port, then every test under CPython.
@@ -42,11 +42,11 @@ test-core-mpy: setup
 
 # package.json for `mpremote mip install`, and the compiled default set it installs.
 package: setup
-	$(BIN)/python -m host_tools.package
+	$(BIN)/python -m host_tools.builds.package
 
 # One UF2 for makers with the firmware frozen in (needs the ARM toolchain; see the script).
 uf2: setup
-	host_tools/build_uf2.sh frozen
+	host_tools/builds/build_uf2.sh frozen
 
 bench: setup
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-bench.txt
@@ -65,5 +65,5 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .hypothesis host_tools/rp2040/node_modules
+	rm -rf $(VENV) build .pytest_cache .hypothesis host_tools/emulator/rp2040js/node_modules
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -33,7 +33,7 @@ def us_from_ms(ms):
 
 
 # Which of these branches runs is found out at run time, so each port's type check
-# (host_tools/port_check.py) is told to let the others' names pass.
+# (host_tools/device/port_check.py) is told to let the others' names pass.
 if _supervisor_ms:
     # CircuitPython has no ticks_us: microseconds at millisecond resolution, in the same
     # 2**29 period (the ring's 280 us latch gap is far below a frame's 16 ms anyway).

@@ -1,6 +1,6 @@
 """The simulated twins of the ring, the encoder and the button, and their link to the host.
 
-The simulator (host_tools/simulator.py) runs the unmodified firmware on the MicroPython unix
+The simulator (host_tools/sim/simulator.py) runs the unmodified firmware on the MicroPython unix
 port with board `sim` and talks to it over stdin/stdout:
 
   host -> device, one command a line:

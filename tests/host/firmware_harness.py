@@ -8,7 +8,7 @@ from hardware import board as board_file
 from hardware.ring import Ring
 from hardware.sim import SimButton, SimClock, SimEncoder
 
-from host_tools.device_files import build_flash
+from host_tools.device.files import build_flash
 
 
 class Capture:

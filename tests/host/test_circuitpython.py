@@ -1,6 +1,6 @@
 """The CircuitPython build: `deploy --drive` lays out a CIRCUITPY drive, and that drive boots
 on CPython with the real Adafruit libraries (asyncio, adafruit_ticks, adafruit_ssd1306,
-neopixel) and only CircuitPython's own modules faked at the pins (host_tools/circuitpy_board.py)."""
+neopixel) and only CircuitPython's own modules faked at the pins (host_tools/emulator/circuitpy_board.py)."""
 
 import errno
 import json
@@ -12,12 +12,12 @@ import types
 import pytest
 
 from hardware import board as board_file
-from host_tools import device_libs, drive
-from host_tools.cli import main
-from host_tools.device_files import ROOT, board_path
-from host_tools.display_image import DisplayImage
+from host_tools.device import libs, drive
+from host_tools.cli.main import main
+from host_tools.device.files import ROOT, board_path
+from host_tools.sim.display_image import DisplayImage
 from host_tools.errors import UserError
-from host_tools.simulator import decode_frame
+from host_tools.sim.simulator import decode_frame
 
 QTPY = board_file.load(board_path("qtpy_rp2040"))
 FLAT, SHARP = "\u266d", "\u266f"
@@ -33,7 +33,7 @@ def deployed(tmp_path):
 def run_board(folder, tmp_path, **plan):
     plan_path, result_path = tmp_path / "plan.json", tmp_path / "result.json"
     plan_path.write_text(json.dumps(plan))
-    proc = subprocess.run([sys.executable, "-I", "-m", "host_tools.circuitpy_board",
+    proc = subprocess.run([sys.executable, "-I", "-m", "host_tools.emulator.circuitpy_board",
                            str(folder), str(plan_path), str(result_path)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -178,7 +178,7 @@ def test_the_circuitpython_clock_wraps_at_2_to_the_29(tmp_path):
 def adafruit_neopixel(monkeypatch):
     """Adafruit's neopixel library (and adafruit_pixelbuf) from the pinned bundle modules,
     with neopixel_write, board and digitalio faked at the pin."""
-    monkeypatch.syspath_prepend(device_libs.lib_dir("circuitpython"))
+    monkeypatch.syspath_prepend(libs.lib_dir("circuitpython"))
     written = []
 
     def module(name, **attrs):
@@ -230,12 +230,12 @@ def test_our_wire_bytes_are_what_adafruits_neopixel_sends(adafruit_neopixel, ord
 
 
 def test_a_port_running_circuitpython_is_sent_to_the_drive(monkeypatch):
-    from host_tools import device_link
-    monkeypatch.setattr(device_link.DeviceLink, "_wait_for_port", lambda self: None)
-    monkeypatch.setattr(device_link.DeviceLink, "connect", lambda self: None)
-    monkeypatch.setattr(device_link.DeviceLink, "run", lambda self, code: "circuitpython\n")
+    from host_tools.device import link
+    monkeypatch.setattr(link.DeviceLink, "_wait_for_port", lambda self: None)
+    monkeypatch.setattr(link.DeviceLink, "connect", lambda self: None)
+    monkeypatch.setattr(link.DeviceLink, "run", lambda self, code: "circuitpython\n")
     with pytest.raises(UserError) as err:
-        with device_link.DeviceLink("/dev/ttyACM0"):
+        with link.DeviceLink("/dev/ttyACM0"):
             pass
     assert "runs CircuitPython: copy onto its CIRCUITPY drive instead, with --drive PATH" in \
         str(err.value)

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from host_tools.cli import main
+from host_tools.cli.main import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

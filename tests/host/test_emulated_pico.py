@@ -10,10 +10,14 @@ import time
 
 import pytest
 
-from host_tools import deploy, emulate, simulator
-from host_tools.device_files import ROOT
+from host_tools.device import deploy
+
+from host_tools.emulator import emulate
+
+from host_tools.sim import simulator
+from host_tools.device.files import ROOT
 from host_tools.errors import UserError
-from host_tools.rp2040_emulator import EmulatedPico
+from host_tools.emulator.rp2040 import EmulatedPico
 
 BOARD = emulate.load_board("pico")
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")

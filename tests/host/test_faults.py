@@ -8,11 +8,11 @@ import subprocess
 import sys
 import time
 
-from host_tools.cli import main
-from host_tools.device_files import ROOT, build_flash
+from host_tools.cli.main import main
+from host_tools.device.files import ROOT, build_flash
 from host_tools.meldfiles import compile_file
 from host_tools.tools import micropython_path
-from host_tools.vboard import VirtualBoard, lit_sectors
+from host_tools.sim.vboard import VirtualBoard, lit_sectors
 
 BIN = os.path.dirname(sys.executable)
 

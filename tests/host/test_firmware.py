@@ -104,7 +104,7 @@ def test_colour_by_note_and_other_root_name(device):
 
 def test_bad_settings_file_means_defaults(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    from host_tools.device_files import build_flash
+    from host_tools.device.files import build_flash
     build_flash(str(tmp_path), "sim")
     (tmp_path / "settings.json").write_text('{"brightness": "max", "root": 4')
     device = Device(tmp_path, build=False)
@@ -131,7 +131,7 @@ def damaged_copy(name, cut):
 
 def test_damaged_meld_set_falls_back_and_says_so(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    from host_tools.device_files import build_flash
+    from host_tools.device.files import build_flash
     build_flash(str(tmp_path), "sim")
     damaged_copy("jazz", 500)
     (tmp_path / "settings.json").write_text('{"meldset": "jazz", "last_good_meldset": "default"}')

@@ -6,8 +6,8 @@ from core.games import bluff, carmony, chord_poker, looking_glass, solitaire
 from core.games.rng import Rng
 from core.meldset import MeldSet
 from core.meldsource import compile_source
-from host_tools.cli import main
-from host_tools.cmd_play import play
+from host_tools.cli.main import main
+from host_tools.cli.play import play
 from host_tools.meldfiles import load_set
 
 

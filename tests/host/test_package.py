@@ -5,8 +5,8 @@ import subprocess
 import sys
 
 from host_tools.meldfiles import DEFAULT_SOURCE, compile_file
-from host_tools.package import COMPILED_DEFAULT, PACKAGE_PATH, package_json
-from host_tools.vboard import VirtualBoard, lit_sectors
+from host_tools.builds.package import COMPILED_DEFAULT, PACKAGE_PATH, package_json
+from host_tools.sim.vboard import VirtualBoard, lit_sectors
 
 ROOT = os.path.dirname(PACKAGE_PATH)
 REGENERATE = "regenerate them with: make package"

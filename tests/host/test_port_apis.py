@@ -1,9 +1,9 @@
-"""The device code against each port's published stubs (host_tools/port_check.py): an API that
+"""The device code against each port's published stubs (host_tools/device/port_check.py): an API that
 a port does not have fails here. The first run installs the pinned stubs into build/stubs."""
 
 import pytest
 
-from host_tools import port_check
+from host_tools.device import port_check
 
 
 @pytest.mark.parametrize("port", sorted(port_check.PORTS))

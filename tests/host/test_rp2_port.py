@@ -1,5 +1,5 @@
 """The real MicroPython rp2 port (the stock v1.28.0 Pico UF2) in an emulated RP2040, reached
-through its USB serial port with the same transport as a Pico (host_tools/rp2040_emulator.py).
+through its USB serial port with the same transport as a Pico (host_tools/emulator/rp2040.py).
 
 A 32-bit port: ticks wrap at 2**30 there, so the tick-sensitive core cases (presses, ring)
 run against the port's own time.ticks_*. The emulator has no flash writes yet, so the files
@@ -9,9 +9,9 @@ import os
 
 import pytest
 
-from host_tools.device_files import ROOT
-from host_tools.device_link import DeviceLink
-from host_tools.rp2040_emulator import EmulatedPico, compiled, put_on_ram_disk
+from host_tools.device.files import ROOT
+from host_tools.device.link import DeviceLink
+from host_tools.emulator.rp2040 import EmulatedPico, compiled, put_on_ram_disk
 
 # The music core and the drivers' pure logic, with their core cases: what a board runs.
 # (test_meldset builds oversize sets on purpose: more than the heap left beside the RAM disk.)

@@ -2,7 +2,7 @@
 
 import json
 
-from host_tools.cli import main
+from host_tools.cli.main import main
 
 
 def run_json(capsys, *argv):

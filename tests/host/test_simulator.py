@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
-from host_tools.cli import main
-from host_tools.device_files import build_flash
+from host_tools.cli.main import main
+from host_tools.device.files import build_flash
 from host_tools.errors import UserError
-from host_tools.simulator import compile_script, decode_frame, run_script
-from host_tools.terminal import _keys
+from host_tools.sim.simulator import compile_script, decode_frame, run_script
+from host_tools.sim.terminal import _keys
 
 BUTTON = {"debounce_ms": 50, "long_ms": 700, "double_ms": 350}
 

@@ -6,7 +6,7 @@ import os
 
 from core.notes import NATURAL_PC
 from firmware.modes import mode_names
-from host_tools.simulator import run_script
+from host_tools.sim.simulator import run_script
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

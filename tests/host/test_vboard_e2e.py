@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from host_tools.cli import main
-from host_tools.vboard import VirtualBoard, lit_sectors
+from host_tools.cli.main import main
+from host_tools.sim.vboard import VirtualBoard, lit_sectors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.dirname(sys.executable)
@@ -109,9 +109,9 @@ def test_a_missing_port_is_a_clear_error(capsys):
 def test_deploy_enters_maintenance_before_the_slow_compile(board, monkeypatch):
     # After Ctrl-C the app is stopped but a real board's watchdog still runs (8 s, it cannot
     # be stopped): the payload is compiled only once the board has rebooted without the app.
-    from host_tools import deploy, device_link
+    from host_tools.device import deploy, link
     steps = []
-    enter = device_link.DeviceLink.enter_maintenance
+    enter = link.DeviceLink.enter_maintenance
     build = deploy.payload
 
     def entering(link):
@@ -121,7 +121,7 @@ def test_deploy_enters_maintenance_before_the_slow_compile(board, monkeypatch):
     def compiling(board_name, compiled):
         steps.append("compile")
         return build(board_name, compiled)
-    monkeypatch.setattr(device_link.DeviceLink, "enter_maintenance", entering)
+    monkeypatch.setattr(link.DeviceLink, "enter_maintenance", entering)
     monkeypatch.setattr(deploy, "payload", compiling)
     assert main(["deploy", "--port", board.port, "--board", "sim", "--json"]) == 0
     assert steps == ["maintenance", "compile"]

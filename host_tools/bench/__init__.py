@@ -1,0 +1,1 @@
+"""`make bench`: figures, printed (never a timed test)."""

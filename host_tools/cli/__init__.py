@@ -1,0 +1,1 @@
+"""The `chromawheel` command line: one module per group of commands."""

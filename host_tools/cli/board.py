@@ -1,0 +1,71 @@
+"""`chromawheel board ...`: list, check and draw the board files."""
+
+import os
+
+from hardware import board as board_file
+
+from host_tools.device.files import board_names, board_path
+from host_tools.errors import UserError
+from host_tools.meldfiles import write_atomic
+from host_tools.cli.output import emit
+from host_tools.builds.wiring import svg
+
+
+def register(commands, common):
+    p = commands.add_parser("board", help="list, validate and draw wiring for board files")
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+    a = actions.add_parser("list", parents=[common], help="the board files shipped")
+    a.set_defaults(run=run_list)
+    a = actions.add_parser("validate", parents=[common], help="check a board file")
+    a.add_argument("path", help="a board file, or the name of a shipped one")
+    a.set_defaults(run=run_validate)
+    a = actions.add_parser("wiring", parents=[common], help="draw a board's wiring as SVG")
+    a.add_argument("name")
+    a.add_argument("-o", "--output", metavar="FILE.svg", required=True)
+    a.set_defaults(run=run_wiring)
+    a = actions.add_parser("test", parents=[common],
+                           help="the colour-order test on a connected board: red, green, blue "
+                                "on C, C#, D")
+    a.add_argument("--port", required=True, help="serial port, e.g. /dev/ttyACM0")
+    a.add_argument("--seconds", type=int, default=10, help="how long to show it (default 10)")
+    a.set_defaults(run=run_test)
+
+
+def load(path_or_name):
+    path = path_or_name if os.path.exists(path_or_name) else board_path(path_or_name)
+    try:
+        return board_file.load(path)
+    except board_file.BoardError as err:
+        raise UserError(str(err))
+
+
+def run_list(args):
+    rows = [load(name) for name in board_names()]
+    emit(args, [{"board": b["board"], "title": b["title"], "platform": b["platform"]}
+                for b in rows],
+         ["%-12s %-14s %s" % (b["board"], b["platform"], b["title"]) for b in rows])
+
+
+def run_validate(args):
+    b = load(args.path)
+    emit(args, {"path": args.path, "valid": True, "board": b},
+         ["%s: valid board file '%s' (%s)" % (args.path, b["board"], b["title"])])
+
+
+def run_wiring(args):
+    b = load(args.name)
+    if b["platform"] == "sim":
+        raise UserError("board %r is the simulator: nothing to wire" % b["board"])
+    write_atomic(args.output, svg(b).encode())
+    emit(args, {"output": args.output}, ["wrote %s" % args.output])
+
+
+def run_test(args):
+    from host_tools.device import deploy
+    if not 1 <= args.seconds <= 600:
+        raise UserError("--seconds %d: 1 to 600" % args.seconds)
+    report = deploy.colour_test(args.port, args.seconds,
+                                progress=(lambda line: None) if args.json else print)
+    emit(args, report, ["the app is running again" if report["started"] else
+                        "the board did not say it started: reset it"])

@@ -1,0 +1,115 @@
+"""`chromawheel meldset ...`: validate and compile meld-set files."""
+
+import os
+
+from core.meldset import MeldSet, MeldSetError
+
+from host_tools.device import deploy
+from host_tools.meldfiles import COMPILED_SUFFIX, compile_file, write_atomic
+from host_tools.cli.output import emit
+
+
+def register(commands, common):
+    p = commands.add_parser("meldset", help="validate, compile (and later flash) meld sets")
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+
+    a = actions.add_parser("validate", parents=[common], help="check a JSON meld-set source")
+    a.add_argument("path")
+    a.set_defaults(run=run_validate)
+
+    a = actions.add_parser("compile", parents=[common],
+                           help="compile a JSON source to the compact device form")
+    a.add_argument("path")
+    a.add_argument("-o", "--output", metavar="OUT",
+                   help="compiled file to write (default: PATH with %s)" % COMPILED_SUFFIX)
+    a.set_defaults(run=run_compile)
+
+    a = actions.add_parser("flash", parents=[common],
+                           help="validate, compile and install a set on a device, and use it")
+    a.add_argument("path")
+    _where(a)
+    a.set_defaults(run=run_flash)
+
+    a = actions.add_parser("list", parents=[common], help="the sets on a device")
+    _where(a)
+    a.set_defaults(run=run_list)
+
+    a = actions.add_parser("remove", parents=[common], help="remove a set from a device")
+    a.add_argument("name")
+    _where(a)
+    a.set_defaults(run=run_remove)
+
+
+def _where(parser):
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--port", help="serial port of a MicroPython board")
+    where.add_argument("--drive", metavar="PATH",
+                       help="the mounted CIRCUITPY drive of a CircuitPython board")
+
+
+def _tools(args):
+    """The device tools for --port (over the serial REPL) or --drive (a mounted drive)."""
+    if args.drive:
+        from host_tools.device import drive
+        return drive, args.drive
+    return deploy, args.port
+
+
+def _summary(ms):
+    counts = [len(ms.of_kind(k)) for k in range(3)]
+    return "%d melds (%d intervals, %d chords, %d scales)" % (ms.count, *counts)
+
+
+def run_validate(args):
+    try:
+        blob = compile_file(args.path)
+    except MeldSetError as err:
+        if args.json:
+            emit(args, {"path": args.path, "valid": False,
+                        "problems": [{"where": w, "what": m} for w, m in err.problems]}, [])
+            return 2
+        raise
+    ms = MeldSet(blob, args.path)
+    emit(args, {"path": args.path, "valid": True, "problems": [], "name": ms.name,
+                "melds": ms.count, "bytes": len(blob)},
+         ["%s: valid meld set '%s': %s, %d bytes compiled" % (
+             args.path, ms.name, _summary(ms), len(blob))])
+    return 0
+
+
+def run_compile(args):
+    blob = compile_file(args.path)
+    MeldSet(blob, args.path)  # the compiled form must load before it is written
+    out = args.output or os.path.splitext(args.path)[0] + COMPILED_SUFFIX
+    write_atomic(out, blob)
+    emit(args, {"path": args.path, "output": out, "bytes": len(blob)},
+         ["wrote %s (%d bytes)" % (out, len(blob))])
+    return 0
+
+
+def run_flash(args):
+    tools, where = _tools(args)
+    report = tools.flash_set(where, args.path,
+                             progress=(lambda line: None) if args.json else print)
+    emit(args, report, ["flashed %s (%d melds, %d bytes) in %.1f s" % (
+        report["name"], report["melds"], report["bytes"], report["seconds"])])
+    return 0
+
+
+def run_list(args):
+    tools, where = _tools(args)
+    answer = tools.list_sets(where)
+    lines = []
+    for name, count, problem in answer["sets"]:
+        mark = "*" if name == answer["active"] else " "
+        lines.append("%s %-24s %s" % (mark, name, problem or "%d melds" % count))
+    emit(args, answer, lines)
+    return 0
+
+
+def run_remove(args):
+    tools, where = _tools(args)
+    tools.remove_set(where, args.name)
+    emit(args, {"removed": args.name}, ["removed %s" % args.name])
+    return 0

@@ -1,0 +1,76 @@
+"""`chromawheel sim`: the firmware in the simulator, interactive or scripted."""
+
+import os
+import sys
+
+from host_tools.sim import simulator, terminal
+from host_tools.device.files import ROOT, board_path, build_flash
+from host_tools.errors import UserError
+from host_tools.cli.output import emit
+
+DEMO_SCRIPT = ("cw 12; click; cw 3; click; double; ccw 2; click; click; double; cw 5; "
+               "long; wait 100; long; wait 300")
+
+
+def register(commands, common):
+    p = commands.add_parser("sim", parents=[common],
+                            help="run the firmware in the simulator (MicroPython unix port)",
+                            description="Without --script: the ring in the terminal, keys for "
+                            "the knob and button (a non-interactive terminal gets a demo). "
+                            "With --script: no terminal; every frame shown is written to "
+                            "--frames as a JSON line.")
+    p.add_argument("--board", default="sim", help="board file (default: sim)")
+    p.add_argument("--heap", help="MicroPython heap size, e.g. 48k (a small board)")
+    p.add_argument("--script", help="e.g. 'cw 3; click; ccw 1; double; long; wait 200'")
+    p.add_argument("--frames", metavar="FILE", help="with --script: write frames here")
+    p.add_argument("--flash", metavar="DIR",
+                   help="flash folder to keep between runs (interactive default: build/sim-flash;"
+                        " scripted default: a fresh one)")
+    p.add_argument("--hold-button", action="store_true",
+                   help="hold the button at power-up (safe mode)")
+    p.add_argument("--reset-cause", choices=["power", "reset"],
+                   help="with --script: how the board starts, a power-up (default) or a "
+                        "reset/watchdog (only then do earlier crashed boots count)")
+    p.add_argument("--uptime-ms", type=int, metavar="N",
+                   help="with --script: start the virtual clock as if the board had run N ms "
+                        "(ticks wrap every 2**30 as on a real port)")
+    p.add_argument("--wav", metavar="FILE",
+                   help="with --script: write what the buzzer played as a WAV file")
+    p.add_argument("--display-svg", metavar="FILE",
+                   help="with --script: write the display's last picture as an SVG file")
+    p.set_defaults(run=run_sim)
+
+
+def run_sim(args):
+    board_path(args.board)
+    if args.script is None and (args.uptime_ms is not None or args.reset_cause is not None
+                                or args.wav or args.display_svg):
+        raise UserError("--uptime-ms, --reset-cause, --wav and --display-svg go with --script")
+    if args.uptime_ms is not None and args.uptime_ms < 0:
+        raise UserError("--uptime-ms %d: cannot be negative" % args.uptime_ms)
+    heap = simulator.parse_heap(args.heap)
+    if args.script is not None:
+        frames, console = simulator.run_script(args.script, args.frames, heap, args.board,
+                                               args.flash, args.hold_button,
+                                               args.reset_cause or "power", args.uptime_ms or 0,
+                                               args.wav, args.display_svg)
+        emit(args, {"frames": len(frames), "console": console},
+             console + ["%d frames%s" % (len(frames),
+                                          " written to " + args.frames if args.frames else "")])
+        return 0
+    if sys.stdin.isatty() and sys.stdout.isatty() and not args.json:
+        flash = args.flash or os.path.join(ROOT, "build", "sim-flash")
+        os.makedirs(flash, exist_ok=True)
+        build_flash(flash, args.board)
+        terminal.run(flash, heap, args.board)
+        return 0
+    frames, _ = simulator.run_script(DEMO_SCRIPT, None, heap, args.board, None,
+                                     args.hold_button)
+    if args.json:
+        emit(args, frames, [])
+    else:
+        from hardware import board as board_file
+        gamma = board_file.load(board_path(args.board))["ring"]["gamma"]
+        print("No interactive terminal: a scripted demo (%s)\n" % DEMO_SCRIPT)
+        terminal.demo(frames, gamma, pause=0.05)
+    return 0

@@ -1,0 +1,253 @@
+"""Deploying the firmware, and flashing meld sets, through mpremote's transport.
+
+Both go through maintenance: the device reboots once with the app held off (so no watchdog
+can reset it mid-copy), files go to temporary names and are renamed, every file is checked by
+hash on the device, and only then is the board reset into the app."""
+
+import binascii
+import hashlib
+import os
+import re
+import subprocess
+import tempfile
+import time
+
+from host_tools.device.files import data_files, library_files, python_files
+from host_tools.device.link import DeviceLink
+from host_tools.errors import UserError
+from host_tools.meldfiles import set_to_flash
+from host_tools.tools import mpy_cross_path
+
+CODE_DIRS = ("core", "hardware", "firmware")
+ROOT_FILES = ("boot.py", "main.py", "board.json")
+LIB_DIR = "lib"            # outside libraries (compared, never removed: may be the user's)
+MELD_DIR = "melds"
+
+
+def mpy_cross_version():
+    """(major, minor) of the .mpy files mpy-cross writes, e.g. (6, 3)."""
+    out = subprocess.run([mpy_cross_path(), "--version"], capture_output=True,
+                         text=True).stdout
+    found = re.search(r"mpy v(\d+)\.(\d+)", out)
+    if not found:
+        raise UserError("cannot tell which .mpy version mpy-cross writes (%r)" % out.strip())
+    return int(found.group(1)), int(found.group(2))
+
+
+def device_mpy_version(info):
+    """(major, minor) from sys.implementation._mpy, or None when the device does not say."""
+    mpy = info.get("mpy") or 0
+    if not mpy:
+        return None
+    return mpy & 0xFF, (mpy >> 8) & 3
+
+
+def payload(board, compiled):
+    """[(device path, bytes)]: modules (.mpy when compiled), the libraries the board's parts
+    need, boot.py, main.py, board file, default meld set."""
+    files = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.mpy")
+        for source, rel in python_files() + library_files(board):
+            if compiled and "/" in rel:
+                proc = subprocess.run([mpy_cross_path(), "-o", out, "-s", rel, source],
+                                      capture_output=True, text=True)
+                if proc.returncode:
+                    raise UserError("mpy-cross %s: %s" % (rel, proc.stderr.strip()))
+                with open(out, "rb") as f:
+                    files.append((rel[:-3] + ".mpy", f.read()))
+            else:
+                with open(source, "rb") as f:
+                    files.append((rel, f.read()))
+    for data, rel in data_files(board):
+        files.append((rel, data))
+    return files
+
+
+def digest(data, like):
+    """The hash of `data` in the form the device gave (`like`)."""
+    if like is not None and like.startswith("crc32:"):
+        return "crc32:%d:%08x" % (len(data), binascii.crc32(data) & 0xFFFFFFFF)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _board_on_device(link):
+    text = link.run("try:\n    print(open('board.json').read())\nexcept OSError:\n    pass")
+    found = re.search(r'"board"\s*:\s*"([a-z0-9_]+)"', text)
+    return found.group(1) if found else None
+
+
+def deploy(port, board=None, progress=print):
+    """Copy the firmware to the device on `port`; returns a report dict."""
+    started = time.time()
+    compiler_mpy = mpy_cross_version()
+    with DeviceLink(port) as link:
+        # Connecting stopped the app but not its watchdog (8 s on an RP2040, and it cannot be
+        # stopped): ask only what is quick, then reboot into maintenance at once. The slow
+        # part, compiling the payload, comes after that.
+        info = link.info()
+        board = board or _board_on_device(link)
+        if board is None:
+            raise UserError("%s has no board file yet: name it with --board" % port)
+        link.enter_maintenance()
+        device_mpy = device_mpy_version(info)
+        compiled = device_mpy is not None and device_mpy == compiler_mpy
+        files = payload(board, compiled)
+        progress("%s: %s %s, board %s, %s" % (
+            port, info["name"], ".".join(map(str, info["version"])), board,
+            "compiled .mpy v%d.%d" % device_mpy if compiled else "source .py files"))
+        before = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
+        changed = [(path, data) for path, data in files
+                   if before.get(path) != digest(data, before.get(path))]
+        sent = 0
+        for number, (path, data) in enumerate(changed, 1):
+            progress("[%2d/%d] %-34s %6d bytes" % (number, len(changed), path, len(data)))
+            link.makedirs(path)
+            link.write_atomic(path, data)
+            sent += len(data)
+        wanted = set(path for path, _ in files)
+        stale = sorted(p for p in before if p.split("/")[0] in CODE_DIRS and p not in wanted)
+        for path in stale:
+            progress("removing %s" % path)
+            link.remove(path)
+        after = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
+        wrong = [path for path, data in files if after.get(path) != digest(data, after.get(path))]
+        if wrong:
+            raise UserError("%s: %d files did not verify (%s): run deploy again"
+                            % (port, len(wrong), ", ".join(wrong[:5])))
+        link.leave_maintenance()
+        line = link.reset_and_listen(_app_started)
+    if line is None or line.startswith("safe mode"):
+        raise UserError("%s: the firmware did not start after the deploy (%s)"
+                        % (port, line or "no answer"))
+    progress("verified %d files; %s" % (len(files), line))
+    return {"files": len(files), "sent": len(changed), "bytes_sent": sent, "removed": stale,
+            "compiled": compiled, "board": board, "seconds": time.time() - started,
+            "started": line}
+
+
+_COLOUR_TEST = """
+from hardware import board
+from firmware import platform, render
+hw = platform.build(board.load('board.json'))
+hw.ring.brightness = 64
+render.paint_colour_test(hw.ring.frame)
+hw.ring.show()
+"""
+
+
+def colour_test(port, seconds=10, progress=print):
+    """Show the colour-order test on the device's own ring, through its board file, for
+    `seconds`, then restart the app. Runs in maintenance (no app, no watchdog)."""
+    from firmware.render import COLOUR_TEST_TEXT
+    with DeviceLink(port) as link:
+        link.enter_maintenance()
+        try:
+            link.run(_COLOUR_TEST)
+            progress("%s: %s" % (port, COLOUR_TEST_TEXT))
+            time.sleep(seconds)
+        finally:                       # whatever happened, the board goes back to its app
+            link.leave_maintenance()
+            line = link.reset_and_listen(_app_started)
+    return {"shown_s": seconds, "started": line}
+
+
+def _app_started(line):
+    return line.startswith("safe mode") or (line.startswith("meld set ") and "loaded:" in line)
+
+
+# ---- meld sets on the device ------------------------------------------------------------
+
+_SET_SETTING = """
+import json
+try:
+    s = json.loads(open('settings.json').read())
+    if not isinstance(s, dict):
+        s = {}
+except Exception:
+    s = {}
+s['meldset'] = NAME
+f = open('settings.json.tmp', 'w')
+f.write(json.dumps(s))
+f.close()
+import os
+try:
+    os.rename('settings.json.tmp', 'settings.json')
+except OSError:
+    os.remove('settings.json')
+    os.rename('settings.json.tmp', 'settings.json')
+"""
+
+
+def flash_set(port, source_path, progress=print):
+    """Validate and compile a set, copy it atomically, make the firmware load it, and confirm
+    from the device's own console that it did. A set with any problem never leaves here."""
+    started = time.time()
+    blob, meldset, name = set_to_flash(source_path)
+    path = "%s/%s.cwm" % (MELD_DIR, name)
+    with DeviceLink(port) as link:
+        link.enter_maintenance()
+        progress("%s: writing %s (%d bytes, %d melds)" % (port, path, len(blob), meldset.count))
+        link.makedirs(path)
+        link.write_atomic(path, blob)
+        on_device = link.hashes((), (path,)).get(path)
+        if on_device != digest(blob, on_device):
+            raise UserError("%s: %s did not verify; the device keeps its last good set"
+                            % (port, path))
+        link.run(_SET_SETTING.replace("NAME", repr(name)))
+        link.leave_maintenance()
+        line = link.reset_and_listen(_app_started)
+    if line != "meld set %s loaded: %d melds" % (name, meldset.count):
+        raise UserError("%s: the device did not load %s (%s)" % (port, name, line or "no answer"))
+    progress("the device says: %s" % line)
+    return {"name": name, "bytes": len(blob), "melds": meldset.count,
+            "seconds": time.time() - started}
+
+
+_LIST_SETS = """
+import os, json
+from core.meldset import load
+out = []
+try:
+    names = sorted(os.listdir('melds'))
+except OSError:
+    names = []
+for n in names:
+    if n.endswith('.cwm'):
+        try:
+            out.append([n[:-4], load('melds/' + n).count, None])
+        except Exception as e:
+            out.append([n[:-4], 0, str(e)])
+try:
+    active = json.loads(open('settings.json').read()).get('meldset', 'default')
+except Exception:
+    active = 'default'
+print(json.dumps({'sets': out, 'active': active}))
+"""
+
+
+def list_sets(port):
+    """The sets on the device, each checked by the device's own loader; the app restarts."""
+    with DeviceLink(port) as link:
+        answer = link.run_json(_LIST_SETS)
+        link.restart()
+    return answer
+
+
+def remove_set(port, name):
+    if name == "default":
+        raise UserError("the default set comes with the firmware and cannot be removed")
+    with DeviceLink(port) as link:
+        path = "%s/%s.cwm" % (MELD_DIR, name)
+        if not link.exists(path):
+            raise UserError("%s: no meld set %r on the device" % (port, name))
+        if _active(link) == name:
+            link.run(_SET_SETTING.replace("NAME", repr("default")))
+        link.remove(path)
+        link.restart()
+
+
+def _active(link):
+    return link.run_json("import json\ntry:\n    print(json.dumps(json.loads(open("
+                         "'settings.json').read()).get('meldset')))\nexcept Exception:\n"
+                         "    print('null')")

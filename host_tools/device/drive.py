@@ -1,0 +1,202 @@
+"""The firmware and meld sets onto a CircuitPython board's CIRCUITPY drive, mounted on the
+laptop (`deploy --drive`, `meldset flash/list/remove --drive`).
+
+CircuitPython runs boot.py, then code.py, from that drive, and lets either the computer or
+the board's code write it (firmware/circuitpy_boot.py decides at power-up: the computer when
+the button is held). Files go on as Python source (CircuitPython compiles them; MicroPython's
+.mpy files are not CircuitPython's), with the pinned Adafruit bundle modules in lib/. Each
+changed file is written to a temporary name, flushed to the disk and renamed over the old
+one; unchanged files are not touched, so CircuitPython's auto-reload sees one burst of
+changes. Nothing on the drive is run on the laptop: board.json and settings.json are read as
+JSON."""
+
+import errno
+import json
+import os
+import time
+
+from core.meldset import MeldSet, MeldSetError
+
+from host_tools.device.files import (ROOT, board_path, data_files, library_files,
+                                     python_files)
+from host_tools.errors import UserError
+from host_tools.meldfiles import set_to_flash, write_atomic
+
+CODE_DIRS = ("core", "hardware", "firmware")
+MELD_DIR = "melds"
+SETTINGS = "settings.json"
+HOLD_HINT = ("CircuitPython gives the drive to the board's code after a normal power-up: "
+             "hold the knob's button while plugging the board in, then try again")
+
+
+def _check_drive(drive):
+    if not os.path.isdir(drive):
+        raise UserError("%s: no such folder (the mounted CIRCUITPY drive, e.g. "
+                        "/media/$USER/CIRCUITPY or /Volumes/CIRCUITPY)" % drive)
+
+
+def _problem(drive, err, what):
+    if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return UserError("%s is read-only (%s): %s" % (drive, what, HOLD_HINT))
+    if err.errno == errno.ENOSPC:
+        return UserError("%s is full (%s): remove files from it and try again" % (drive, what))
+    return UserError("%s: %s failed (%s)" % (drive, what, err.strerror or err))
+
+
+def payload(board):
+    """[(path on the drive, bytes)] for a CircuitPython board."""
+    files = []
+    for source, rel in python_files() + library_files(board):
+        if rel == "boot.py":
+            source = os.path.join(ROOT, "firmware", "circuitpy_boot.py")
+        elif rel == "main.py":
+            rel = "code.py"                  # CircuitPython runs code.py
+        with open(source, "rb") as f:
+            files.append((rel, f.read()))
+    for data, rel in data_files(board):
+        files.append((rel, data))
+    return files
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _write(drive, rel, data):
+    target = os.path.join(drive, *rel.split("/"))
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+    except OSError as err:
+        raise _problem(drive, err, "writing " + rel)
+    write_atomic(target, data, lambda err: _problem(drive, err, "writing " + rel))
+
+
+def _files_under(drive, folder):
+    found = []
+    for here, dirs, names in os.walk(os.path.join(drive, folder)):
+        dirs.sort()
+        for name in sorted(names):
+            found.append(os.path.relpath(os.path.join(here, name), drive).replace(os.sep, "/"))
+    return found
+
+
+def _board_on_drive(drive):
+    try:
+        with open(os.path.join(drive, "board.json")) as f:
+            return json.load(f).get("board")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _sync():
+    if hasattr(os, "sync"):
+        os.sync()                        # the drive may be pulled out right after
+
+
+def deploy(drive, board=None, progress=print):
+    """Lay the firmware out on a mounted CIRCUITPY drive; returns a report dict."""
+    started = time.time()
+    _check_drive(drive)
+    board = board or _board_on_drive(drive)
+    if board is None:
+        raise UserError("%s has no board file yet: name it with --board" % drive)
+    from hardware import board as board_file
+    if board_file.load(board_path(board))["platform"] != "circuitpython":
+        raise UserError("board %s is not a CircuitPython build: deploy it with --port "
+                        "(--drive is for a CIRCUITPY drive)" % board)
+    files = payload(board)
+    changed = [(rel, data) for rel, data in files
+               if _read(os.path.join(drive, *rel.split("/"))) != data]
+    sent = 0
+    for number, (rel, data) in enumerate(changed, 1):
+        progress("[%2d/%d] %-34s %6d bytes" % (number, len(changed), rel, len(data)))
+        _write(drive, rel, data)
+        sent += len(data)
+    wanted = set(rel for rel, _ in files)
+    stale = [rel for folder in CODE_DIRS for rel in _files_under(drive, folder)
+             if rel not in wanted]
+    for rel in stale:
+        progress("removing %s" % rel)
+        try:
+            os.remove(os.path.join(drive, *rel.split("/")))
+        except OSError as err:
+            raise _problem(drive, err, "removing " + rel)
+    _sync()
+    wrong = [rel for rel, data in files if _read(os.path.join(drive, *rel.split("/"))) != data]
+    if wrong:
+        raise UserError("%s: %d files did not read back the same (%s): run deploy again"
+                        % (drive, len(wrong), ", ".join(wrong[:5])))
+    progress("verified %d files on %s; CircuitPython restarts code.py by itself (eject the "
+             "drive before unplugging)" % (len(files), drive))
+    return {"files": len(files), "sent": len(changed), "bytes_sent": sent, "removed": stale,
+            "board": board, "seconds": time.time() - started}
+
+
+def _settings(drive):
+    try:
+        with open(os.path.join(drive, SETTINGS)) as f:
+            values = json.load(f)
+        return values if isinstance(values, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _set_active(drive, name):
+    values = _settings(drive)
+    values["meldset"] = name
+    _write(drive, SETTINGS, json.dumps(values).encode())
+
+
+def flash_set(drive, source_path, progress=print):
+    """Validate and compile a set, write it to the drive and make it the active one. A set
+    with any problem never reaches the drive; the firmware checks it again when it loads it."""
+    started = time.time()
+    _check_drive(drive)
+    blob, meldset, name = set_to_flash(source_path)
+    rel = "%s/%s.cwm" % (MELD_DIR, name)
+    progress("%s: writing %s (%d bytes, %d melds)" % (drive, rel, len(blob), meldset.count))
+    _write(drive, rel, blob)
+    if _read(os.path.join(drive, MELD_DIR, name + ".cwm")) != blob:
+        raise UserError("%s: %s did not read back the same; the board keeps its last good "
+                        "set" % (drive, rel))
+    _set_active(drive, name)
+    _sync()
+    return {"name": name, "bytes": len(blob), "melds": meldset.count,
+            "seconds": time.time() - started}
+
+
+def list_sets(drive):
+    """The sets on the drive, each checked by the same loader the board runs."""
+    _check_drive(drive)
+    sets = []
+    folder = os.path.join(drive, MELD_DIR)
+    names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    for filename in names:
+        if not filename.endswith(".cwm"):
+            continue
+        try:
+            sets.append([filename[:-4], MeldSet(_read(os.path.join(folder, filename)),
+                                                filename).count, None])
+        except MeldSetError as err:
+            sets.append([filename[:-4], 0, str(err).replace("\n", "; ")])
+    return {"sets": sets, "active": _settings(drive).get("meldset", "default")}
+
+
+def remove_set(drive, name):
+    if name == "default":
+        raise UserError("the default set comes with the firmware and cannot be removed")
+    _check_drive(drive)
+    path = os.path.join(drive, MELD_DIR, name + ".cwm")
+    if not os.path.exists(path):
+        raise UserError("%s: no meld set %r on the drive" % (drive, name))
+    if _settings(drive).get("meldset") == name:
+        _set_active(drive, "default")
+    try:
+        os.remove(path)
+    except OSError as err:
+        raise _problem(drive, err, "removing %s/%s.cwm" % (MELD_DIR, name))
+    _sync()

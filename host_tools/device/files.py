@@ -1,0 +1,143 @@
+"""What goes onto a device (or into the simulator's flash): one list for deploy, the simulator,
+the virtual board and the mpy-cross check, so they can never disagree."""
+
+import os
+import shutil
+import subprocess
+
+from host_tools.errors import UserError
+from host_tools.meldfiles import DEFAULT_SOURCE, compile_file
+from host_tools.tools import mpy_cross_path
+
+from host_tools import ROOT
+PACKAGES = ("core", "hardware", "firmware")
+# Host-only modules: the device never compiles a JSON source.
+HOST_ONLY = ("core/meldsource.py", "core/parse.py")
+# The rule engines run on MicroPython (the core cases prove it) but the firmware uses only the
+# scoring tables: the engines stay off the device's flash.
+DEVICE_GAMES = ("core/games/__init__.py", "core/games/carmony_table.py",
+                "core/games/chord_poker_table.py")
+
+
+# Copied to the device's root under other names (boot.py, main.py or code.py).
+ROOT_SCRIPTS = ("firmware/boot.py", "firmware/main.py", "firmware/circuitpy_boot.py")
+
+
+def on_device(rel):
+    if rel in HOST_ONLY or rel in ROOT_SCRIPTS:
+        return False
+    return not rel.startswith("core/games/") or rel in DEVICE_GAMES
+BOARD_DIR = os.path.join(ROOT, "boards")
+
+
+def python_files():
+    """(source path, path on the device) for every module the device runs, plus boot/main."""
+    files = []
+    for package in PACKAGES:
+        for folder, dirs, names in os.walk(os.path.join(ROOT, package)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(names):
+                if not name.endswith(".py"):
+                    continue
+                source = os.path.join(folder, name)
+                rel = os.path.relpath(source, ROOT).replace(os.sep, "/")
+                if not on_device(rel):
+                    continue
+                files.append((source, rel))
+    files.append((os.path.join(ROOT, "firmware", "boot.py"), "boot.py"))
+    files.append((os.path.join(ROOT, "firmware", "main.py"), "main.py"))
+    return files
+
+
+# The Adafruit bundle modules a CircuitPython board gets: asyncio is no built-in there.
+CIRCUITPYTHON_LIBS = ("asyncio/", "adafruit_ticks.py")
+CIRCUITPYTHON_DISPLAY_LIBS = ("adafruit_ssd1306.py", "adafruit_framebuf.py",
+                              "adafruit_bus_device/")
+
+
+def library_files(board):
+    """(source path, path on the device) of the outside libraries the board needs, in lib/
+    (host_tools/device/libs.py pins them): micropython-lib's ssd1306 for a MicroPython board
+    with a display; asyncio and adafruit_ticks for CircuitPython (and Adafruit's SSD1306
+    driver with a display). The simulator needs none."""
+    from hardware import board as board_file
+    from host_tools.device import libs
+    config = board_file.load(board_path(board))
+    platform = config["platform"]
+    if platform in ("rp2", "esp32") and config["display"]:
+        return [(source, "lib/" + rel) for source, rel in libs.files("micropython")]
+    if platform == "circuitpython":
+        wanted = CIRCUITPYTHON_LIBS + (CIRCUITPYTHON_DISPLAY_LIBS if config["display"] else ())
+        return [(source, "lib/" + rel) for source, rel in libs.files("circuitpython")
+                if rel.startswith(wanted)]
+    return []
+
+
+def board_names():
+    return sorted(n[:-5] for n in os.listdir(BOARD_DIR) if n.endswith(".json"))
+
+
+def board_path(name):
+    path = os.path.join(BOARD_DIR, name + ".json")
+    if not os.path.exists(path):
+        raise UserError("no board %r (boards: %s)" % (name, ", ".join(board_names())))
+    return path
+
+
+def data_files(board, meldset_sources=(DEFAULT_SOURCE,)):
+    """(bytes, path on the device) for the board file and the compiled meld sets."""
+    with open(board_path(board), "rb") as f:
+        files = [(f.read(), "board.json")]
+    for source in meldset_sources:
+        blob = compile_file(source)
+        name = os.path.splitext(os.path.basename(source))[0]
+        files.append((blob, "melds/%s.cwm" % name))
+    return files
+
+
+def compile_mpy(source, rel, target, mpy_cross=None):
+    """mpy-cross source -> target; UserError with the compiler's message if it fails."""
+    proc = subprocess.run([mpy_cross or mpy_cross_path(), "-o", target, "-s", rel, source],
+                          capture_output=True, text=True)
+    if proc.returncode:
+        raise UserError("mpy-cross %s: %s" % (rel, proc.stderr.strip()))
+
+
+# (device path, source bytes) -> .mpy bytes: the simulator builds many flashes per session.
+_compiled = {}
+
+
+def _compile_cached(source, rel, target, tool):
+    with open(source, "rb") as f:
+        key = (rel, f.read())
+    if key not in _compiled:
+        compile_mpy(source, rel, target, tool)
+        with open(target, "rb") as f:
+            _compiled[key] = f.read()
+        return
+    with open(target, "wb") as f:
+        f.write(_compiled[key])
+
+
+def build_flash(dest, board="sim", compiled=True):
+    """Lay out a device's flash in folder `dest` (kept: settings, logs, flashed sets stay).
+    Modules are precompiled with mpy-cross, as deploy does: compiling on the device would
+    take RAM a small board does not have. boot.py and main.py stay source, as on a board."""
+    tool = mpy_cross_path() if compiled else None
+    for source, rel in python_files():
+        target = os.path.join(dest, rel)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if compiled and "/" in rel:
+            _compile_cached(source, rel, target[:-3] + ".mpy", tool)
+            stale = target
+        else:
+            shutil.copyfile(source, target)
+            stale = target[:-3] + ".mpy"
+        if os.path.exists(stale):
+            os.remove(stale)     # MicroPython would import a leftover .py before the .mpy
+    for data, rel in data_files(board):
+        target = os.path.join(dest, rel)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(data)
+    return dest

@@ -1,0 +1,267 @@
+"""The stock MicroPython rp2 firmware in an emulated RP2040 (npm rp2040js under Node), its USB
+serial port on a pseudo-terminal: mpremote and host_tools.device.link talk to it as to a Pico.
+
+What it is: the real rp2 port (32-bit, ticks wrapping at 2**30, the rp2 `machine`), booted
+from the vendored UF2 and boot ROM (host_tools/emulator/images, see PROVENANCE.md there), with
+the flash chip modelled at the boot ROM's flash routines (rp2040/flash.cjs: littlefs works and
+survives power cycles), the ring's WS2812 line decoded and the knob and button driven on
+their pins (rp2040/board.cjs), and resets that power the chip up again. What it lacks: core 1,
+faithful PIO clock timing (edge-driven programs run), I2C devices."""
+
+import hashlib
+import json
+import os
+import pty
+import select
+import shutil
+import subprocess
+import threading
+import time
+import tty
+
+from host_tools.errors import UserError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+JS = os.path.join(HERE, "rp2040js")        # the Node side: rp2040js and the harness
+IMAGES = {
+    "bootrom": ("rp2040-bootrom-b1.bin",
+                "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"),
+    "uf2": ("micropython-v1.28.0-RPI_PICO.uf2",
+            "e8b60ebb52112c7a1dac9944837949751e143b94cbf1dd48d8bcc4049b6f4d31"),
+}
+
+
+# littlefs on a RAM block device, mounted at /ram: where files go while the emulator has no
+# flash model (it costs the heap its size).
+RAM_DISK = """
+import vfs
+
+class RamDisk:
+    def __init__(self, blocks, size=512):
+        self.size = size
+        self.data = bytearray(blocks * size)
+
+    def readblocks(self, block, buf, offset=0):
+        at = block * self.size + offset
+        buf[:] = self.data[at:at + len(buf)]
+
+    def writeblocks(self, block, buf, offset=0):
+        at = block * self.size + offset
+        self.data[at:at + len(buf)] = buf
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // self.size
+        if op == 5:
+            return self.size
+        if op == 6:
+            return 0
+
+_disk = RamDisk(%d)
+vfs.VfsLfs2.mkfs(_disk)
+vfs.mount(vfs.VfsLfs2(_disk), '/ram')
+"""
+
+
+def put_on_ram_disk(link, files):
+    """Mount a RAM disk big enough for `files` ((path under /ram, bytes)) and copy them."""
+    size = sum(len(data) for _, data in files)
+    link.run(RAM_DISK % (size * 5 // 4 // 512 + 48))
+    for path, data in files:
+        link.makedirs(path)
+        link.transport.fs_writefile(path, data)
+
+
+def compiled(rels, tmp):
+    """(/ram/REL as .mpy, bytes) for repository files REL, compiled with mpy-cross."""
+    from host_tools.device.files import ROOT, compile_mpy
+    out = []
+    for rel in rels:
+        target = os.path.join(tmp, rel.replace("/", "_") + ".mpy")
+        compile_mpy(os.path.join(ROOT, rel), rel, target)
+        with open(target, "rb") as f:
+            out.append(("/ram/" + rel[:-3] + ".mpy", f.read()))
+    return out
+
+
+def image(name):
+    """Path of a vendored image, checked against its recorded SHA-256."""
+    filename, sha256 = IMAGES[name]
+    path = os.path.join(HERE, "images", filename)
+    with open(path, "rb") as f:
+        if hashlib.sha256(f.read()).hexdigest() != sha256:
+            raise UserError("%s: not the recorded image (SHA-256 differs)" % path)
+    return path
+
+
+def node_path():
+    node = shutil.which("node")
+    if node is None:
+        raise UserError("the RP2040 emulator needs Node.js 18 or newer (apt-get install nodejs)")
+    if not os.path.isdir(os.path.join(JS, "node_modules", "rp2040js")):
+        raise UserError("the RP2040 emulator is not installed (run: make setup)")
+    return node
+
+
+class EmulatedPico:
+    """A context manager: a powered emulated Pico; `port` is its serial device (a pty that
+    stays while the board resets, as a USB port comes back).
+
+    flash_image: the flash kept in that file: written through on every erase and program, so
+    power_cut() at any moment keeps what the chip had, and the next power-up boots from it.
+    board: the ChromaWheel board file (dict): its ring pin is decoded into `frames`
+    ([emulated ns, wire bytes, timing faults]) and `send()` turns the knob and presses the
+    button (host_tools/emulator/rp2040js/board.cjs). A watchdog reset or machine.reset() powers the
+    chip up again at once, with the watchdog's reason set, as a real reset does."""
+
+    def __init__(self, flash_image=None, board=None, held=False, uf2=None):
+        self.flash_image = flash_image
+        self.uf2 = uf2                          # another UF2 (a frozen build) for a new image
+        self.board = board
+        self.held = held                        # the button held at the next power-up
+        self.proc = None
+        self.port = None
+        self.said = bytearray()
+        self.frames = []              # [emulated ns, wire bytes, faults, bit period min, max]
+        self.serial = []              # [(emulated ns, bytes the board sent on its USB serial)]
+        self.events = []
+        self.resets = 0
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+
+    def __enter__(self):
+        self._master, slave = pty.openpty()
+        tty.setraw(slave)
+        self._slave = slave                      # kept open: the port outlives reconnects
+        self.port = os.ttyname(slave)
+        self._start(reset_reason=0)
+        self._thread = threading.Thread(target=self._bridge, daemon=True)
+        self._thread.start()
+        return self
+
+    def _start(self, reset_reason):
+        args = [node_path(), os.path.join(JS, "pico.cjs"), image("bootrom"),
+                self.uf2 or image("uf2")]
+        fds = ()
+        self._events_in = self._commands_out = None
+        if self.flash_image or self.board:
+            args.append(self.flash_image or "")
+        if self.board:
+            ring, encoder, button = self.board["ring"], self.board["encoder"], self.board["button"]
+            events_r, events_w = os.pipe()
+            commands_r, commands_w = os.pipe()
+            args.append(json.dumps({"ring": ring["pin"], "encoder": [encoder["pin_a"],
+                                    encoder["pin_b"]], "button": button["pin"],
+                                    "ppd": encoder["pulses_per_detent"], "reset": reset_reason,
+                                    "held": self.held,
+                                    "events_fd": events_w, "commands_fd": commands_r}))
+            fds = (events_w, commands_r)
+            self._events_in, self._commands_out = events_r, commands_w
+        self.proc = subprocess.Popen(
+            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=None if os.getenv("CHROMAWHEEL_EMULATOR_DEBUG") else subprocess.DEVNULL,
+            pass_fds=fds)
+        for fd in fds:
+            os.close(fd)
+        self._partial = b""
+
+    def send(self, *lines):
+        """Knob and button commands (turn N, press, release, wait MS), run in emulated time."""
+        os.write(self._commands_out, ("\n".join(lines) + "\n").encode())
+
+    def wait_done(self, timeout=120):
+        """Block until every command sent so far has run (in emulated time)."""
+        marker = len(self.events)
+        self.send("done")
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            with self._lock:
+                if [e for e in self.events[marker:] if e.startswith("E ")]:
+                    return
+            time.sleep(0.02)
+        raise UserError("the emulated board did not finish its knob commands in %d s" % timeout)
+
+    def power_cut(self):
+        """The power goes, now: the flash keeps what it had (it is written through)."""
+        self.proc.kill()
+        self.proc.wait()
+
+    def power_up(self):
+        self._start(reset_reason=0)
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self._thread.join(timeout=2)
+        os.close(self._master)
+        os.close(self._slave)
+        for fd in (self._events_in, self._commands_out):
+            if fd is not None:
+                os.close(fd)
+
+    def _bridge(self):
+        """Bytes between the pty (the laptop's side) and the emulator's USB serial; frames
+        from the ring pin; a reset of the chip powers it up again."""
+        while not self._stop.is_set():
+            proc = self.proc
+            device = proc.stdout.fileno()
+            watched = [self._master, device] + ([self._events_in] if self._events_in else [])
+            try:
+                ready, _, _ = select.select(watched, [], [], 0.05)
+            except (OSError, ValueError):
+                continue                          # a power cut closed a descriptor
+            if self._events_in is not None and self._events_in in ready:
+                self._read_events()
+            if device in ready:
+                data = os.read(device, 4096)
+                if data:
+                    self.said += data
+                    os.write(self._master, data)
+                elif not self._restart_after_reset(proc):
+                    time.sleep(0.05)              # powered off: wait for power_up()
+            if self._master in ready:
+                try:
+                    data = os.read(self._master, 4096)
+                except OSError:
+                    data = b""
+                if data and proc.poll() is None:
+                    try:
+                        proc.stdin.write(data)
+                        proc.stdin.flush()
+                    except (BrokenPipeError, ValueError):
+                        pass                      # lost with the reset, as on a real USB port
+
+    def _restart_after_reset(self, proc):
+        status = proc.wait()
+        if self._stop.is_set() or proc is not self.proc or status not in (3, 4):
+            return False
+        self.resets += 1
+        if self._events_in is not None:
+            self._read_events()
+            os.close(self._events_in)
+            os.close(self._commands_out)
+        self._start(reset_reason=2 if status == 3 else 1)
+        return True
+
+    def _read_events(self):
+        try:
+            data = os.read(self._events_in, 65536)
+        except OSError:
+            return
+        self._partial += data
+        *lines, self._partial = self._partial.split(b"\n")
+        with self._lock:
+            for line in lines:
+                text = line.decode()
+                self.events.append(text)
+                words = text.split()
+                if text.startswith("F ") and len(words) == 6:
+                    _, ns, wire, faults, shortest, longest = words
+                    self.frames.append([int(ns), bytes.fromhex(wire), int(faults),
+                                        int(shortest), int(longest)])
+                elif text.startswith("S ") and len(words) == 3:
+                    _, ns, data = words
+                    self.serial.append((int(ns), bytes.fromhex(data)))
+

@@ -1,0 +1,128 @@
+// An emulated Raspberry Pi Pico (npm rp2040js) running a MicroPython UF2, its USB serial port
+// on this process's stdin and stdout. host_tools/emulator/rp2040.py puts a pty in front of it,
+// so mpremote talks to it as to a board.
+//   node pico.cjs BOOTROM UF2 [FLASH_IMAGE [BOARD_JSON]]
+// With FLASH_IMAGE the flash (firmware and littlefs) lives in that file (flash.cjs): loaded at
+// power-up, written through on every erase and program, so it survives a power cycle.
+// BOARD_JSON ({"ring": pin, "encoder": [a, b], "button": pin, "ppd": 4, "reset": 0|1|2,
+// "events_fd": N, "commands_fd": M}) wires the ChromaWheel board (board.cjs): frames out on
+// one pipe, knob commands in on the other. "reset" is
+// the watchdog's REASON after a reset (1 timer, 2 forced); a watchdog reset ends this process
+// with status 3 (forced: machine.reset()) or 4 (the timer ran out), for the host to power it
+// up again with that reason.
+'use strict';
+const fs = require('fs');
+const net = require('net');
+const { Simulator, USBCDC } = require('rp2040js');
+const { attachFlash, loadFlash } = require('./flash.cjs');
+const { ringDecoder, knob } = require('./board.cjs');
+
+const [bootromPath, uf2Path, imagePath, boardJson] = process.argv.slice(2);
+const board = boardJson ? JSON.parse(boardJson) : null;
+const simulator = new Simulator();
+const mcu = simulator.rp2040;
+const debug = process.env.CHROMAWHEEL_EMULATOR_DEBUG;
+mcu.logger = { debug() {}, info() {}, warn(n, m) { if (debug) process.stderr.write(`${n}: ${m}\n`); },
+  error(n, m) { process.stderr.write(`${n}: ${m}\n`); } };
+
+const rom = fs.readFileSync(bootromPath);
+mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4));
+
+// UF2: 512-byte blocks, each carrying up to 256 bytes for a flash address (0x10000000 up).
+const FLASH_BASE = 0x10000000;
+function loadUf2(path) {
+  const uf2 = fs.readFileSync(path);
+  for (let at = 0; at + 512 <= uf2.length; at += 512) {
+    const block = uf2.subarray(at, at + 512);
+    if (block.readUInt32LE(0) !== 0x0a324655 || block.readUInt32LE(4) !== 0x9e5d5157) {
+      throw new Error(`${path}: block ${at / 512} is not a UF2 block`);
+    }
+    const address = block.readUInt32LE(12);
+    const size = block.readUInt32LE(16);
+    mcu.flash.set(block.subarray(32, 32 + size), address - FLASH_BASE);
+  }
+}
+loadFlash(mcu, uf2Path, imagePath || null, loadUf2);
+attachFlash(mcu, imagePath || null);
+
+const watchdog = mcu.peripherals[0x40058];
+let serialEvents = null;
+if (board) {
+  // Sockets, not fs streams: a pending fs read on a pipe holds a thread-pool worker that
+  // process.exit() would wait for (a reset would hang).
+  const events = new net.Socket({ fd: board.events_fd, readable: false, writable: true });
+  const emit = (line) => events.write(`${line}\n`);
+  ringDecoder(mcu, board.ring, emit);
+  serialEvents = (buffer) => {
+    if (buffer.length) emit(`S ${Math.round(mcu.clock.nanos)} ${Buffer.from(buffer).toString('hex')}`);
+  };
+  const command = knob(mcu, board, emit);
+  let partial = '';
+  new net.Socket({ fd: board.commands_fd, readable: true, writable: false }).on('data', (chunk) => {
+    partial += chunk.toString();
+    const lines = partial.split('\n');
+    partial = lines.pop();
+    lines.forEach(command);
+  });
+  watchdog.reason = board.reset || 0;
+}
+watchdog.onWatchdogTrigger = () => {
+  if (process.env.CHROMAWHEEL_EMULATOR_DEBUG) process.stderr.write(`watchdog reset, reason ${watchdog.reason}\n`);
+  simulator.stop();
+  process.exit(watchdog.reason === 1 ? 4 : 3);     // the flash image is already current
+};
+
+// The host's bytes wait here: the CDC FIFO drops what does not fit, so it is fed only as it
+// has room, every 1024 instructions of the emulation loop (below).
+const cdc = new USBCDC(mcu.usbCtrl);
+let pending = Buffer.alloc(0);
+let connected = false;
+cdc.onDeviceConnected = () => { connected = true; };
+cdc.onSerialData = (buffer) => {
+  process.stdout.write(Buffer.from(buffer));
+  if (serialEvents) serialEvents(buffer);      // the same bytes, timed, beside the frames
+};
+process.stdin.on('data', (chunk) => { pending = Buffer.concat([pending, chunk]); });
+process.stdin.on('end', () => { simulator.stop(); process.exit(0); });
+function feed() {
+  if (!connected || !pending.length) return;
+  const count = Math.min(cdc.txFIFO.size - cdc.txFIFO.itemCount, pending.length);
+  for (let k = 0; k < count; k++) cdc.sendSerialByte(pending[k]);
+  pending = pending.subarray(count);
+}
+
+// rp2040js runs the PIO on wall-clock timers, apart from the emulated clock: a program that
+// polls pins (the encoder's) would see them only between slices of CPU emulation, millions of
+// cycles apart, and miss whole detents. Here the PIO steps with the CPU instead, while a
+// state machine runs (rp2040js does not model the PIO clock divider anyway).
+for (const pio of mcu.pio) pio.run = function run() { this.stopped = false; };
+simulator.execute = function execute() {
+  const { clock } = this;
+  const core = mcu.core;
+  this.executeTimer = null;
+  this.stopped = false;
+  const cycleNanos = 1e9 / 125000000;
+  // Slices of 200k instructions (rp2040js: 1M): the host's bytes, which arrive between
+  // slices, wait less (a raw-REPL round trip is several of them).
+  for (let i = 0; i < 200000 && !this.stopped; i++) {
+    const pioRunning = !mcu.pio[0].stopped || !mcu.pio[1].stopped;
+    if (core.waiting) {
+      // The CPU sleeps until the next alarm. Pins change only in alarms (the knob's edges)
+      // or by the CPU, so the PIO gets a few steps after each alarm to see what changed.
+      const { nanosToNextAlarm } = clock;
+      clock.tick(nanosToNextAlarm);
+      i += nanosToNextAlarm / cycleNanos;
+      if (pioRunning) for (let k = 0; k < 16; k++) for (const pio of mcu.pio) if (!pio.stopped) pio.step();
+    } else {
+      clock.tick(core.executeInstruction() * cycleNanos);
+      // One PIO step every 16 CPU instructions: a polling program still samples its pins
+      // every fraction of a microsecond (the knob's bounce lasts 40 us), at a small cost.
+      if (pioRunning && (i & 15) === 0) for (const pio of mcu.pio) if (!pio.stopped) pio.step();
+    }
+    if ((i & 0x3ff) === 0) feed();           // the host's bytes, as the FIFO makes room
+  }
+  if (!this.stopped) this.executeTimer = setTimeout(() => this.execute(), 0);
+};
+
+mcu.core.PC = FLASH_BASE;
+simulator.execute();

@@ -1,0 +1,1 @@
+"""The simulator and the virtual board: the firmware on the MicroPython unix port."""

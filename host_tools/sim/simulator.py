@@ -1,0 +1,267 @@
+"""The simulator: the unmodified firmware on the MicroPython unix port with board `sim`.
+
+The host lays out a flash folder (the same files deploy sends), starts `micropython` in it the
+way a board boots (boot.py, then main.py), and talks to hardware/sim.py over stdin/stdout:
+knob and button commands in, ring frames (raw wire bytes) and console lines out.
+
+Scripted runs use virtual time, so they replay identically; the terminal UI uses real time."""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from hardware import board as board_file
+from hardware.sim import DISPLAY_MARK, FRAME_MARK, TONE_MARK, TONE_SIZE
+
+from host_tools.sim import sound_file
+from host_tools.device.files import board_path, build_flash
+from host_tools.sim.display_image import DisplayImage
+from host_tools.errors import UserError
+from host_tools.tools import micropython_path
+
+BOOT = "exec(open('boot.py').read())\nexec(open('main.py').read())"
+TURN_GAP_MS = 20          # more than a 60 fps frame: each turn gets its own frame
+SCRIPT_TIMEOUT_S = 120
+
+
+def parse_heap(text):
+    """'48k', '1m', '65536' -> bytes, for micropython -X heapsize."""
+    if text is None:
+        return None
+    value = text.strip().lower()
+    scale = 1
+    if value.endswith("k"):
+        scale, value = 1024, value[:-1]
+    elif value.endswith("m"):
+        scale, value = 1024 * 1024, value[:-1]
+    if not value.isdigit() or int(value) * scale < 16 * 1024:
+        raise UserError("--heap %r: expected a size such as 48k (at least 16k)" % text)
+    return int(value) * scale
+
+
+# ---- the script language --------------------------------------------------------------------
+
+def gestures(button):
+    """Button gestures as timed press/release commands, from the board's own timings."""
+    settle = button["debounce_ms"] + 20
+    return {
+        "click": ["press", "wait %d" % settle, "release",
+                  "wait %d" % (button["double_ms"] + settle)],
+        "double": ["press", "wait %d" % settle, "release", "wait %d" % settle,
+                   "press", "wait %d" % settle, "release", "wait %d" % settle],
+        "long": ["press", "wait %d" % (button["long_ms"] + settle), "release",
+                 "wait %d" % settle],
+    }
+
+
+WAIT_LIMIT_MS = 3600000       # an hour of virtual time in one step (every 10 ms is a loop tick)
+
+
+def compile_script(text, button):
+    """'cw 3; click; ccw 1; double; long; wait 200' -> protocol lines. UserError names the
+    step that cannot be read."""
+    lines = []
+    named = gestures(button)
+    steps = [s.strip() for s in text.replace("\n", ";").split(";")]
+    for index, step in enumerate(steps):
+        if not step:
+            continue
+        words = step.split()
+        verb = words[0].lower()
+        where = "--script step %d %r" % (index + 1, step)
+        if verb in ("cw", "ccw"):
+            count = _number(words, where, default=1)
+            for _ in range(count):
+                lines.append("turn %d" % (1 if verb == "cw" else -1))
+                lines.append("wait %d" % TURN_GAP_MS)
+        elif verb in named and len(words) == 1:
+            lines.extend(named[verb])
+        elif verb == "wait":
+            lines.append("wait %d" % _number(words, where, limit=WAIT_LIMIT_MS))
+        elif verb in ("press", "release") and len(words) == 1:
+            lines.append(verb)
+        else:
+            raise UserError("%s: expected cw N, ccw N, click, double, long, press, release "
+                            "or wait MS" % where)
+    return lines
+
+
+def _number(words, where, default=None, limit=100000):
+    if len(words) == 1 and default is not None:
+        return default
+    if len(words) != 2 or not words[1].isdigit() or int(words[1]) > limit:
+        raise UserError("%s: expected a whole number up to %d" % (where, limit))
+    return int(words[1])
+
+
+# ---- frames ---------------------------------------------------------------------------------
+
+def decode_frame(ring, wire):
+    """Wire bytes -> (wheel: 12 [r,g,b] C first, leds: 12 [r,g,b] in wire order)."""
+    order = ring["order"]
+    bpp = len(order)
+    leds = []
+    for led in range(ring["count"]):
+        chunk = wire[led * bpp:(led + 1) * bpp]
+        leds.append([chunk[order.index(c)] for c in "RGB"])
+    step = 1 if ring["direction"] == "cw" else -1
+    wheel = [leds[(ring["led_at_c"] + step * sector) % ring["count"]] for sector in range(12)]
+    return wheel, leds
+
+
+class Firmware:
+    """A running simulator process and the parser of what it prints."""
+
+    def __init__(self, flash, heap=None, board="sim", reset_cause="power"):
+        self.board = board_file.load(board_path(board))
+        ring = self.board["ring"]
+        self.frame_size = ring["count"] * len(ring["order"])
+        display = self.board["display"]
+        self.page_size = display["width"] if display else 0
+        args = [micropython_path()]
+        if heap:
+            args += ["-X", "heapsize=%d" % heap]
+        env = dict(os.environ, CHROMAWHEEL_RESET_CAUSE=reset_cause)   # firmware/devices.py
+        self.proc = subprocess.Popen(args + ["-c", BOOT], cwd=flash, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        self._buffer = b""
+
+    def send(self, lines):
+        self.proc.stdin.write(("\n".join(lines) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def feed(self, data):
+        """Parse output bytes into events: ("frame", wire bytes), ("console", text),
+        ("display", (first page, last page, bytes)) and ("tone", (ticks_ms, freq_hz, duty))."""
+        self._buffer += data
+        events = []
+        while self._buffer:
+            if self._buffer.startswith(FRAME_MARK):
+                need = len(FRAME_MARK) + self.frame_size + 1
+                if len(self._buffer) < need:
+                    break
+                events.append(("frame", self._buffer[len(FRAME_MARK):need - 1]))
+                self._buffer = self._buffer[need:]
+                continue
+            if self._buffer.startswith(DISPLAY_MARK):
+                if len(self._buffer) < len(DISPLAY_MARK) + 2:
+                    break
+                first, last = self._buffer[2], self._buffer[3]
+                need = len(DISPLAY_MARK) + 2 + (last - first + 1) * self.page_size + 1
+                if len(self._buffer) < need:
+                    break
+                events.append(("display", (first, last, self._buffer[4:need - 1])))
+                self._buffer = self._buffer[need:]
+                continue
+            if self._buffer.startswith(TONE_MARK):
+                need = len(TONE_MARK) + TONE_SIZE + 1
+                if len(self._buffer) < need:
+                    break
+                e = self._buffer[2:need - 1]
+                events.append(("tone", (int.from_bytes(e[0:4], "little"),
+                                        int.from_bytes(e[4:6], "little"),
+                                        int.from_bytes(e[6:8], "little"))))
+                self._buffer = self._buffer[need:]
+                continue
+            if FRAME_MARK[:1] == self._buffer[:1] and len(self._buffer) < len(FRAME_MARK):
+                break
+            end = self._buffer.find(b"\n")
+            if end < 0:
+                break
+            events.append(("console", self._buffer[:end].decode("utf-8", "replace")))
+            self._buffer = self._buffer[end + 1:]
+        return events
+
+
+def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hold=False,
+               reset_cause="power", uptime_ms=0, wav_path=None, display_svg=None):
+    """Run a script without a terminal. Returns (frames, console lines); each frame is
+    {"wheel", "leds", "console"}, also written as JSON lines to frames_path. On a board with a
+    display or a buzzer a frame also has "display" (the text on it once the frame is shown)
+    and "tones" ([freq_hz, ms] that start after this frame and before the next); wav_path gets
+    what the buzzer played, display_svg the last picture on the display. reset_cause:
+    how the board started, "power" (a power-up) or "reset" (a reset or a watchdog).
+    uptime_ms: where the virtual clock starts, as if the board had run that long (its ticks
+    wrap every 2**30 like a real port's: ticks_us after 17.9 minutes, ticks_ms after 12.4
+    days)."""
+    commands = compile_script(script, board_file.load(board_path(board))["button"])
+    own_flash = flash is None
+    flash = flash or tempfile.mkdtemp(prefix="chromawheel-sim-")
+    try:
+        build_flash(flash, board)
+        firmware = Firmware(flash, heap, board, reset_cause)
+        # The boot frame shows before the first command (a real user cannot be faster).
+        prelude = ["clock virtual %d" % uptime_ms] + (["press"] if hold else ["wait 20"])
+        try:
+            out, err = firmware.proc.communicate(
+                ("\n".join(prelude + commands + ["wait 50", "quit"]) + "\n").encode(),
+                timeout=SCRIPT_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            firmware.proc.kill()
+            raise UserError("simulator: no end after %d s" % SCRIPT_TIMEOUT_S)
+        frames, console, image, tones = _collect(firmware, out)
+    finally:
+        if own_flash:
+            shutil.rmtree(flash, ignore_errors=True)
+    if wav_path:
+        sound_file.write_wav(wav_path, tones)
+    if display_svg:
+        if image is None:
+            raise UserError("--display-svg: board %s has no display" % board)
+        with open(display_svg, "w") as f:
+            f.write(image.svg())
+    if frames_path:
+        with open(frames_path, "w") as f:
+            for frame in frames:
+                f.write(json.dumps(frame) + "\n")
+    status = firmware.proc.returncode
+    if status:
+        # MicroPython prints an uncaught exception on stdout, after the console lines.
+        tail = (console + err.decode("utf-8", "replace").strip().splitlines())[-4:]
+        raise UserError("simulator: the firmware stopped with status %d: %s" % (
+            status, " | ".join(tail) or "no message"))
+    return frames, console
+
+
+def _collect(firmware, out):
+    """(frames, console lines, the display image or None, tones) from the run's output;
+    tones: [start ticks_ms, freq_hz, ms, duty] in the order played."""
+    board = firmware.board
+    image = DisplayImage(board["display"]) if board["display"] else None
+    frames = []
+    console = []
+    since = []
+    tones = []
+    tone_frames = []                 # the frame each tone follows
+    events = firmware.feed(out)
+    for at, (kind, value) in enumerate(events):
+        if kind == "console":
+            console.append(value)
+            since.append(value)
+        elif kind == "display":
+            image.write(*value)
+            if frames:
+                frames[-1]["display"] = image.rows()
+        elif kind == "tone":
+            ticks, freq, duty = value
+            if tones and tones[-1][2] is None:          # the previous tone ends here
+                tones[-1][2] = (ticks - tones[-1][0]) % (1 << 30)
+            if freq:
+                tones.append([ticks, freq, None, duty])
+                tone_frames.append(max(len(frames) - 1, 0))
+        else:
+            wheel, leds = decode_frame(board["ring"], value)
+            frame = {"wheel": wheel, "leds": leds, "console": "\n".join(since)}
+            if image is not None:
+                frame["display"] = image.rows()
+            if board["buzzer"]:
+                frame["tones"] = []
+            frames.append(frame)
+            since = []
+    played = [(t, i) for t, i in zip(tones, tone_frames) if t[2] is not None]
+    for tone, index in played:
+        if frames:
+            frames[index]["tones"].append([tone[1], tone[2]])
+    return frames, console, image, [t for t, _ in played]
