@@ -5,16 +5,6 @@ Two positions may share a pitch class (the octave: 1 and 8 need two cards of one
 """
 
 from core import degrees, pcset, spelling
-from core.meldset import KINDS
-KIND_PLURALS = ("intervals", "chords", "scales")
-
-
-def kind_index(name):
-    """'chord' or 'chords' -> 1; -1 when unknown."""
-    for i in range(len(KINDS)):
-        if name == KINDS[i] or name == KIND_PLURALS[i]:
-            return i
-    return -1
 
 
 class Meld:

@@ -19,6 +19,15 @@ from array import array
 from core import degrees
 
 KINDS = ("interval", "chord", "scale")
+KIND_PLURALS = ("intervals", "chords", "scales")
+
+
+def kind_index(name):
+    """'chord' or 'chords' -> 1; -1 when unknown."""
+    for i in range(len(KINDS)):
+        if name == KINDS[i] or name == KIND_PLURALS[i]:
+            return i
+    return -1
 
 MAGIC = b"CWMS"
 FORMAT_VERSION = 1
@@ -137,7 +146,8 @@ class MeldSet:
         return self._blob[start:stop]
 
     def meld(self, i):
-        """A Meld object (host tools, rule engines); the device reads the fields directly."""
+        """A Meld object (host tools, rule engines); the device reads the fields directly.
+        Imported here, not at the top: core.melds stays off a device that never asks."""
         from core.melds import Meld
         return Meld(self.meld_id(i), self.meld_name(i), self.kind_name(i), self.meld_codes(i))
 

@@ -3,8 +3,7 @@
 What is needed only to start (the board-file checker, the platform factory, the safe-mode
 checks) is dropped from memory before the app starts: a small board needs that RAM."""
 
-import gc
-import sys
+from firmware.unload import unload
 
 BOARD_PATH = "board.json"
 BOOT_ONLY = ("hardware.board", "firmware.platform", "firmware.safemode")
@@ -26,23 +25,11 @@ def _boot():
     return hw, safemode.reason(hw)
 
 
-def unload(names=BOOT_ONLY):
-    """Forget modules so their code can be collected: both the sys.modules entry and the
-    attribute an import sets on the parent package."""
-    for name in names:
-        sys.modules.pop(name, None)
-        package, _, child = name.rpartition(".")
-        parent = sys.modules.get(package)
-        if parent is not None and child in parent.__dict__:
-            delattr(parent, child)
-    gc.collect()
-
-
 def start_app(hw):
     """The app, built with boot-only code already gone and start-only code dropped after."""
     from firmware import platform
     platform.add_parts(hw)
-    unload()
+    unload(BOOT_ONLY)
     from firmware.app import App
     app = App(hw)
     unload(START_ONLY)

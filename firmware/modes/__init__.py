@@ -24,7 +24,7 @@ def mode_names():
 
 def load_mode(name, app):
     """The mode called `name`; the other table modes' code is dropped first (small boards)."""
-    from firmware.start import unload
+    from firmware.unload import unload
     unload([module for mode_name, module in MODES if mode_name not in (name, FALLBACK)])
     for mode_name, module_name in MODES:
         if mode_name == name:

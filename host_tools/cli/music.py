@@ -3,7 +3,8 @@
 from core import degrees
 from core.check import check
 from core.identify import Identifier
-from core.melds import KINDS, find, kind_index
+from core.melds import find
+from core.meldset import KINDS, kind_index
 from core.notes import format_note, note_pc
 from core.parse import parse_note
 from core.spelling import other_name, spell

@@ -1,7 +1,7 @@
 from expect import default_set
 
 from core import pcset
-from core.melds import KINDS, kind_index
+from core.meldset import KINDS, kind_index
 from core.notes import note_pc, pc_names
 from core.melds import find
 
