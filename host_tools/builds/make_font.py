@@ -8,9 +8,10 @@ committed file is what this writes)."""
 import os
 import subprocess
 
+from host_tools import ROOT
 from host_tools.tools import micropython_path
 
-from host_tools import ROOT
+
 TARGET = os.path.join(ROOT, "hardware", "font.py")
 
 # Printed by the unix port: 95 glyphs of 8 column bytes, least significant bit at the top.

@@ -9,10 +9,9 @@ import hashlib
 import os
 import re
 import subprocess
-import tempfile
 import time
 
-from host_tools.device.files import data_files, library_files, python_files
+from host_tools.device.files import compiled_mpy, data_files, library_files, python_files
 from host_tools.device.link import DeviceLink
 from host_tools.errors import UserError
 from host_tools.meldfiles import set_to_flash
@@ -46,19 +45,12 @@ def payload(board, compiled):
     """[(device path, bytes)]: modules (.mpy when compiled), the libraries the board's parts
     need, boot.py, main.py, board file, default meld set."""
     files = []
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "out.mpy")
-        for source, rel in python_files() + library_files(board):
-            if compiled and "/" in rel:
-                proc = subprocess.run([mpy_cross_path(), "-o", out, "-s", rel, source],
-                                      capture_output=True, text=True)
-                if proc.returncode:
-                    raise UserError("mpy-cross %s: %s" % (rel, proc.stderr.strip()))
-                with open(out, "rb") as f:
-                    files.append((rel[:-3] + ".mpy", f.read()))
-            else:
-                with open(source, "rb") as f:
-                    files.append((rel, f.read()))
+    for source, rel in python_files() + library_files(board):
+        if compiled and "/" in rel:
+            files.append((rel[:-3] + ".mpy", compiled_mpy(source, rel)))
+        else:
+            with open(source, "rb") as f:
+                files.append((rel, f.read()))
     for data, rel in data_files(board):
         files.append((rel, data))
     return files
@@ -81,15 +73,17 @@ def deploy(port, board=None, progress=print):
     """Copy the firmware to the device on `port`; returns a report dict."""
     started = time.time()
     compiler_mpy = mpy_cross_version()
+    # Compiled before connecting (and cached), so the board's watchdog never waits on it.
+    for source, rel in python_files() + (library_files(board) if board else []):
+        if "/" in rel:
+            compiled_mpy(source, rel)
     with DeviceLink(port) as link:
         # Connecting stopped the app but not its watchdog (8 s on an RP2040, and it cannot be
-        # stopped): ask only what is quick, then reboot into maintenance at once. The slow
-        # part, compiling the payload, comes after that.
+        # stopped): only quick questions until the board is in maintenance.
         info = link.info()
         board = board or _board_on_device(link)
         if board is None:
             raise UserError("%s has no board file yet: name it with --board" % port)
-        link.enter_maintenance()
         device_mpy = device_mpy_version(info)
         compiled = device_mpy is not None and device_mpy == compiler_mpy
         files = payload(board, compiled)
@@ -99,23 +93,20 @@ def deploy(port, board=None, progress=print):
         before = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
         changed = [(path, data) for path, data in files
                    if before.get(path) != digest(data, before.get(path))]
-        sent = 0
-        for number, (path, data) in enumerate(changed, 1):
-            progress("[%2d/%d] %-34s %6d bytes" % (number, len(changed), path, len(data)))
-            link.makedirs(path)
-            link.write_atomic(path, data)
-            sent += len(data)
         wanted = set(path for path, _ in files)
         stale = sorted(p for p in before if p.split("/")[0] in CODE_DIRS and p not in wanted)
-        for path in stale:
-            progress("removing %s" % path)
-            link.remove(path)
-        after = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
-        wrong = [path for path, data in files if after.get(path) != digest(data, after.get(path))]
-        if wrong:
-            raise UserError("%s: %d files did not verify (%s): run deploy again"
-                            % (port, len(wrong), ", ".join(wrong[:5])))
-        link.leave_maintenance()
+        sent = 0
+        if changed or stale:
+            sent = _copy(link, changed, stale, progress)
+            after = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
+            wrong = [path for path, data in files
+                     if after.get(path) != digest(data, after.get(path))]
+            if wrong:
+                raise UserError("%s: %d files did not verify (%s): run deploy again"
+                                % (port, len(wrong), ", ".join(wrong[:5])))
+            link.leave_maintenance()
+        else:
+            progress("all %d files already there" % len(files))
         line = link.reset_and_listen(_app_started)
     if line is None or line.startswith("safe mode"):
         raise UserError("%s: the firmware did not start after the deploy (%s)"
@@ -124,6 +115,24 @@ def deploy(port, board=None, progress=print):
     return {"files": len(files), "sent": len(changed), "bytes_sent": sent, "removed": stale,
             "compiled": compiled, "board": board, "seconds": time.time() - started,
             "started": line}
+
+
+def _copy(link, changed, stale, progress):
+    """In maintenance (no app, no watchdog): the changed files written, each to a temporary
+    name and renamed; the stale modules removed. Returns the bytes sent."""
+    link.enter_maintenance()
+    total = sum(len(data) for _, data in changed)
+    sent = 0
+    for number, (path, data) in enumerate(changed, 1):
+        progress("[%2d/%d] %-34s %6d bytes  (%3d%% of %d bytes)" % (
+            number, len(changed), path, len(data), 100 * (sent + len(data)) // total, total))
+        link.makedirs(path)
+        link.write_atomic(path, data)
+        sent += len(data)
+    for path in stale:
+        progress("removing %s" % path)
+        link.remove(path)
+    return sent
 
 
 _COLOUR_TEST = """

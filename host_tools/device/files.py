@@ -1,15 +1,16 @@
 """What goes onto a device (or into the simulator's flash): one list for deploy, the simulator,
 the virtual board and the mpy-cross check, so they can never disagree."""
 
+import hashlib
 import os
 import shutil
 import subprocess
 
+from host_tools import ROOT
 from host_tools.errors import UserError
 from host_tools.meldfiles import DEFAULT_SOURCE, compile_file
 from host_tools.tools import mpy_cross_path
 
-from host_tools import ROOT
 PACKAGES = ("core", "hardware", "firmware")
 # Host-only modules: the device never compiles a JSON source.
 HOST_ONLY = ("core/meldsource.py", "core/parse.py")
@@ -103,20 +104,38 @@ def compile_mpy(source, rel, target, mpy_cross=None):
         raise UserError("mpy-cross %s: %s" % (rel, proc.stderr.strip()))
 
 
-# (device path, source bytes) -> .mpy bytes: the simulator builds many flashes per session.
-_compiled = {}
+# Compiled modules, kept between runs: a deploy with nothing changed, or another simulator
+# run, compiles nothing (mpy-cross is a process per module: most of a deploy's host time).
+MPY_CACHE = os.path.join(ROOT, "build", "mpy-cache")
+_compiler_ids = {}
 
 
-def _compile_cached(source, rel, target, tool):
+def _compiler_id(tool):
+    """What the cache key must hold of the compiler: its version line (asked once a run)."""
+    if tool not in _compiler_ids:
+        _compiler_ids[tool] = subprocess.run([tool, "--version"], capture_output=True).stdout
+    return _compiler_ids[tool]
+
+
+def compiled_mpy(source, rel, tool=None):
+    """The .mpy bytes of `source` compiled as device path `rel`, from the cache when this
+    compiler has compiled these bytes before."""
+    tool = tool or mpy_cross_path()
     with open(source, "rb") as f:
-        key = (rel, f.read())
-    if key not in _compiled:
-        compile_mpy(source, rel, target, tool)
-        with open(target, "rb") as f:
-            _compiled[key] = f.read()
-        return
-    with open(target, "wb") as f:
-        f.write(_compiled[key])
+        data = f.read()
+    key = hashlib.sha256(_compiler_id(tool) + b"\0" + rel.encode() + b"\0" + data).hexdigest()
+    cached = os.path.join(MPY_CACHE, key + ".mpy")
+    try:
+        with open(cached, "rb") as f:
+            return f.read()
+    except OSError:
+        pass
+    os.makedirs(MPY_CACHE, exist_ok=True)
+    fresh = "%s.%d.tmp" % (cached, os.getpid())
+    compile_mpy(source, rel, fresh, tool)
+    os.replace(fresh, cached)            # whole or absent, even with two runs at once
+    with open(cached, "rb") as f:
+        return f.read()
 
 
 def build_flash(dest, board="sim", compiled=True):
@@ -128,7 +147,8 @@ def build_flash(dest, board="sim", compiled=True):
         target = os.path.join(dest, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if compiled and "/" in rel:
-            _compile_cached(source, rel, target[:-3] + ".mpy", tool)
+            with open(target[:-3] + ".mpy", "wb") as f:
+                f.write(compiled_mpy(source, rel, tool))
             stale = target
         else:
             shutil.copyfile(source, target)

@@ -18,9 +18,10 @@ import tarfile
 import urllib.request
 import zipfile
 
+from host_tools import ROOT
 from host_tools.errors import UserError
 
-from host_tools import ROOT
+
 CACHE = os.path.join(ROOT, "build", "device-libs")
 FILES = "https://files.pythonhosted.org/packages/"
 

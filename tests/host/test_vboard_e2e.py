@@ -106,25 +106,39 @@ def test_a_missing_port_is_a_clear_error(capsys):
                                        "list shows the boards plugged in)\n")
 
 
-def test_deploy_enters_maintenance_before_the_slow_compile(board, monkeypatch):
+def test_deploy_compiles_before_it_connects(board, monkeypatch, tmp_path):
     # After Ctrl-C the app is stopped but a real board's watchdog still runs (8 s, it cannot
-    # be stopped): the payload is compiled only once the board has rebooted without the app.
-    from host_tools.device import deploy, link
+    # be stopped): the slow part, compiling, is done before the link stops the app.
+    from host_tools.device import files, link
+    monkeypatch.setattr(files, "MPY_CACHE", str(tmp_path))          # nothing compiled yet
     steps = []
-    enter = link.DeviceLink.enter_maintenance
-    build = deploy.payload
+    connect, compile_mpy = link.DeviceLink.connect, files.compile_mpy
 
-    def entering(link):
-        steps.append("maintenance")
-        return enter(link)
+    def connecting(self, *args, **kwargs):
+        steps.append("connect")
+        return connect(self, *args, **kwargs)
 
-    def compiling(board_name, compiled):
+    def compiling(*args, **kwargs):
         steps.append("compile")
-        return build(board_name, compiled)
-    monkeypatch.setattr(link.DeviceLink, "enter_maintenance", entering)
-    monkeypatch.setattr(deploy, "payload", compiling)
+        return compile_mpy(*args, **kwargs)
+    monkeypatch.setattr(link.DeviceLink, "connect", connecting)
+    monkeypatch.setattr(files, "compile_mpy", compiling)
     assert main(["deploy", "--port", board.port, "--board", "sim", "--json"]) == 0
-    assert steps == ["maintenance", "compile"]
+    assert steps.count("compile") > 40 and steps.index("connect") > steps.index("compile")
+    assert "compile" not in steps[steps.index("connect"):]
+
+
+def test_a_deploy_with_nothing_changed_sends_nothing_and_skips_maintenance(board, monkeypatch,
+                                                                          capsys):
+    from host_tools.device import link
+    assert main(["deploy", "--port", board.port, "--board", "sim", "--json"]) == 0
+    entered = []
+    monkeypatch.setattr(link.DeviceLink, "enter_maintenance", lambda self: entered.append(1))
+    capsys.readouterr()
+    assert main(["deploy", "--port", board.port, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["sent"], report["bytes_sent"], entered) == (0, 0, [])
+    assert report["started"].startswith("meld set default loaded")
 
 
 def test_board_test_shows_the_colour_order_pattern(board, capsys):
