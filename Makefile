@@ -13,7 +13,11 @@ sim: setup
 # Outside libraries for the devices (micropython-lib's ssd1306, Adafruit's bundle modules),
 # pinned by checksum in host_tools/device/libs.py and fetched from PyPI once.
 DEVICE_LIBS := build/device-libs/.fetched
+# The emulated RP2040 too when Node.js is there (`chromawheel emulate`, make bench); make test
+# needs it and says so.
 setup: $(STAMP) $(DEVICE_LIBS)
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(EMULATOR); \
+	else echo "note: no Node.js/npm: 'chromawheel emulate' and make test need Node.js 18+ and npm (Debian: apt-get install nodejs npm)"; fi
 
 $(DEVICE_LIBS): host_tools/device/libs.py $(STAMP)
 	$(BIN)/python -m host_tools.device.libs
@@ -26,7 +30,7 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
 
-# The emulated RP2040 (npm rp2040js, pinned by its lock file) that the tests boot MicroPython in.
+# The emulated RP2040 (npm rp2040js, pinned by its lock file) that the tests boot the real ports in.
 EMULATOR := host_tools/emulator/rp2040js/node_modules/.installed
 $(EMULATOR): host_tools/emulator/rp2040js/package-lock.json
 	@command -v npm >/dev/null || { echo "The RP2040 emulator in the tests needs Node.js 18+ and npm (Debian: apt-get install nodejs npm)"; exit 1; }

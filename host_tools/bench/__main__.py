@@ -342,6 +342,34 @@ def bench_rp2_firmware(frozen=False):
             "free_after": first["free_after"], "min_heap_kb": smallest}
 
 
+def report_rp2():
+    """The real rp2 port's figures, from the emulated RP2040."""
+    rp2 = bench_rp2()
+    print("The real rp2 port (stock MicroPython 1.28.0 Pico UF2, 32-bit) in the emulated RP2040")
+    row("  free heap after boot", "%d bytes" % rp2["boot_free"])
+    row("  default set heap once loaded", "%d bytes" % rp2["set"], "< 8192 bytes",
+        rp2["set"] < 8192)
+    row("  + identification index", "%d bytes" % rp2["index"])
+    row("  meldset + identify modules (.mpy), heap", "%d bytes" % rp2["modules"])
+    fw = bench_rp2_firmware()
+    row("  deploy to an empty emulated Pico (real mpremote)", "%.1f s, %d files, %d bytes" % (
+        fw["deploy_s"], fw["files"], fw["bytes"]), "emulator ~0.1x a Pico")
+    row("  firmware heap in use after boot (plain deploy, .mpy)",
+        "%d bytes" % fw["heap_after_boot"], "< 32768 bytes", fw["heap_after_boot"] < 32768)
+    row("  free heap left with the firmware running", "%d bytes" % fw["free_after"])
+    kb = fw["min_heap_kb"]
+    row("  smallest heap the firmware runs in (8 KB steps)", "%s KB" % kb, "<= 48 KB",
+        kb is not None and kb <= 48)
+    if os.path.exists(FROZEN_UF2):
+        fz = bench_rp2_firmware(frozen=True)
+        row("  frozen UF2 (build_uf2.sh frozen): heap in use after boot",
+            "%d bytes" % fz["heap_after_boot"], "< 32768 bytes", fz["heap_after_boot"] < 32768)
+        row("  frozen UF2: smallest heap the firmware runs in", "%s KB" % fz["min_heap_kb"],
+            "<= 48 KB", fz["min_heap_kb"] is not None and fz["min_heap_kb"] <= 48)
+    else:
+        row("  frozen UF2", "not built (host_tools/builds/build_uf2.sh frozen)")
+
+
 def main():
     blob = compile_source(read_source(DEFAULT_SOURCE), DEFAULT_SOURCE)
     meldset = MeldSet(blob)
@@ -415,32 +443,15 @@ def main():
             second["seconds"], second["sent"], second["bytes_sent"]))
         row("  flash the jazz set, confirmed by the device", "%.1f s, %d bytes" % (
             flashed["seconds"], flashed["bytes"]))
-    rp2 = bench_rp2()
-    print("The real rp2 port (stock MicroPython 1.28.0 Pico UF2, 32-bit) in the emulated RP2040")
-    row("  free heap after boot", "%d bytes" % rp2["boot_free"])
-    row("  default set heap once loaded", "%d bytes" % rp2["set"], "< 8192 bytes",
-        rp2["set"] < 8192)
-    row("  + identification index", "%d bytes" % rp2["index"])
-    row("  meldset + identify modules (.mpy), heap", "%d bytes" % rp2["modules"])
-    fw = bench_rp2_firmware()
-    row("  deploy to an empty emulated Pico (real mpremote)", "%.1f s, %d files, %d bytes" % (
-        fw["deploy_s"], fw["files"], fw["bytes"]), "emulator ~0.1x a Pico")
-    row("  firmware heap in use after boot (plain deploy, .mpy)",
-        "%d bytes" % fw["heap_after_boot"], "< 32768 bytes", fw["heap_after_boot"] < 32768)
-    row("  free heap left with the firmware running", "%d bytes" % fw["free_after"])
-    kb = fw["min_heap_kb"]
-    row("  smallest heap the firmware runs in (8 KB steps)", "%s KB" % kb, "<= 48 KB",
-        kb is not None and kb <= 48)
-    if os.path.exists(FROZEN_UF2):
-        fz = bench_rp2_firmware(frozen=True)
-        row("  frozen UF2 (build_uf2.sh frozen): heap in use after boot",
-            "%d bytes" % fz["heap_after_boot"], "< 32768 bytes", fz["heap_after_boot"] < 32768)
-        row("  frozen UF2: smallest heap the firmware runs in", "%s KB" % fz["min_heap_kb"],
-            "<= 48 KB", fz["min_heap_kb"] is not None and fz["min_heap_kb"] <= 48)
-    else:
-        row("  frozen UF2", "not built (host_tools/builds/build_uf2.sh frozen)")
+    try:
+        report_rp2()
+    except UserError as err:              # no Node.js or no emulator: say what to install
+        print("The real rp2 port in the emulated RP2040: skipped (%s)" % err)
     print("-" * 104)
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except UserError as err:
+        sys.exit("error: %s" % err)
