@@ -36,8 +36,9 @@ class PwmTone:
     """A passive piezo on a PWM pin: the frequency is the pitch, the duty the loudness."""
 
     def __init__(self, config):
-        self._pwm = machine.PWM(machine.Pin(config["pin"]))
-        self._pwm.duty_u16(0)
+        # Silent from the start: a bare PWM(pin) on ESP32 runs at 5 kHz, 50 % duty
+        # (ports/esp32/machine_pwm.c) until the next line, a click at every boot.
+        self._pwm = machine.PWM(machine.Pin(config["pin"]), freq=440, duty_u16=0)
 
     def tone(self, freq, duty):
         self._pwm.freq(freq)

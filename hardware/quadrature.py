@@ -9,8 +9,11 @@ It allocates nothing, so feed() may run in a hard interrupt handler.
 """
 
 # (previous state << 2 | new state) -> 0 no change, 1 forward, 2 backward, 3 impossible jump.
-# States are (A << 1) | B; the forward Gray sequence is 00 -> 01 -> 11 -> 10 -> 00.
-_STEP = b"\x00\x01\x02\x03\x02\x00\x03\x01\x01\x03\x00\x02\x03\x02\x01\x00"
+# States are (A << 1) | B. Forward (clockwise, +1) is A leading B: 11 -> 01 -> 00 -> 10 -> 11,
+# the way encoder datasheets draw clockwise and the way CircuitPython's rotaryio
+# (shared-module/rotaryio/IncrementalEncoder.c) and ESP32's machine.Encoder count up, so one
+# wiring turns the same way on every driver.
+_STEP = b"\x00\x02\x01\x03\x01\x00\x03\x02\x02\x03\x00\x01\x03\x01\x02\x00"
 
 
 class QuadratureDecoder:

@@ -1,10 +1,10 @@
 """The decoder against synthetic A/B streams: clean, bouncy, reversing mid-detent, missing
-edges. States are (A << 1) | B; clockwise from rest 11 is 11 10 00 01 11."""
+edges. States are (A << 1) | B; clockwise (A leading B) from rest 11 is 11 01 00 10 11."""
 
 from hardware.quadrature import QuadratureDecoder
 
-CW = (2, 0, 1, 3)          # one detent clockwise from 11
-CCW = (1, 0, 2, 3)         # one detent anticlockwise from 11
+CW = (1, 0, 2, 3)          # one detent clockwise from 11
+CCW = (2, 0, 1, 3)         # one detent anticlockwise from 11
 
 
 def feed(decoder, states):
@@ -40,33 +40,33 @@ def test_bounce_never_drifts():
     assert feed(d, bouncy(CW * 7)) == 7
     assert feed(d, bouncy(CCW * 7)) == -7
     # Chatter on the rest state alone is no movement at all.
-    assert feed(d, [2, 3, 2, 3, 1, 3, 1, 3]) == 0
+    assert feed(d, [1, 3, 1, 3, 2, 3, 2, 3]) == 0
 
 
 def test_reversal_in_the_middle_of_a_detent_counts_nothing():
     d = QuadratureDecoder(4)
-    assert feed(d, [2, 0, 2, 3]) == 0            # half way, then back
-    assert feed(d, [2, 0, 1, 0, 2, 3]) == 0      # three quarters, then back
-    assert feed(d, [2, 3, 2, 0, 1, 3]) == 1      # a false start, then a full detent
-    assert feed(d, [2, 0, 1, 3, 1, 0, 2, 3]) == 0  # forward one, back one
+    assert feed(d, [1, 0, 1, 3]) == 0            # half way, then back
+    assert feed(d, [1, 0, 2, 0, 1, 3]) == 0      # three quarters, then back
+    assert feed(d, [1, 3, 1, 0, 2, 3]) == 1      # a false start, then a full detent
+    assert feed(d, [1, 0, 2, 3, 2, 0, 1, 3]) == 0  # forward one, back one
 
 
 def test_missed_edge_resynchronises_at_rest():
     d = QuadratureDecoder(4)
-    assert feed(d, [2, 0, 3]) == 1               # 00 -> 11 skips 01: still one detent
+    assert feed(d, [1, 0, 3]) == 1               # 00 -> 11 skips 10: still one detent
     assert feed(d, CW * 2) == 2                  # and the next ones are counted cleanly
 
 
 def test_two_pulses_per_detent():
     d = QuadratureDecoder(2)
-    # Rest states are 11 and 00: 11 -> 10 -> 00 is one detent, 00 -> 01 -> 11 the next.
-    assert feed(d, [2, 0]) == 1
-    assert feed(d, [1, 3]) == 1
-    assert feed(d, bouncy([2, 0, 1, 3])) == 2
-    assert feed(d, [1, 0]) == -1                 # 11 -> 01 -> 00: one anticlockwise
-    assert feed(d, [2, 3]) == -1                 # 00 -> 10 -> 11: one more
+    # Rest states are 11 and 00: 11 -> 01 -> 00 is one detent, 00 -> 10 -> 11 the next.
+    assert feed(d, [1, 0]) == 1
+    assert feed(d, [2, 3]) == 1
+    assert feed(d, bouncy([1, 0, 2, 3])) == 2
+    assert feed(d, [2, 0]) == -1                 # 11 -> 10 -> 00: one anticlockwise
+    assert feed(d, [1, 3]) == -1                 # 00 -> 01 -> 11: one more
     d = QuadratureDecoder(2)
-    assert feed(d, [2, 3]) == 0                  # out and back within a detent
+    assert feed(d, [1, 3]) == 0                  # out and back within a detent
 
 
 def test_one_pulse_per_detent_and_bad_setting():

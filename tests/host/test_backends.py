@@ -72,7 +72,7 @@ def test_irq_encoder_decodes_pin_edges(machine):
     mp = importlib.import_module("hardware.mp_devices")
     FakePin.levels = {17: 1, 18: 1}
     enc = mp.IrqEncoder(ENCODER)
-    for a, b in ((1, 0), (0, 0), (0, 1), (1, 1)) * 2:      # two detents clockwise
+    for a, b in ((0, 1), (0, 0), (1, 0), (1, 1)) * 2:      # two detents clockwise: A leads
         FakePin.levels = {17: a, 18: b}
         enc._a.handler(enc._a)
     assert enc.take() == 2 and enc.take() == 0
@@ -89,7 +89,7 @@ def test_irq_encoder_on_esp32_passes_no_hard_keyword(machine, monkeypatch):
     monkeypatch.setattr(sys, "platform", "esp32")
     mp = importlib.import_module("hardware.mp_devices")
     enc = mp.IrqEncoder(ENCODER)
-    for a, b in ((1, 0), (0, 0), (0, 1), (1, 1)):
+    for a, b in ((0, 1), (0, 0), (1, 0), (1, 1)):
         FakePin.levels = {17: a, 18: b}
         enc._a.handler(enc._a)
     assert enc.take() == 1
@@ -104,7 +104,8 @@ def test_pin_button_active_low(machine):
     assert not button.pressed()
 
 
-def test_rp2_pio_encoder_drains_the_fifo(machine, monkeypatch):
+def _pio_module(monkeypatch):
+    """hardware.rp2_pio_encoder on a fake rp2 whose state machine's FIFO the test fills."""
     rp2 = types.ModuleType("rp2")
     rp2.PIO = types.SimpleNamespace(SHIFT_LEFT=0, JOIN_RX=1)
     rp2.asm_pio = lambda **kw: (lambda fn: ("program", kw))
@@ -130,10 +131,14 @@ def test_rp2_pio_encoder_drains_the_fifo(machine, monkeypatch):
     rp2.StateMachine = StateMachine
     fake_modules(monkeypatch, rp2=rp2)
     monkeypatch.delitem(sys.modules, "hardware.rp2_pio_encoder", raising=False)
-    pio = importlib.import_module("hardware.rp2_pio_encoder")
+    return importlib.import_module("hardware.rp2_pio_encoder")
+
+
+def test_rp2_pio_encoder_drains_the_fifo(machine, monkeypatch):
+    pio = _pio_module(monkeypatch)
     enc = pio.PioEncoder(ENCODER)
-    # The PIO pushes (B << 1) | A: one detent clockwise is A B = 10 00 01 11.
-    for a, b in ((1, 0), (0, 0), (0, 1), (1, 1)):
+    # The PIO pushes (B << 1) | A: one detent clockwise is A B = 01 00 10 11.
+    for a, b in ((0, 1), (0, 0), (1, 0), (1, 1)):
         enc._sm.fifo.append((b << 1) | a)
     enc._sm.handler(enc._sm)
     assert enc.take() == 1
@@ -151,27 +156,136 @@ def test_rp2_pio_encoder_drains_the_fifo(machine, monkeypatch):
     machine.Pin = FakePin
 
 
-def test_esp32_pcnt_encoder(machine):
-    class Encoder:
-        def __init__(self, unit, a, b, phases, filter_ns):
-            assert phases == 1 and filter_ns == 10000
-            self.count = 5
+# The same wiring must turn the same way on every driver: A leading B (clockwise) is +1.
+# Each fake below counts as the real driver does, so a driver that disagreed would show.
+A_LEADS = ((0, 1), (0, 0), (1, 0), (1, 1))          # one detent clockwise, from rest 11
+B_LEADS = ((1, 0), (0, 0), (0, 1), (1, 1))          # one detent anticlockwise
 
-        def value(self):
-            return self.count
 
-    machine.Encoder = Encoder
+class EspEncoder:
+    """machine.Encoder on ESP32 (ports/esp32/modules/machine.py): channel 0 counts A's edges,
+    falling +1 and rising -1, and holds while B is low (phases=1)."""
+
+    def __init__(self, unit, a, b, phases, filter_ns):
+        assert phases == 1 and filter_ns == 10000
+        self.a, self.b, self.count, self.level_a = a, b, 0, 1
+
+    def pins(self, a, b):
+        if a != self.level_a and b:
+            self.count += 1 if a == 0 else -1
+        self.level_a = a
+
+    def value(self):
+        return self.count
+
+
+class RotaryIncrementalEncoder:
+    """rotaryio on CircuitPython (shared-module/rotaryio/IncrementalEncoder.c): the state is
+    (A << 1) | B, a quarter step by its transition table, a count every `divisor` quarters."""
+    TRANSITIONS = (0, -1, 1, None, 1, 0, None, -1, -1, None, 0, 1, None, 1, -1, 0)
+
+    def __init__(self, a, b, divisor):
+        self.state, self.quarters, self.position, self.divisor = 3, 0, 0, divisor
+
+    def pins(self, a, b):
+        step = self.TRANSITIONS[self.state << 2 | a << 1 | b]
+        self.state = a << 1 | b
+        if step is None:
+            return
+        self.quarters += step
+        if abs(self.quarters) >= self.divisor:
+            self.position += 1 if self.quarters > 0 else -1
+            self.quarters = 0
+
+
+def _turns(machine, monkeypatch, driver, reverse):
+    """(detents read after A leads twice, after B leads once) through one driver."""
+    config = dict(ENCODER, reverse=reverse)
+    FakePin.levels = {17: 1, 18: 1}
+    if driver == "irq":
+        enc = importlib.import_module("hardware.mp_devices").IrqEncoder(config)
+
+        def level(a, b):
+            FakePin.levels = {17: a, 18: b}
+            enc._a.handler(enc._a)
+    elif driver == "pio":
+        enc = _pio_module(monkeypatch).PioEncoder(config)
+
+        def level(a, b):
+            enc._sm.fifo.append((b << 1) | a)           # in_(pins, 2): A is bit 0
+            enc._sm.handler(enc._sm)
+    elif driver == "pcnt":
+        machine.Encoder = EspEncoder
+        sys.modules.pop("hardware.esp32_encoder", None)
+        enc = importlib.import_module("hardware.esp32_encoder").PcntEncoder(config)
+
+        def level(a, b):
+            FakePin.levels = {17: a, 18: b}
+            enc._encoder.pins(a, b)
+    else:
+        enc = _circuitpython(monkeypatch).RotaryEncoder(
+            dict(config, pin_a="A1", pin_b="A2"))
+
+        def level(a, b):
+            enc._encoder.pins(a, b)
+    for a, b in A_LEADS * 2:
+        level(a, b)
+    forward = enc.take()
+    for a, b in B_LEADS:
+        level(a, b)
+    return forward, enc.take()
+
+
+@pytest.mark.parametrize("driver", ["irq", "pio", "pcnt", "rotaryio"])
+def test_every_driver_turns_the_same_way(machine, monkeypatch, driver):
+    assert _turns(machine, monkeypatch, driver, reverse=False) == (2, -1)
+    assert _turns(machine, monkeypatch, driver, reverse=True) == (-2, 1)
+
+
+def test_esp32_pcnt_takes_a_detent_only_at_rest(machine):
+    # A wiggle at rest (A falls and rises, B high) reads +1 then -1 on the PCNT: read in
+    # between, the wheel would step forward and back.
+    machine.Encoder = EspEncoder
     sys.modules.pop("hardware.esp32_encoder", None)
-    esp = importlib.import_module("hardware.esp32_encoder")
-    enc = esp.PcntEncoder(dict(ENCODER, reverse=True))
-    enc._encoder.count = 8
-    assert enc.take() == -3
+    enc = importlib.import_module("hardware.esp32_encoder").PcntEncoder(ENCODER)
+    FakePin.levels = {17: 0, 18: 1}
+    enc._encoder.pins(0, 1)
+    assert enc.take() == 0
+    FakePin.levels = {17: 1, 18: 1}
+    enc._encoder.pins(1, 1)
+    assert enc.take() == 0
 
 
-def test_circuitpython_devices(monkeypatch):
+def test_esp32_without_pcnt_is_a_board_file_error(machine):
+    # The ESP32-C3 has no PCNT unit, so its MicroPython has no machine.Encoder.
+    from hardware.board import BoardError
+    sys.modules.pop("hardware.esp32_encoder", None)
+    with pytest.raises(BoardError, match='encoder.driver: "pcnt" needs machine.Encoder'):
+        importlib.import_module("hardware.esp32_encoder").PcntEncoder(ENCODER)
+
+
+def test_the_buzzer_is_silent_from_the_start(machine):
+    # ports/esp32/machine_pwm.c: PWM(pin) with no freq or duty starts at 5 kHz, 50 % duty.
+    sounds = []
+
+    class EspPwm:
+        def __init__(self, pin, freq=5000, duty_u16=32768):
+            sounds.append((freq, duty_u16))
+
+        def duty_u16(self, duty):
+            sounds.append(("duty", duty))
+
+    machine.PWM = EspPwm
+    sys.modules.pop("hardware.mp_parts", None)
+    importlib.import_module("hardware.mp_parts").PwmTone({"pin": 26})
+    assert [s for s in sounds if s[-1]] == []          # never a moment with duty above 0
+
+
+def _circuitpython(monkeypatch, written=None):
+    """hardware.cp_devices on fakes of CircuitPython's board, digitalio, rotaryio (counting as
+    the real one) and neopixel_write (appending to `written`)."""
     board = types.ModuleType("board")
     board.A0, board.A1, board.A2, board.A3 = "A0", "A1", "A2", "A3"
-    written = []
 
     class DigitalInOut:
         def __init__(self, pin):
@@ -181,20 +295,19 @@ def test_circuitpython_devices(monkeypatch):
     digitalio.DigitalInOut = DigitalInOut
     digitalio.Direction = types.SimpleNamespace(INPUT="in", OUTPUT="out")
     digitalio.Pull = types.SimpleNamespace(UP="up", DOWN="down")
-
-    class IncrementalEncoder:
-        def __init__(self, a, b, divisor):
-            assert divisor == 4
-            self.position = 0
-
     rotaryio = types.ModuleType("rotaryio")
-    rotaryio.IncrementalEncoder = IncrementalEncoder
+    rotaryio.IncrementalEncoder = RotaryIncrementalEncoder
     npw = types.ModuleType("neopixel_write")
     npw.neopixel_write = lambda pin, buf: written.append((pin.pin, bytes(buf)))
     fake_modules(monkeypatch, board=board, digitalio=digitalio, rotaryio=rotaryio,
                  neopixel_write=npw)
     monkeypatch.delitem(sys.modules, "hardware.cp_devices", raising=False)
-    cp = importlib.import_module("hardware.cp_devices")
+    return importlib.import_module("hardware.cp_devices")
+
+
+def test_circuitpython_devices(monkeypatch):
+    written = []
+    cp = _circuitpython(monkeypatch, written)
     out = cp.NeoPixelOutput({"pin": "A3"})
     out.write(bytearray(b"\x01\x02"))
     assert written == [("A3", b"\x01\x02")]

@@ -14,7 +14,7 @@
 //   done        answer "E <ns>" when everything before it has run
 'use strict';
 
-const FORWARD = [3, 2, 0, 1];                 // the clockwise Gray sequence from rest (A B = 1 1)
+const FORWARD = [3, 1, 0, 2];                 // clockwise from rest (A B = 1 1): A leads B
 const EDGE_NS = 1000000;
 const BOUNCE_NS = 40000;
 const RESET_NS = 50000;
