@@ -221,14 +221,24 @@ class App:
             self.pending = not hw.ring.show(hw.clock.ticks_us())
         if self.screen_due:               # after the ring: the LEDs answer the knob first
             self.screen_due = False
-            display = hw.display
-            active = self.active
-            text = active.display() if hasattr(active, "display") else self.last_line
-            display.show(self._layout(text, display.columns, display.rows))
+            self._show_on_display()
         if hw.buzzer is not None:
             hw.buzzer.update(now)
         if self.watchdog is not None:
             self.watchdog.feed()
+
+    def _show_on_display(self):
+        display = self.hw.display
+        active = self.active
+        text = active.display() if hasattr(active, "display") else self.last_line
+        try:
+            display.show(self._layout(text, display.columns, display.rows))
+        except OSError as err:
+            # Unplugged or a loose wire (rp2: EIO/ETIMEDOUT; ESP32: ENODEV/ETIMEDOUT;
+            # CircuitPython: ENODEV/ETIMEDOUT/EIO): the wheel goes on without its screen.
+            self.hw.display = None
+            self._layout = None
+            _log("display lost (%s): running without it" % err)
 
     def _render(self):
         frame = self.hw.ring.frame

@@ -30,7 +30,10 @@ def _optional(part, board, hw, make):
         return make(board, hw)
     except ImportError as err:               # its driver library is not in lib/
         print("%s left out: %s (chromawheel deploy installs its driver in lib/)" % (part, err))
-    except (OSError, ValueError) as err:     # Adafruit's I2CDevice: ValueError, no device
+    except (OSError, ValueError, RuntimeError) as err:
+        # ValueError: Adafruit's I2CDevice finds no device. RuntimeError: CircuitPython's
+        # busio.I2C finds no pull-ups, as on a bus with nothing plugged in (its RP2040
+        # common-hal/busio/I2C.c checks by default).
         print("%s not found (%s): running without it; check its wiring and the board "
               "file's \"%s\" section" % (part, err, part))
     return None

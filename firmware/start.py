@@ -19,7 +19,10 @@ def _boot():
     except board_file.BoardError as err:
         return None, "the board file is not usable:\n%s" % err
     from firmware import platform, safemode
-    hw = platform.build(board)
+    try:
+        hw = platform.build(board)
+    except board_file.BoardError as err:      # a driver this chip cannot have
+        return None, "the board file is not usable:\n%s" % err
     if hw.link is not None:
         hw.link.poll()            # the simulator may hold the button before power-up
     return hw, safemode.reason(hw)
@@ -53,11 +56,13 @@ def main():
         app = start_app(hw)
         asyncio.run(app.run())
     except KeyboardInterrupt:
+        _silence(hw)               # else the piezo sounds on at the REPL
         crashes.set_count(0)       # a deliberate stop (mpremote), not a crash
         if app is not None:
             app.settings.save_before_stop()
         raise
     except Exception as err:
+        _silence(hw)
         try:
             from firmware import log, render
             log.exception("fatal", err)
@@ -67,3 +72,8 @@ def main():
             pass                   # no memory even for the report: the reset still comes
         hw.restart()
         raise
+
+
+def _silence(hw):
+    if hw.buzzer is not None:
+        hw.buzzer.stop()

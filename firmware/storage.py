@@ -1,5 +1,8 @@
-"""Files on the device's flash: written to a temporary name, then renamed over the old one
-(atomic on littlefs), so a power cut mid-write leaves the old file or the new one, never half."""
+"""Files on the device's flash: written to a temporary name, then renamed over the old one,
+so a power cut mid-write leaves the old file or the new one, never half. On littlefs the
+rename is atomic; on FAT (MicroPython's and CircuitPython's extmod/vfs_fat.c) rename removes
+the old file first, so a cut between the two leaves only the complete temporary file, which
+read_recovering() finds."""
 
 import os
 
@@ -16,16 +19,7 @@ def write_atomic(path, data):
     temporary = path + ".tmp"
     with open(temporary, "wb") as f:
         f.write(data)
-    try:
-        os.rename(temporary, path)
-    except OSError:
-        # FAT cannot rename over a file: remove, then rename. read_recovering() finds the
-        # complete temporary file if power fails in between.
-        try:
-            os.remove(path)
-        except OSError:
-            pass
-        os.rename(temporary, path)
+    os.rename(temporary, path)
     if hasattr(os, "sync"):
         os.sync()          # CircuitPython caches FAT sectors: put the new file on the flash now
 

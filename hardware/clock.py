@@ -58,7 +58,9 @@ else:                                              # CPython
 
 if "ticks_add" not in globals():
     def ticks_add(ticks, delta):
-        if not -_HALF <= delta < _HALF:         # the ports refuse it too (extmod/modtime.c)
+        # As the ports do (extmod/modtime.c): -HALF too, or ticks_diff(T, result) would not
+        # be -delta.
+        if not -_HALF < delta < _HALF:
             raise OverflowError("ticks interval overflow")
         return (ticks + delta) & _MASK
 

@@ -48,8 +48,8 @@ FRAME_MARK = b"\x01F"
 DISPLAY_MARK = b"\x01D"      # + first page, last page, the pages' bytes, "\n"
 TONE_MARK = b"\x01T"         # + ticks_ms (4 bytes), freq_hz (2), duty (2), little-endian, "\n"
 TONE_SIZE = 8
-# The forward (clockwise) Gray sequence, starting from the usual rest state 11.
-_FORWARD = (3, 2, 0, 1)
+# The clockwise Gray sequence (A leads B), starting from the usual rest state 11.
+_FORWARD = (3, 1, 0, 2)
 
 
 class SimClock:
@@ -180,5 +180,7 @@ class SimLink:
                 self.clock.advance(int(words[2]))
         elif verb == "quit":
             self.quit = True
+        elif verb == "interrupt":            # Ctrl-C on the console, as mpremote sends it
+            raise KeyboardInterrupt
         else:
             print("sim: unknown command %r" % verb)

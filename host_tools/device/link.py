@@ -186,10 +186,8 @@ class DeviceLink:
                                         progress_callback=progress)
         except (TransportError, OSError) as err:
             raise UserError("%s: writing %s failed (%s)" % (self.port, path, _message(err)))
-        self.run("import os\n"
-                 "try:\n    os.rename(%r, %r)\n"
-                 "except OSError:\n    os.remove(%r)\n    os.rename(%r, %r)"
-                 % (temporary, path, path, temporary, path))
+        # Replaces `path` on littlefs and on FAT alike (extmod/vfs_fat.c removes it first).
+        self.run("import os\nos.rename(%r, %r)" % (temporary, path))
 
     def remove(self, path):
         self.run("import os\ntry:\n    os.remove(%r)\nexcept OSError:\n    pass" % path)

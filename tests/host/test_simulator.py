@@ -175,3 +175,19 @@ def test_uptime_and_long_waits_are_checked(capsys):
     assert main(["sim", "--uptime-ms", "5"]) == 2               # not silently ignored
     assert capsys.readouterr().err == ("error: --uptime-ms, --reset-cause, --wav and "
                                        "--display-svg go with --script\n")
+
+
+def test_ctrl_c_during_a_tune_silences_the_buzzer(tmp_path):
+    # mpremote connecting sends Ctrl-C: the firmware stops at the REPL, and a note that was
+    # sounding must stop with it (nothing else would silence the PWM before a reset).
+    from hardware import board as board_file
+    from host_tools.device.files import board_path
+    from host_tools.sim.simulator import Firmware
+    button = board_file.load(board_path("sim"))["button"]
+    firmware = Firmware(build_flash(str(tmp_path), "sim"), None, "sim", "power")
+    steps = ["clock virtual 0", "wait 20"] + compile_script("click; wait 100", button)
+    out, _ = firmware.proc.communicate(("\n".join(steps + ["interrupt"]) + "\n").encode(),
+                                       timeout=60)
+    tones = [value for kind, value in firmware.feed(out) if kind == "tone"]
+    assert tones and tones[0][1] == 262              # the click's meld began on C4
+    assert tones[-1][1:] == (0, 0)                   # and the buzzer is off at the REPL
