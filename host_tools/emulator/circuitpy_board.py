@@ -7,11 +7,13 @@ storage (the drive is read-only for the code until boot.py remounts it, as on a 
 
     python -m host_tools.emulator.circuitpy_board DRIVE PLAN.json RESULT.json
 
-PLAN: {"end_ms": virtual ms to run, "speed": virtual ms per real ms, "start_ms": where the
-supervisor clock starts (it wraps at 2**29), "boot": run boot.py first (a power-up; false is
-CircuitPython's reload after a file copy), "events": [[at_ms, "turn", N] | [at_ms, "press"] |
-[at_ms, "release"]]} (a press at 0 is a button held at power-up). RESULT: console lines,
-frames ([ms, hex wire bytes]), remounts, tones ([ms, freq, duty]), the display RAM."""
+PLAN: {"end_ms": virtual ms to run, "start_ms": where the supervisor clock starts (it wraps
+at 2**29), "boot": run boot.py first (a power-up; false is CircuitPython's reload after a file
+copy), "oled": false for a bus with nothing on it, "events": [[at_ms, "turn", N] | [at_ms, "press"]
+| [at_ms, "release"] | [at_ms, "unplug"]]} (a press at 0 is a button held at power-up;
+"unplug": the OLED stops answering). Time is virtual: it moves only when the code waits (asyncio's
+poll, time.sleep), so a run gives the same result on any machine, loaded or not. RESULT:
+console lines, frames ([ms, hex wire bytes]), remounts, tones ([ms, freq, duty]), the display RAM."""
 
 import builtins
 import errno
@@ -29,16 +31,22 @@ CP_PERIOD = 1 << 29
 class Plan:
     def __init__(self, plan):
         self.end_ms = plan["end_ms"]
-        self.speed = plan.get("speed", 10)
         self.start_ms = plan.get("start_ms", 0)
         self.events = plan.get("events", [])
-        self.started = time.monotonic()
+        self.oled = plan.get("oled", True)
+        self.virtual_ms = 0.0
+
+    def advance(self, ms):
+        self.virtual_ms += ms
 
     def elapsed(self):
-        return int((time.monotonic() - self.started) * 1000 * self.speed)
+        return int(self.virtual_ms)
 
     def now(self):
         return (self.start_ms + self.elapsed()) % CP_PERIOD
+
+    def happened(self, kind):
+        return any(e[1] == kind and e[0] <= self.elapsed() for e in self.events)
 
     def position(self):
         at = self.elapsed()
@@ -130,9 +138,17 @@ def install(plan, result, drive):
 
     sys.path.insert(0, HERE)
     from ssd1306_model import Ssd1306Chip, circuitpython_i2c
-    chip = Ssd1306Chip()
+    chip = Ssd1306Chip() if plan.oled else None
     result["chip"] = chip
-    module("busio", I2C=circuitpython_i2c(chip), SPI=type("SPI", (), {}))
+    bus = circuitpython_i2c(chip)
+
+    class I2C(bus):
+        def writeto(self, address, buf, *, start=0, end=None):
+            if plan.happened("unplug"):
+                raise OSError(errno.ETIMEDOUT, "the OLED stopped answering")
+            bus.writeto(self, address, buf, start=start, end=end)
+
+    module("busio", I2C=I2C, SPI=type("SPI", (), {}))
 
     class PWMOut:
         def __init__(self, pin, duty_cycle=0, frequency=500, variable_frequency=False):
@@ -152,18 +168,19 @@ def install(plan, result, drive):
     module("micropython", const=lambda value: value)
 
     class Poll:
-        """CircuitPython's select.poll, as asyncio waits with it: ipoll(ms) sleeps that long
-        (in virtual time) when nothing is registered."""
+        """CircuitPython's select.poll, as asyncio waits with it: ipoll(ms) lets that much
+        virtual time pass when nothing is registered."""
 
         def register(self, *args):
             raise OSError(errno.EINVAL, "no streams on this board")
 
         def ipoll(self, timeout=-1, flags=0):
             if timeout and timeout > 0:
-                time.sleep(timeout / 1000.0 / plan.speed)
+                plan.advance(timeout)
             return iter(())
 
     module("select", poll=Poll)
+    time.sleep = lambda seconds: plan.advance(seconds * 1000)
     typing_names = module("circuitpython_typing")
     typing_names.__getattr__ = lambda name: object
     return state
@@ -234,8 +251,9 @@ def main(drive, plan_path, result_path):
     finally:
         sys.stdout = sys.__stdout__
     chip = result.pop("chip")
-    result["display_ram"] = list(chip.ram)
-    result["display_on"] = chip.on
+    if chip is not None:
+        result["display_ram"] = list(chip.ram)
+        result["display_on"] = chip.on
     with builtins.open(result_path, "w") as f:
         json.dump(result, f)
 

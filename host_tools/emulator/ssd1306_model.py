@@ -108,9 +108,14 @@ def micropython_i2c(chip):
 
 def circuitpython_i2c(chip):
     """busio.I2C as Adafruit's I2CDevice uses it (lock, writeto with start/end, a probe that
-    reads back from an address where nothing answers), wired to chip."""
+    reads back from an address where nothing answers), wired to chip; chip None is a bus with
+    nothing plugged in."""
     class I2C:
         def __init__(self, scl, sda, frequency=100000):
+            if chip is None:
+                # CircuitPython's RP2040 busio.I2C checks for pull-ups first, and a bare bus
+                # has none (ports/raspberrypi/common-hal/busio/I2C.c).
+                raise RuntimeError("No pull up found on SDA or SCL; check your wiring")
             self.setup = (scl, sda, frequency)
 
         def try_lock(self):

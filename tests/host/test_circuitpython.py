@@ -125,7 +125,7 @@ def test_meld_sets_on_the_drive(tmp_path, capsys):
 def test_the_drive_boots_turns_plays_shows_and_saves(tmp_path):
     folder = deployed(tmp_path)
     # Turn at 2 s, click at 3 s: C major, Db major, then the next chord, C# minor.
-    result = run_board(folder, tmp_path, end_ms=8000, speed=10,
+    result = run_board(folder, tmp_path, end_ms=8000,
                        events=[[2000, "turn", 1], [3000, "press"], [3100, "release"]])
     console = result["console"]
     assert result["remounts"] == [["/", False]]          # boot.py gave the drive to the code
@@ -157,12 +157,34 @@ def test_a_read_only_drive_is_said_once(tmp_path):
     # CircuitPython reloads code.py after the laptop copied files, without running boot.py:
     # the drive is still the computer's. A change cannot be saved, and says so once.
     folder = deployed(tmp_path)
-    result = run_board(folder, tmp_path, boot=False, end_ms=60000, speed=60,
+    result = run_board(folder, tmp_path, boot=False, end_ms=60000,
                        events=[[1000, "turn", 2]])
     said = [line for line in result["console"] if line.startswith("settings not saved")]
     assert said == ["settings not saved: drive is read-only (plug the board in again without "
                     "holding the button)"]
     assert not (folder / "settings.json").exists()
+
+
+def test_a_qt_py_without_its_oled_boots_straight_to_the_wheel(tmp_path):
+    # Nothing on the STEMMA port: busio.I2C itself refuses a bus with no pull-ups.
+    folder = deployed(tmp_path)
+    result = run_board(folder, tmp_path, end_ms=12000, oled=False, events=[[2000, "turn", 1]])
+    assert ("display not found (No pull up found on SDA or SCL; check your wiring): running "
+            "without it; check its wiring and the board file's \"display\" section"
+            in result["console"])
+    assert [wheel(f) for f in result["frames"]] == [[0, 4, 7], [1, 5, 8]]
+    assert "(reset)" not in result["console"]
+    assert (folder / "crashes.txt").read_text().strip() == "0"      # stable: no crash counted
+
+
+def test_an_oled_that_stops_answering_is_dropped(tmp_path):
+    folder = deployed(tmp_path)
+    result = run_board(folder, tmp_path, end_ms=6000, events=[
+        [1000, "turn", 1], [1500, "unplug"], [2000, "turn", 1], [3000, "turn", 1]])
+    lost = [line for line in result["console"] if line.startswith("display lost")]
+    assert lost == ["display lost ([Errno 110] the OLED stopped answering): running without it"]
+    assert [wheel(f) for f in result["frames"]] == [[0, 4, 7], [1, 5, 8], [2, 6, 9], [3, 7, 10]]
+    assert "(reset)" not in result["console"]
 
 
 def test_the_circuitpython_clock_wraps_at_2_to_the_29(tmp_path):
