@@ -300,4 +300,4 @@ def test_the_readme_picture_is_current(tmp_path):
     assert frames[-1]["display"] == ["C diminished", "seventh (dim7)",
                                      "C E%s G%s B\U0001d12b" % (FLAT, FLAT)]
     with open(os.path.join(ROOT, "boards", "pictures", "display.svg")) as f:
-        assert svg.read_text() == f.read(), "regenerate it: see README, 'Optional display'"
+        assert svg.read_text() == f.read(), "regenerate it: see docs/using.md, 'Optional display'"

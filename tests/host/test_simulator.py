@@ -51,7 +51,7 @@ def test_the_issue_script(tmp_path):
 
 def test_runs_in_a_small_heap():
     # make bench measures the smallest heap the app runs in (72 KB on the 64-bit unix port
-    # today); this runs with a margin. The 48 KB target is not met yet: see README, "Memory".
+    # today); this runs with a margin. The 48 KB target is not met yet: see docs/devices.md, "Memory".
     frames, console = run_script("cw 12; double; click; double; click; long; long",
                                  heap=120 * 1024)
     assert console[-4:] == ["C minor second (m2): C Db", "C major second (M2): C D",
