@@ -1,6 +1,6 @@
 """Checking NOTE cards against a meld: valid or not, and why.
 
-Cards map one-to-one onto the meld's positions (MUSIC.md): every required position takes
+Cards map one-to-one onto the meld's positions (docs/music.md): every required position takes
 exactly one card of its pitch class, an optional position one card or none, and no card is
 left over. Cards are a multiset of pitch classes, so the octave takes two cards of one note.
 """

@@ -4,7 +4,7 @@ A degree is encoded in one byte so that melds stay compact on the device:
 bits 0-3 the number (1..13), bits 4-6 the alteration + 2, bit 7 "optional" (set by melds).
 """
 
-# MUSIC.md's vocabulary; '#2' is printed on no card but is accepted.
+# docs/music.md's vocabulary; '#2' is printed on no card but is accepted.
 VOCABULARY = ("1", "b2", "2", "#2", "b3", "3", "4", "#4", "b5", "5", "#5", "b6", "6",
               "bb7", "b7", "7", "8", "b9", "9", "#9", "11", "#11", "13")
 

@@ -40,7 +40,7 @@ class Meld:
         return len(self.codes)
 
     def degree_text(self):
-        """'1 3 (5) b7', the notation of MUSIC.md."""
+        """'1 3 (5) b7', the notation of docs/music.md."""
         parts = []
         for code in self.codes:
             text = degrees.to_text(code)

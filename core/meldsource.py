@@ -1,6 +1,6 @@
 """Meld-set sources (decoded JSON): validation with exact locations, and compilation.
 
-The source format is documented in README.md ("Meld-set files"). Validation reports every
+The source format is documented in docs/meldsets.md. Validation reports every
 problem as (where, what), e.g. ("melds[4].degrees[2]", "'b4' is not a degree"); compilation
 refuses a source with any problem, so a bad set never reaches a device.
 """
@@ -14,14 +14,14 @@ FORMAT_NAME = "chromawheel-meldset"
 MAX_ID = 16
 MAX_NAME = 40
 MAX_SET_NAME = 24
-MAX_TEXT = 400
+MAX_TEXT = 255
 MAX_COMPILED = 16384
 MAX_REPORTED = 100
 ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789#+-_/()."
 SET_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-_"
 SET_FIELDS = ("format", "version", "name", "title", "description", "melds")
 MELD_FIELDS = ("id", "name", "kind", "degrees")
-# Positions a meld of each kind may have (MUSIC.md, the rulebook's "The Carmony System";
+# Positions a meld of each kind may have (docs/music.md, the rulebook's "The Carmony System";
 # scales may also have 8..11 notes so that custom sets can hold octatonic and bebop scales).
 SIZES = {"interval": (2, 2), "chord": (2, 7), "scale": (5, 12)}
 
@@ -76,8 +76,11 @@ def _text(report, where, value, limit, chars=None, required=True):
     if not value.strip():
         report.add(where, "must not be empty")
         return None
-    if len(value) > limit or len(value.encode("utf-8")) > 255:
+    if len(value) > limit:
         report.add(where, "%d characters, at most %d" % (len(value), limit))
+        return None
+    if len(value.encode("utf-8")) > 255:          # the compiled form has one length byte
+        report.add(where, "%d bytes in UTF-8, at most 255" % len(value.encode("utf-8")))
         return None
     if chars is not None:
         for ch in value:

@@ -1,4 +1,4 @@
-"""Spelling: the letter follows the degree number (MUSIC.md, the rulebook's appendix).
+"""Spelling: the letter follows the degree number (docs/music.md, the rulebook's appendix).
 
 Degree n takes the letter n-1 steps after the root's letter; its accidental is whatever makes
 that letter sound the degree's pitch class. No fixed semitone-to-name table is used: that is the

@@ -11,7 +11,7 @@ Rulebook points that need an interpretation, and the one chosen:
 - Names are notes (letter, alter). A placed card must be named as a note of its sector (a name
   of another pitch is not a move of the game); basic variant: any such name is right.
 - Advanced variant: degree 1 may take either name of its pitch; it fixes the letters of the
-  other degrees (MUSIC.md: the letter follows the degree number, so the chromatic scale's
+  other degrees (docs/music.md: the letter follows the degree number, so the chromatic scale's
   degrees share letters). A wrong spelling is a legal (mistaken) move that others may correct;
   only a wrong spelling can be corrected. The corrected player places ANOTHER card (any other
   card of the hand; the same one only if it is the hand's only card), and must name it right.

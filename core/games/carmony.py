@@ -14,7 +14,7 @@ from core.games.carmony_table import MAJOR_SCALE_SHAPE, can_go_out, meld_points,
 # - Going out by playing the last card needs the condition too, counting the meld just played;
 #   a meld with C on position 1 first refills the hand, so it never goes out while the deck
 #   has a card to refill with.
-# - Eating: strictly higher rank (MUSIC.md): chromatic > major scale > other scales > chords >
+# - Eating: strictly higher rank (docs/music.md): chromatic > major scale > other scales > chords >
 #   intervals. The eaten cards go to the eater's hand; the turn goes on to the discard.
 # - The round's winner (whose right-hand neighbour deals next) is the best round score; a tie
 #   goes to the player who went out, then to the first after the dealer, clockwise.

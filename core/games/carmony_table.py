@@ -1,4 +1,4 @@
-"""Carmony, the original: the scoring table (rulebook "SCORING TABLE", as MUSIC.md reads it)
+"""Carmony, the original: the scoring table (rulebook "SCORING TABLE", as docs/music.md reads it)
 and the going-out condition. Apart from the rule engine (core/games/carmony.py) so that the
 device's Meld Check can score without loading the engine."""
 

@@ -10,7 +10,7 @@ from host_tools.cli.output import emit
 
 
 def register(commands, common):
-    p = commands.add_parser("meldset", help="validate, compile (and later flash) meld sets")
+    p = commands.add_parser("meldset", help="validate, compile, flash, list and remove meld sets")
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
 

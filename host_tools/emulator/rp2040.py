@@ -3,9 +3,9 @@ serial port on a pseudo-terminal: mpremote and host_tools.device.link talk to it
 
 What it is: the real rp2 port (32-bit, ticks wrapping at 2**30, the rp2 `machine`), booted
 from the vendored UF2 and boot ROM (host_tools/emulator/images, see PROVENANCE.md there), with
-the flash chip modelled at the boot ROM's flash routines (rp2040/flash.cjs: littlefs works and
+the flash chip modelled at the boot ROM's flash routines (rp2040js/flash.cjs: littlefs works and
 survives power cycles), the ring's WS2812 line decoded and the knob and button driven on
-their pins (rp2040/board.cjs), and resets that power the chip up again. What it lacks: core 1,
+their pins (rp2040js/board.cjs), and resets that power the chip up again. What it lacks: core 1,
 faithful PIO clock timing (edge-driven programs run), I2C devices."""
 
 import hashlib
@@ -28,6 +28,8 @@ IMAGES = {
                 "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"),
     "uf2": ("micropython-v1.28.0-RPI_PICO.uf2",
             "e8b60ebb52112c7a1dac9944837949751e143b94cbf1dd48d8bcc4049b6f4d31"),
+    "circuitpython_qtpy": ("circuitpython-10.2.1-adafruit_qtpy_rp2040.uf2",
+                           "2d101650a0c5b1f8a77f913bbbaef37079124cfe9b5e75e59bb870eee8aa7ffa"),
 }
 
 

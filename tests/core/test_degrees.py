@@ -3,7 +3,7 @@ from expect import raises
 from core import degrees
 from core.parse import DegreeError, parse_degree
 
-# MUSIC.md's table, semitones above the root.
+# docs/music.md's table, semitones above the root.
 TABLE = {"1": 0, "b2": 1, "2": 2, "b3": 3, "3": 4, "4": 5, "#4": 6, "b5": 6, "5": 7, "#5": 8,
          "b6": 8, "6": 9, "bb7": 9, "b7": 10, "7": 11, "8": 12, "b9": 13, "9": 14, "#9": 15,
          "11": 17, "#11": 18, "13": 21}

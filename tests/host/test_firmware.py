@@ -1,5 +1,5 @@
 """The firmware's behaviour under CPython: the Meld Explorer, the menu, settings, meld-set
-fallbacks, error isolation, safe mode. Cases follow MUSIC.md's spellings."""
+fallbacks, error isolation, safe mode. Cases follow docs/music.md's spellings."""
 
 import json
 import os
@@ -263,8 +263,8 @@ def test_the_explorer_after_days_of_uptime_past_the_tick_wrap(tmp_path, monkeypa
 
 
 def test_the_menus_colour_test_shows_red_green_blue_from_c(device):
-    # HARDWARE.md: "Wrong colour order is the most common support question in LED projects:
-    # ship an R, G, B test pattern." The sim board is GRB, LED 3 at C, anticlockwise: the
+    # A wrong colour order is the most common support question in LED projects, hence an
+    # R, G, B test pattern (boards/README.md). The sim board is GRB, LED 3 at C, anticlockwise: the
     # wheel decoded through the board file must read red, green, blue on C, C#, D.
     device.long()
     device.turn(5)

@@ -1,6 +1,6 @@
 """The table modes, chosen from the menu and driven with knob and button only, in the simulator
 (the unmodified firmware on the MicroPython unix port). Expected lines worked out by hand from
-the rulebook's tables and MUSIC.md's spelling."""
+the rulebook's tables and docs/music.md's spelling."""
 
 import os
 
