@@ -219,7 +219,9 @@ class App:
             self.rendered_at = now
         if self.pending:
             self.pending = not hw.ring.show(hw.clock.ticks_us())
-        if self.screen_due:               # after the ring: the LEDs answer the knob first
+        # After the ring, and only once the ring shows the same state (a frame held back by
+        # the frame rate first): the LEDs answer the knob first.
+        if self.screen_due and not self.dirty and not self.pending:
             self.screen_due = False
             self._show_on_display()
         if hw.buzzer is not None:

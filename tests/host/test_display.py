@@ -200,6 +200,14 @@ def test_the_issue_command_shows_the_display_and_the_tones(tmp_path):
     assert tones[-1][0] == C_MINOR[n - 1][0] and tones[-1][1] <= C_MINOR[n - 1][1]
 
 
+def test_fast_turns_draw_the_display_after_the_ring_each_time():
+    # Turns 20 ms apart come faster than the ring's frame rate: the display must still show
+    # what each frame's ring shows, never the next chord before the LEDs do.
+    frames, _ = run_script("cw 1; cw 1; cw 1; wait 300")
+    assert [f["display"][2] for f in frames] == [
+        "C E G", "D%s F A%s" % (FLAT, FLAT), "D F%s A" % SHARP, "E%s G B%s" % (FLAT, FLAT)]
+
+
 def test_a_whole_tune_and_the_wav(tmp_path):
     import wave
     wav = tmp_path / "tune.wav"
