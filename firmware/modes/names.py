@@ -1,4 +1,4 @@
-"""Console text shared by the modes: spelled roots and meld notes (MUSIC.md's spelling)."""
+"""Console text shared by the modes: spelled roots and meld notes (docs/music.md's spelling)."""
 
 from core.notes import format_note, pc_names
 from core.spelling import other_name, root_name, spell
