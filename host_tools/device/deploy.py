@@ -121,7 +121,7 @@ def _copy(link, changed, stale, progress):
     """In maintenance (no app, no watchdog): the changed files written, each to a temporary
     name and renamed; the stale modules removed. Returns the bytes sent."""
     link.enter_maintenance()
-    total = sum(len(data) for _, data in changed)
+    total = max(1, sum(len(data) for _, data in changed))      # an empty file changes too
     sent = 0
     for number, (path, data) in enumerate(changed, 1):
         progress("[%2d/%d] %-34s %6d bytes  (%3d%% of %d bytes)" % (
