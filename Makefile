@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test test-core-mpy sim bench package lock clean uf2
+.PHONY: setup test test-core-mpy sim bench package lock clean uf2 web web-screenshot
 
 # The main job: the firmware in the simulator (keys in a terminal; a demo otherwise).
 sim: setup
@@ -16,7 +16,7 @@ DEVICE_LIBS := build/device-libs/.fetched
 # The emulated RP2040 too when Node.js is there (`chromawheel emulate`, make bench); make test
 # needs it and says so.
 setup: $(STAMP) $(DEVICE_LIBS)
-	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(EMULATOR); \
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(EMULATOR) $(WEB_RUNTIME); \
 	else echo "note: no Node.js/npm: 'chromawheel emulate' and make test need Node.js 18+ and npm (Debian: apt-get install nodejs npm)"; fi
 
 $(DEVICE_LIBS): host_tools/device/libs.py $(STAMP)
@@ -37,8 +37,23 @@ $(EMULATOR): host_tools/emulator/rp2040js/package-lock.json
 	npm ci --prefix host_tools/emulator/rp2040js --silent --no-audit --no-fund
 	touch $@
 
+# The pinned MicroPython WebAssembly runtime (npm, host_tools/web/package-lock.json) the page runs.
+WEB_RUNTIME := host_tools/web/node_modules/.installed
+$(WEB_RUNTIME): host_tools/web/package-lock.json
+	@command -v npm >/dev/null || { echo "The web page's MicroPython WebAssembly comes from npm: install Node.js 18+ and npm (Debian: apt-get install nodejs npm)"; exit 1; }
+	npm ci --prefix host_tools/web --silent --no-audit --no-fund
+	touch $@
+
+# The wheel in a browser: the static site in build/web (chromawheel web serves it).
+web: setup $(WEB_RUNTIME)
+	$(BIN)/chromawheel web --build-only
+
+# The README's picture of the page, taken by headless Chromium from the built site.
+web-screenshot: web
+	$(BIN)/python -m host_tools.web.screenshot
+
 # The core cases under the MicroPython unix port, then every test under CPython.
-test: setup $(EMULATOR) test-core-mpy
+test: setup $(EMULATOR) $(WEB_RUNTIME) test-core-mpy
 	$(BIN)/python -m pytest
 
 test-core-mpy: setup
@@ -69,5 +84,6 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .hypothesis host_tools/emulator/rp2040js/node_modules
+	rm -rf $(VENV) build .pytest_cache .hypothesis host_tools/emulator/rp2040js/node_modules \
+	  host_tools/web/node_modules
 	find . -name __pycache__ -prune -exec rm -rf {} +

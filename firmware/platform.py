@@ -43,7 +43,10 @@ def _display(board, hw):
     from hardware.oled import TextDisplay
     config = board["display"]
     platform = board["platform"]
-    if platform == "sim":
+    if platform == "web":
+        from hardware import web_parts
+        panel = web_parts.WebPanel(config)
+    elif platform == "sim":
         from hardware import sim, sim_parts
         panel = sim_parts.SimPanel(config, sim.link_streams()[1])
     elif platform == "circuitpython":
@@ -59,6 +62,9 @@ def _buzzer(board, hw):
     from hardware.buzzer import Buzzer
     config = board["buzzer"]
     platform = board["platform"]
+    if platform == "web":
+        from hardware import web_parts
+        return Buzzer(web_parts.WebBuzzer(hw.clock))
     if platform == "sim":
         from hardware import sim, sim_parts
         return Buzzer(sim_parts.SimBuzzer(hw.clock, sim.link_streams()[1]))
@@ -71,6 +77,9 @@ def _buzzer(board, hw):
 
 def _build_core(board):
     platform = board["platform"]
+    if platform == "web":                  # the browser page's pins (host_tools/web)
+        from hardware import web_pins
+        return web_pins.build(board)
     if platform == "sim":
         from hardware import sim
         commands, frames = sim.link_streams()

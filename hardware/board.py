@@ -7,9 +7,9 @@ Every problem is reported with its place: "ring.order: 'GRX' is not a colour ord
 
 import json
 
-PLATFORMS = ("rp2", "esp32", "circuitpython", "sim")
+PLATFORMS = ("rp2", "esp32", "circuitpython", "sim", "web")
 ENCODER_DRIVERS = {"rp2": ("pio", "irq"), "esp32": ("pcnt", "irq"),
-                   "circuitpython": ("rotaryio",), "sim": ("sim",)}
+                   "circuitpython": ("rotaryio",), "sim": ("sim",), "web": ("web",)}
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR", "RGBW", "GRBW", "BRGW", "WRGB")
 PULLS = ("up", "down", "none")
 # The highest GPIO number: RP2040 has GPIO 0-29; ESP32 parts go up to 48 (ESP32-S3).
@@ -80,7 +80,7 @@ def _check_value(problems, where, value, spec, platform):
             if not isinstance(value, str) or not value:
                 problems.append((where, "expected a board pin name such as 'A0', got %r"
                                  % (value,)))
-        elif platform == "sim":
+        elif platform in ("sim", "web"):          # simulated pins (web: the page's)
             if value is not None and not isinstance(value, int):
                 problems.append((where, "expected a pin number or null, got %r" % (value,)))
         elif not isinstance(value, int) or isinstance(value, bool) or value < 0 or \

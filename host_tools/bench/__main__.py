@@ -447,6 +447,11 @@ def main():
         report_rp2()
     except UserError as err:              # no Node.js or no emulator: say what to install
         print("The real rp2 port in the emulated RP2040: skipped (%s)" % err)
+    try:
+        from host_tools.web import bench as web_bench
+        web_bench.report(row)
+    except UserError as err:              # no Chromium or no runtime: say what to install
+        print("The web page in headless Chromium: skipped (%s)" % err)
     print("-" * 104)
 
 

@@ -55,8 +55,8 @@ def run_validate(args):
 
 def run_wiring(args):
     b = load(args.name)
-    if b["platform"] == "sim":
-        raise UserError("board %r is the simulator: nothing to wire" % b["board"])
+    if b["platform"] in ("sim", "web"):
+        raise UserError("board %r is a simulated board: nothing to wire" % b["board"])
     write_atomic(args.output, svg(b).encode())
     emit(args, {"output": args.output}, ["wrote %s" % args.output])
 

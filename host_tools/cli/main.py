@@ -12,10 +12,10 @@ import sys
 from core.meldset import MeldSetError
 from core.parse import DegreeError, NoteError
 
-from host_tools.cli import board, device, emulate, meldset, music, play, score, sim
+from host_tools.cli import board, device, emulate, meldset, music, play, score, sim, web
 from host_tools.errors import UserError
 
-COMMAND_MODULES = (music, play, score, meldset, board, sim, device, emulate)
+COMMAND_MODULES = (music, play, score, meldset, board, sim, device, emulate, web)
 
 
 class Parser(argparse.ArgumentParser):

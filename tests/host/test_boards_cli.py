@@ -12,7 +12,7 @@ from host_tools.builds.wiring import connections, svg
 def test_wiring_pictures_match_the_board_files():
     for name in board_names():
         b = board_file.load(board_path(name))
-        if b["platform"] == "sim":
+        if b["platform"] in ("sim", "web"):
             continue
         with open(os.path.join(ROOT, "boards", "wiring", name + ".svg")) as f:
             assert f.read() == svg(b), "regenerate: chromawheel board wiring %s -o " \
@@ -28,7 +28,7 @@ def test_pico_wiring():
 def test_board_commands(capsys, tmp_path):
     assert main(["board", "list", "--json"]) == 0
     assert [b["board"] for b in json.loads(capsys.readouterr().out)] == [
-        "esp32", "pico", "qtpy_rp2040", "sim"]
+        "esp32", "pico", "qtpy_rp2040", "sim", "web"]
     assert main(["board", "validate", "pico"]) == 0
     bad = tmp_path / "bad.json"
     bad.write_text('{"board": "x", "platform": "rp2", "ring": {"pin": 99}, '

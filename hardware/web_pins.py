@@ -1,0 +1,148 @@
+"""The web board's pins: the unmodified firmware on MicroPython WebAssembly in a browser page
+(host_tools/web/site/board_worker.js). Only the pins are new; modes, rendering and settings
+are the firmware's, and the ring, knob and button twins are the simulator's (hardware/sim.py):
+a turn is real quadrature edges, contact bounce included, through the real decoder.
+
+The page registers a JavaScript module `webpins` with every MicroPython it boots:
+
+  next()                        the next command as a small int, 0 when none: VERB + 8 * ARG
+                                (TURN detents, PRESS, RELEASE, WAIT ms, VIRTUAL uptime, QUIT)
+  ring(address, length)         a frame's wire bytes; the page reads them out of the heap
+  display(address, first, last) pages first..last of the OLED's pixels, likewise
+  tone(ticks_ms, freq_hz, duty) the piezo (freq 0: off), for Web Audio and the frames
+  reset_cause                   "power" (the page was opened) or "reset"
+  reset()                       machine.reset(): the page boots the firmware again
+  (started() and crashed() are for the page's boot, which stands in for asyncio.run)
+
+Only small ints and heap addresses cross (MicroPython never moves an object), so a command, a
+frame or a tone allocates nothing here. The clock is real time, or for ?script= the
+simulator's virtual clock (time moves only through WAIT, so a script gives the frames
+`chromawheel sim --script` gives), kept in small ints: the page's MicroPython is a 32-bit
+port, where SimClock's arithmetic (ms * 1000, PERIOD // 4) makes a long int every tick."""
+
+import uctypes  # type: ignore[import-not-found]
+import webpins  # type: ignore[import-not-found]
+
+from firmware.devices import LOOP_PERIOD_MS, Hardware
+from hardware.clock import PERIOD, ticks_add, ticks_diff, ticks_ms, ticks_us
+from hardware.ring import Ring
+from hardware.sim import SimButton, SimEncoder
+
+# Command verbs (the low 3 bits of a command; the argument is the rest, signed).
+TURN = 1
+PRESS = 2
+RELEASE = 3
+WAIT = 4
+VIRTUAL = 5             # "clock virtual UPTIME": the simulator's script clock
+QUIT = 7
+
+_STEP = PERIOD >> 2           # the longest step ticks_add takes, worked out once
+_LOW = (1 << 13) - 1
+_HIGH = (1 << 17) - 1
+
+
+class WebClock:
+    """Real time, or virtual time that only WAIT moves: hardware/sim.py's SimClock, the same
+    ticks, in arithmetic that stays in small ints on a 32-bit port."""
+
+    def __init__(self):
+        self.virtual = False
+        self._ms = 0
+
+    def ticks_ms(self):
+        return self._ms if self.virtual else ticks_ms()
+
+    def ticks_us(self):
+        """(ms * 1000) mod 2**30 as SimClock has it: with ms = high * 2**13 + low, the high
+        part's share is ((high * 1000) mod 2**17) * 2**13, and ticks_add wraps the sum."""
+        if not self.virtual:
+            return ticks_us()
+        ms = self._ms
+        return ticks_add((((ms >> 13) * 1000) & _HIGH) << 13, (ms & _LOW) * 1000)
+
+    def advance(self, ms):
+        while ms:
+            step = ms if ms < _STEP else _STEP
+            self._ms = ticks_add(self._ms, step)
+            ms -= step
+
+
+
+class WebHardware(Hardware):
+    """The page says how the board started and does its resets."""
+
+    def reset_cause(self):
+        return webpins.reset_cause
+
+    def restart(self):
+        webpins.reset()
+
+
+class WebRingOutput:
+    def __init__(self):
+        self._ring = webpins.ring
+        self.frames = 0
+
+    def write(self, buf):
+        self._ring(uctypes.addressof(buf), len(buf))
+        self.frames += 1
+
+
+class WebLink:
+    """The page's commands, applied one at a time as the simulator's link applies its lines:
+    a WAIT holds the queue until its time has passed (in virtual time: one loop period a
+    tick)."""
+
+    def __init__(self, clock, encoder, button, period_ms):
+        self.clock = clock
+        self.encoder = encoder
+        self.button = button
+        self.period_ms = period_ms
+        self._next = webpins.next
+        self._wait_left = 0
+        self._wait_until = 0
+        self.quit = False
+        self.closed = False
+
+    def poll(self):
+        """Called once per loop tick."""
+        if self._wait_left > 0:
+            if self.clock.virtual:
+                step = min(self.period_ms, self._wait_left)
+                self.clock.advance(step)
+                self._wait_left -= step
+                return
+            if ticks_diff(ticks_ms(), self._wait_until) < 0:
+                return
+            self._wait_left = 0
+        while not self.quit and self._wait_left == 0:
+            command = self._next()
+            if not command:
+                break
+            self._apply(command & 7, command >> 3)
+
+    def _apply(self, verb, arg):
+        if verb == TURN:
+            self.encoder.turn(arg)
+        elif verb == PRESS:
+            self.button.down = True
+        elif verb == RELEASE:
+            self.button.down = False
+        elif verb == WAIT:
+            self._wait_left = arg
+            self._wait_until = ticks_add(ticks_ms(), arg)
+        elif verb == VIRTUAL:
+            self.clock.virtual = True
+            self.clock.advance(arg)
+        elif verb == QUIT:
+            self.quit = True
+
+
+def build(board):
+    """The devices of the web board (firmware/platform.py calls this for platform "web")."""
+    clock = WebClock()
+    encoder = SimEncoder(board["encoder"])
+    button = SimButton(board["button"])
+    link = WebLink(clock, encoder, button, LOOP_PERIOD_MS)
+    ring = Ring(board["ring"], WebRingOutput())
+    return WebHardware(board, ring, encoder, button, clock, link)

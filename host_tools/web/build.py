@@ -1,0 +1,215 @@
+"""`make web` (python -m host_tools.web.build): the static site in build/web.
+
+  index.html, *.js, style.css   the page (host_tools/web/site)
+  runtime/                      the pinned MicroPython WebAssembly (host_tools/web/package.json)
+  flash.bin                     the firmware's flash: the same files `chromawheel deploy` sends
+                                for board `web` (compiled .mpy when the runtime reads mpy-cross's
+                                version, as deploy decides; boot.py, main.py, board.json, the
+                                compiled default set), one after another
+  host.bin                      what the page runs as the laptop: the core's meld-set validator
+                                (core/meldsource.py and what it imports), the page's source
+                                reader and checks (host_tools/web/py), and the simulator's
+                                script language, copied out of host_tools/sim/simulator.py
+  site.json                     where each file lies in those two, the board file, the
+                                wheel's colours (firmware/render.py), the display's glyphs
+                                (as the simulator reads them back), the device-side code of
+                                `meldset flash` (host_tools/device), the example meld sets
+
+Every file the page runs is generated from the repository's own, never rewritten by hand."""
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from firmware.render import NOTE_COLOURS
+from hardware import board as board_file
+
+from host_tools import ROOT
+from host_tools.device import deploy
+from host_tools.device.files import board_path
+from host_tools.errors import UserError
+from host_tools.sim.display_image import GLYPHS
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SITE = os.path.join(HERE, "site")
+PAGE_PY = os.path.join(HERE, "py")
+OUT = os.path.join(ROOT, "build", "web")
+BOARD = "web"
+RUNTIME_PACKAGE = "@micropython/micropython-webassembly-pyscript"
+RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
+# The laptop's side of a meld set, run by the page's second MicroPython: the validator and the
+# modules it imports (host-only modules included: the device never compiles a source).
+HOST_CORE = ("core/__init__.py", "core/degrees.py", "core/notes.py", "core/parse.py",
+             "core/meldset.py", "core/meldsource.py")
+SIMULATOR = os.path.join(ROOT, "host_tools", "sim", "simulator.py")
+SCRIPT_NAMES = ("TURN_GAP_MS", "WAIT_LIMIT_MS", "gestures", "compile_script", "_number")
+DEPLOY = os.path.join(ROOT, "host_tools", "device", "deploy.py")
+LINK = os.path.join(ROOT, "host_tools", "device", "link.py")
+MELDSETS = os.path.join(ROOT, "core", "meldsets")
+
+
+def runtime_dir():
+    """The installed runtime package, checked against the version the lock file pins."""
+    with open(os.path.join(HERE, "package-lock.json")) as f:
+        lock = json.load(f)
+    wanted = lock["packages"]["node_modules/" + RUNTIME_PACKAGE]["version"]
+    folder = os.path.join(HERE, "node_modules", *RUNTIME_PACKAGE.split("/"))
+    try:
+        with open(os.path.join(folder, "package.json")) as f:
+            installed = json.load(f)["version"]
+    except (OSError, ValueError):
+        installed = None
+    if installed != wanted:
+        raise UserError("the MicroPython WebAssembly runtime %s is not installed (run: make web, "
+                        "which needs Node.js and npm)" % wanted)
+    return folder, wanted
+
+
+def runtime_mpy(folder):
+    """(major, minor) of the .mpy files the runtime imports: asked of it under Node."""
+    node = shutil.which("node")
+    if node is None:
+        raise UserError("make web needs Node.js 18+ (Debian: apt-get install nodejs npm)")
+    url = "file://" + os.path.join(folder, "micropython.mjs")
+    probe = ("const {loadMicroPython} = await import(process.argv[1]); let out = '';"
+             "const mp = await loadMicroPython({stdout: (s) => { out += s; }});"
+             "mp.runPython(\"import sys\\nprint(getattr(sys.implementation, '_mpy', 0))\");"
+             "console.log(out.trim());")
+    proc = subprocess.run([node, "--input-type=module", "-e", probe, url],
+                          capture_output=True, text=True, timeout=60)
+    if proc.returncode or not proc.stdout.strip().isdigit():
+        raise UserError("the MicroPython WebAssembly runtime did not start under Node: %s"
+                        % (proc.stderr or proc.stdout).strip()[-200:])
+    return deploy.device_mpy_version({"mpy": int(proc.stdout.strip())})
+
+
+def _top_level(path, names):
+    """Source text of the named top-level functions and assignments of a module, in order."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    found = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef):
+            name = node.name
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
+              and isinstance(node.targets[0], ast.Name)):
+            name = node.targets[0].id
+        else:
+            continue
+        if name in names:
+            found[name] = node
+    missing = [n for n in names if n not in found]
+    if missing:
+        raise UserError("%s: no %s any more (host_tools/web/build.py copies them)"
+                        % (os.path.relpath(path, ROOT), ", ".join(missing)))
+    return text, found
+
+
+def script_language():
+    """The simulator's script language as a module of its own, for the page."""
+    text, found = _top_level(SIMULATOR, SCRIPT_NAMES)
+    parts = ['"""The simulator\'s script language, copied out of host_tools/sim/simulator.py',
+             'by host_tools/web/build.py: the page reads ?script= as `chromawheel sim` does."""',
+             "", "",
+             "class UserError(Exception):",
+             '    """As host_tools.errors.UserError: a message naming what is wrong and where."""',
+             ""]
+    for name in SCRIPT_NAMES:
+        parts += ["", ast.get_source_segment(text, found[name]), ""]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def device_code():
+    """What `chromawheel meldset flash` runs on the device, for the page's flasher."""
+    code = {}
+    for path, names in ((DEPLOY, ("MELD_DIR", "_SET_SETTING", "_LIST_SETS")),
+                        (LINK, ("MAINTENANCE_PATH", "RECONNECT_S", "WRITE_CHUNK", "_HASHES"))):
+        _, found = _top_level(path, names)
+        for name in names:
+            code[name.strip("_").lower()] = ast.literal_eval(found[name].value)
+    return code
+
+
+def _bundle(path, files):
+    """Write (name, bytes) one after another; [[name, offset, size], ...]."""
+    table = []
+    at = 0
+    with open(path, "wb") as f:
+        for name, data in files:
+            f.write(data)
+            table.append([name, at, len(data)])
+            at += len(data)
+    return table
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def build(out=OUT, progress=print):
+    """Lay out the site in `out` (replaced whole); a report dict."""
+    folder, version = runtime_dir()
+    device_mpy = runtime_mpy(folder)
+    compiled = device_mpy == deploy.mpy_cross_version()
+    board = board_file.load(board_path(BOARD))
+    flash = deploy.payload(BOARD, compiled)
+    host = [(rel, _read(os.path.join(ROOT, rel))) for rel in HOST_CORE]
+    for name in sorted(os.listdir(PAGE_PY)):
+        if name.endswith(".py"):
+            host.append((name, _read(os.path.join(PAGE_PY, name))))
+    host.append(("script.py", script_language().encode()))
+    examples = sorted(n for n in os.listdir(MELDSETS) if n.endswith(".json"))
+    host += [("meldsets/" + n, _read(os.path.join(MELDSETS, n))) for n in examples]
+
+    fresh = out + ".new"
+    shutil.rmtree(fresh, ignore_errors=True)
+    shutil.copytree(SITE, fresh)
+    os.makedirs(os.path.join(fresh, "runtime"))
+    for name in RUNTIME_FILES:
+        shutil.copyfile(os.path.join(folder, name), os.path.join(fresh, "runtime", name))
+    manifest = {
+        "runtime": {"package": RUNTIME_PACKAGE, "version": version,
+                    "mpy": "%d.%d" % device_mpy if device_mpy else None},
+        "board": board,
+        "wheel_colours": list(NOTE_COLOURS),
+        "flash": {"compiled": compiled, "files": _bundle(os.path.join(fresh, "flash.bin"), flash)},
+        "host": _bundle(os.path.join(fresh, "host.bin"), host),
+        "examples": examples,
+        "glyphs": {cell.hex(): text for cell, text in GLYPHS.items()},
+        "device": device_code(),
+    }
+    with open(os.path.join(fresh, "site.json"), "w") as f:
+        json.dump(manifest, f, indent=1, ensure_ascii=False)
+    shutil.rmtree(out, ignore_errors=True)
+    os.replace(fresh, out)
+    total = site_size(out)
+    progress("built %s: %d firmware files (%s), runtime %s %s, %d bytes in all" % (
+        os.path.relpath(out, ROOT), len(flash),
+        "compiled .mpy v%s" % manifest["runtime"]["mpy"] if compiled else "source .py",
+        RUNTIME_PACKAGE, version, total))
+    return {"out": out, "files": len(flash), "compiled": compiled, "bytes": total}
+
+
+def site_size(out=OUT):
+    total = 0
+    for folder, _, names in os.walk(out):
+        for name in names:
+            total += os.path.getsize(os.path.join(folder, name))
+    return total
+
+
+def main():
+    try:
+        build()
+    except UserError as err:
+        sys.stderr.write("error: %s\n" % err)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

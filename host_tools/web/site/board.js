@@ -1,0 +1,223 @@
+// The web board as the page sees it: the unmodified firmware on MicroPython WebAssembly, with
+// board file `web`, running in a worker (board_worker.js has the pins' JavaScript side). Here:
+// boots and resets, the knob and button commands, what it shows read back as the simulator
+// reads it (frames.js), and the flash kept between boots. The page's storage stands in for the
+// flash (settings, crash count, log, previewed sets); a scripted run (?script=) starts from a
+// fresh flash and keeps nothing, as the simulator's.
+
+import { Frames } from "./frames.js";
+
+// hardware/web_pins.py's command verbs: VERB + 8 * ARG.
+export const TURN = 1, PRESS = 2, RELEASE = 3, WAIT = 4, VIRTUAL = 5, QUIT = 7;
+const STORAGE_KEY = "chromawheel.flash";
+
+// A line of the simulator's protocol (host_tools/sim/simulator.py) as a command for the pins.
+export function encode(line) {
+  const words = line.trim().split(/\s+/);
+  const arg = words.length > 1 ? parseInt(words[words.length - 1], 10) : 0;
+  switch (words[0]) {
+    case "turn": return TURN + 8 * arg;
+    case "press": return PRESS;
+    case "release": return RELEASE;
+    case "wait": return WAIT + 8 * arg;
+    case "clock": return VIRTUAL + 8 * arg;       // "clock virtual UPTIME"
+    case "quit": return QUIT;
+  }
+  throw new Error("not a simulator command: " + line);
+}
+
+function base64(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(text);
+}
+
+function unbase64(text) {
+  const raw = atob(text);
+  const out = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+export class WebBoard extends EventTarget {
+  // site: site.json; flash: the bytes of flash.bin; options: {persist, heapsize}
+  constructor(site, flash, options = {}) {
+    super();
+    this.site = site;
+    this.board = site.board;
+    this.flashBin = flash;
+    this.persist = options.persist !== false;
+    this.heapsize = options.heapsize || 1024 * 1024;
+    this.state = this.persist ? this.loadState() : new Map();   // files the firmware wrote
+    this.worker = null;
+    this.frames = null;
+    this.running = false;
+    this.firstFrameAt = null;
+    this.waiting = new Map();
+    this.asked = 0;
+  }
+
+  // ---- the flash, kept between boots (and page loads, in the browser's storage) ----------
+
+  loadState() {
+    const state = new Map();
+    try {
+      const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) || "{}");
+      for (const [path, data] of Object.entries(saved)) state.set(path, unbase64(data));
+    } catch (err) {
+      console.warn("the flash kept in this browser is unreadable: starting empty", err);
+    }
+    return state;
+  }
+
+  keep(files) {
+    this.state = new Map(files);
+    if (!this.persist) return;
+    const out = {};
+    for (const [path, data] of this.state) out[path] = base64(data);
+    try {
+      localStorage.setItem(STORAGE_KEY, JSON.stringify(out));
+    } catch (err) {
+      console.warn("the browser's storage is full: the flash is not kept", err);
+    }
+  }
+
+  // The flash as the running board has it now.
+  async snapshot() {
+    if (!this.worker) return this.state;
+    const id = ++this.asked;
+    const files = await new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.worker.postMessage({ t: "snapshot", id });
+    });
+    if (files) this.keep(files);
+    return this.state;
+  }
+
+  // ---- boot, reset ----------------------------------------------------------------------
+
+  // Power-up ("power") or reset ("reset"). commands: protocol lines queued before the boot
+  // (a script's clock and steps, or "press" to hold the button). code: run instead of
+  // boot.py and main.py (the benchmark's measurements).
+  boot(resetCause = "power", commands = [], code = null) {
+    this.stop();
+    this.frames = new Frames(this.board, this.site.glyphs, this.persist ? 500 : Infinity);
+    this.firstFrameAt = null;
+    this.bootedAt = performance.now();
+    const worker = new Worker(new URL("board_worker.js", import.meta.url), { type: "module" });
+    this.worker = worker;
+    this.running = true;
+    worker.onmessage = (event) => this.received(worker, event.data);
+    worker.onerror = (event) => this.dispatchEvent(new CustomEvent("stopped", {
+      detail: event.message || "the board's worker failed" }));
+    worker.postMessage({
+      t: "boot", flash: this.flashBin, table: this.site.flash.files,
+      state: Array.from(this.state), resetCause, commands: commands.map(encode),
+      heapsize: this.heapsize, width: this.board.display ? this.board.display.width : 0, code,
+    });
+    this.dispatchEvent(new CustomEvent("boot", { detail: { resetCause } }));
+    return new Promise((resolve) => { this.booted = resolve; });
+  }
+
+  received(worker, message) {
+    if (worker !== this.worker) return;            // a board that was reset says nothing more
+    switch (message.t) {
+      case "booting":
+        this.runningAt = performance.now();        // MicroPython loaded, the flash laid out
+        this.booted?.();
+        break;
+      case "events":
+        for (const event of message.events) this.event(event);
+        break;
+      case "state":
+        this.keep(message.files);
+        break;
+      case "snapshot":
+        this.waiting.get(message.id)?.(message.files);
+        this.waiting.delete(message.id);
+        break;
+      case "quit":
+        this.running = false;
+        this.dispatchEvent(new CustomEvent("quit"));
+        break;
+      case "failed":
+        this.running = false;
+        this.booted?.();
+        this.dispatchEvent(new CustomEvent("stopped", { detail: message.why }));
+        break;
+    }
+  }
+
+  event(event) {
+    switch (event.t) {
+      case "console":
+        this.frames.consoleLine(event.line);
+        this.dispatchEvent(new CustomEvent("console", { detail: event.line }));
+        break;
+      case "ring": {
+        const frame = this.frames.frame(event.wire);
+        if (this.firstFrameAt === null) this.firstFrameAt = performance.now();
+        this.dispatchEvent(new CustomEvent("frame", { detail: frame }));
+        break;
+      }
+      case "display":
+        this.frames.display(event.first, event.last, event.data);
+        this.dispatchEvent(new CustomEvent("display", { detail: this.frames.image }));
+        break;
+      case "tone":
+        this.frames.tone(event.ticks, event.freq, event.duty);
+        this.dispatchEvent(new CustomEvent("tone", { detail: event }));
+        break;
+      case "reset":                // machine.reset()
+        this.reset("reset");
+        break;
+      case "crashed":              // an error ended the app: a board resets, a script ends
+        if (this.persist) this.reset("reset");
+        else {
+          this.running = false;
+          this.dispatchEvent(new CustomEvent("quit"));
+        }
+        break;
+      case "stopped":
+        this.dispatchEvent(new CustomEvent("stopped", { detail: event.why }));
+        break;
+    }
+  }
+
+  // The chip stops dead (its worker ends); the flash keeps what was written.
+  stop() {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.running = false;
+    for (const resolve of this.waiting.values()) resolve(null);
+    this.waiting.clear();
+  }
+
+  async reset(cause = "reset") {
+    await this.snapshot();
+    return this.boot(cause);
+  }
+
+  // ---- the flash, from the page's side (the studio's preview) -----------------------------
+
+  // Change the flash as the board has it now (change(state): a Map of path -> bytes); the
+  // board, still running, is to be booted again at once (what it writes meanwhile is lost,
+  // as it would be at a reset).
+  async editFlash(change) {
+    await this.snapshot();
+    change(this.state);
+    this.keep(Array.from(this.state));
+  }
+
+  eraseFlash() {
+    this.keep([]);
+  }
+
+  // ---- the knob and the button ----------------------------------------------------------
+
+  send(lines) {
+    if (this.worker) this.worker.postMessage({ t: "send", commands: lines.map(encode) });
+  }
+}

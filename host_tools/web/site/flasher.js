@@ -1,0 +1,443 @@
+// Flashing a compiled meld set over Web Serial, the way `chromawheel meldset flash` does it
+// (host_tools/device/deploy.py flash_set, host_tools/device/link.py DeviceLink, mpremote's
+// serial transport): the raw REPL, raw-paste where the board has it (MicroPython's
+// docs/reference/repl.rst), a maintenance reboot with the app held off, the file written in
+// 1 KB chunks of Python bytes literals to NAME.cwm.tmp beside the old one and renamed, checked
+// by hash, made the active set (the device keeps its last good one), the board reset and its
+// console read until the firmware says which set it loaded.
+//
+// What runs on the device is the command line's own code (site.json "device", copied out of
+// host_tools/device by the build) or mpremote's, with the data quoted: the set is data, and
+// the only text that reaches the device's Python is code built here from validated values.
+// Answers are parsed as JSON, never executed.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const RAW_PROMPT = "raw REPL; CTRL-B to exit\r\n";
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class FlashError extends Error {}
+
+// Python's repr() of bytes: what mpremote's fs_writefile sends, w(b'...').
+export function pyBytes(data) {
+  let hasSingle = false, hasDouble = false;
+  for (const b of data) {
+    if (b === 0x27) hasSingle = true;
+    if (b === 0x22) hasDouble = true;
+  }
+  const quote = hasSingle && !hasDouble ? '"' : "'";
+  let out = "b" + quote;
+  for (const b of data) {
+    if (b === quote.charCodeAt(0) || b === 0x5c) out += "\\" + String.fromCharCode(b);
+    else if (b === 0x09) out += "\\t";
+    else if (b === 0x0a) out += "\\n";
+    else if (b === 0x0d) out += "\\r";
+    else if (b < 0x20 || b >= 0x7f) out += "\\x" + b.toString(16).padStart(2, "0");
+    else out += String.fromCharCode(b);
+  }
+  return out + quote;
+}
+
+// Python's repr() of a str made of [a-z0-9_./-] (device paths and set names, checked).
+function pyStr(text) {
+  if (!/^[A-Za-z0-9_./-]*$/.test(text)) throw new FlashError("not a plain name: " + text);
+  return "'" + text + "'";
+}
+
+export function crc32(data) {
+  let crc = 0xffffffff;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+// host_tools/device/deploy.py digest(): the hash of data in the form the device gave.
+async function digest(data, like) {
+  if (like && like.startsWith("crc32:")) {
+    return "crc32:" + data.length + ":" + crc32(data).toString(16).padStart(8, "0");
+  }
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function portName(port) {
+  const info = port.getInfo ? port.getInfo() : {};
+  if (info.usbVendorId !== undefined) {
+    const hex = (n) => n.toString(16).padStart(4, "0");
+    return `USB ${hex(info.usbVendorId)}:${hex(info.usbProductId)}`;
+  }
+  return "the board";
+}
+
+// A session with the board's REPL (DeviceLink): bytes in a buffer, read up to a marker.
+export class SerialLink {
+  constructor(port, device, options = {}) {
+    this.port = port;
+    this.device = device;
+    this.scale = options.timeoutScale || 1;
+    this.name = portName(port);
+    this.buffer = new Uint8Array(0);
+    this.reader = null;
+    this.writer = null;
+    this.useRawPaste = true;
+    this.inRawRepl = false;
+    this.made = new Set();
+    this.stats = { rawPaste: 0, rawRepl: 0, sent: 0 };
+  }
+
+  // ---- the port ----------------------------------------------------------------------------
+
+  async open() {
+    await this.port.open({ baudRate: 115200 });
+    this.buffer = new Uint8Array(0);
+    this.writer = this.port.writable.getWriter();
+    this.reader = this.port.readable.getReader();
+    this.closed = false;
+    this.pump = (async () => {
+      try {
+        for (;;) {
+          const { value, done } = await this.reader.read();
+          if (done) break;
+          const joined = new Uint8Array(this.buffer.length + value.length);
+          joined.set(this.buffer);
+          joined.set(value, this.buffer.length);
+          this.buffer = joined;
+          this.wake?.();
+        }
+      } catch (err) {
+        // the device went away (a reset): the reads below time out or see `closed`
+      }
+      this.closed = true;
+      this.wake?.();
+    })();
+  }
+
+  async close() {
+    this.inRawRepl = false;
+    if (this.reader) {
+      try { await this.reader.cancel(); } catch (err) { /* gone already */ }
+      await this.pump;
+      try { this.reader.releaseLock(); } catch (err) { /* released */ }
+      this.reader = null;
+    }
+    if (this.writer) {
+      try { this.writer.releaseLock(); } catch (err) { /* released */ }
+      this.writer = null;
+    }
+    try { await this.port.close(); } catch (err) { /* closed already */ }
+  }
+
+  async write(data) {
+    if (typeof data === "string") data = encoder.encode(data);
+    await this.writer.write(data);
+    this.stats.sent += data.length;
+  }
+
+  // Wait for more bytes, up to `ms`; false when none came.
+  async more(ms) {
+    if (this.closed) return false;
+    const before = this.buffer.length;
+    await Promise.race([sleep(ms), new Promise((resolve) => { this.wake = resolve; })]);
+    this.wake = null;
+    return this.buffer.length > before;
+  }
+
+  take(n) {
+    const out = this.buffer.slice(0, n);
+    this.buffer = this.buffer.slice(n);
+    return out;
+  }
+
+  // mpremote's read_until: up to and including `ending`; idle: seconds without a byte.
+  async readUntil(ending, idle = 10, overall = null) {
+    const want = typeof ending === "string" ? encoder.encode(ending) : ending;
+    const started = performance.now();
+    let last = performance.now();
+    for (;;) {
+      const at = indexOf(this.buffer, want);
+      if (at >= 0) return this.take(at + want.length);
+      const now = performance.now();
+      if (now - last > idle * 1000 * this.scale) break;
+      if (overall !== null && now - started > overall * 1000 * this.scale) break;
+      if (await this.more(50)) last = performance.now();
+      else if (this.closed) break;
+    }
+    throw new FlashError(`${this.name}: no answer (waited for ${JSON.stringify(
+      decoder.decode(want))}, got ${JSON.stringify(decoder.decode(this.buffer.slice(-60)))})`);
+  }
+
+  // pyserial's read(n) with the link's 2 s timeout: up to n bytes.
+  async read(n, seconds = 2) {
+    const started = performance.now();
+    while (this.buffer.length < n && performance.now() - started < seconds * 1000 * this.scale) {
+      if (!(await this.more(50)) && this.closed) break;
+    }
+    return this.take(Math.min(n, this.buffer.length));
+  }
+
+  // ---- the raw REPL (mpremote's SerialTransport) ------------------------------------------
+
+  async enterRawRepl(overall = 4) {
+    await this.write("\r\x03");
+    await sleep(20);
+    this.buffer = new Uint8Array(0);              // flush input
+    await this.write("\r\x01");
+    await this.readUntil(RAW_PROMPT, 10, overall);
+    this.inRawRepl = true;
+  }
+
+  async execNoFollow(code) {
+    const command = encoder.encode(code);
+    await this.readUntil(">");
+    if (this.useRawPaste) {
+      await this.write("\x05A\x01");
+      const answer = decoder.decode(await this.read(2));
+      if (answer === "R\x01") {
+        await this.rawPasteWrite(command);
+        this.stats.rawPaste += 1;
+        return;
+      }
+      if (answer !== "R\x00") await this.readUntil("w REPL; CTRL-B to exit\r\n>");
+      this.useRawPaste = false;
+    }
+    for (let i = 0; i < command.length; i += 256) {
+      await this.write(command.subarray(i, i + 256));
+      await sleep(10);
+    }
+    await this.write("\x04");
+    const ok = decoder.decode(await this.read(2));
+    if (ok !== "OK") throw new FlashError(`${this.name}: could not exec command (response: ${JSON.stringify(ok)})`);
+    this.stats.rawRepl += 1;
+  }
+
+  // Raw-paste: a window of bytes at a time, the device adds a window with \x01; \x04 ends.
+  async rawPasteWrite(command) {
+    const header = await this.read(2);
+    if (header.length < 2) throw new FlashError(`${this.name}: no raw-paste window size`);
+    const windowSize = header[0] | (header[1] << 8);
+    let remain = windowSize;
+    let i = 0;
+    while (i < command.length) {
+      while (remain === 0 || this.buffer.length) {
+        const got = await this.read(1, 10);
+        if (!got.length) throw new FlashError(`${this.name}: raw paste stalled`);
+        if (got[0] === 0x01) remain += windowSize;
+        else if (got[0] === 0x04) {
+          await this.write("\x04");
+          return;
+        } else throw new FlashError(`${this.name}: unexpected read during raw paste: ${got[0]}`);
+      }
+      const chunk = command.subarray(i, Math.min(i + remain, command.length));
+      await this.write(chunk);
+      remain -= chunk.length;
+      i += chunk.length;
+    }
+    await this.write("\x04");
+    await this.readUntil("\x04");
+  }
+
+  async follow(idle = 10) {
+    const out = await this.readUntil("\x04", idle);
+    const err = await this.readUntil("\x04", idle);
+    return { out: decoder.decode(out.subarray(0, -1)), err: decoder.decode(err.subarray(0, -1)) };
+  }
+
+  // DeviceLink.run: the code's printed output; an exception on the device is an error.
+  async run(code) {
+    await this.execNoFollow(code);
+    const { out, err } = await this.follow();
+    if (err.trim()) {
+      const lines = err.trim().split("\n");
+      throw new FlashError(`${this.name}: the device raised ${lines[lines.length - 1].trim()}`);
+    }
+    return out;
+  }
+
+  async runJson(code) {
+    const lines = (await this.run(code)).trim().split(/\r?\n/);
+    try {
+      return JSON.parse(lines[lines.length - 1]);
+    } catch (err) {
+      throw new FlashError(`${this.name}: unexpected answer from the device: ${JSON.stringify(lines.slice(-3))}`);
+    }
+  }
+
+  // ---- DeviceLink's steps ------------------------------------------------------------------
+
+  // Open the port and enter the raw REPL, retrying while a board re-enumerates.
+  async connect(seconds = this.device.reconnect_s) {
+    const deadline = performance.now() + seconds * 1000 * this.scale;
+    for (;;) {
+      try {
+        await this.open();
+        await this.enterRawRepl();
+        return;
+      } catch (err) {
+        await this.close();
+        if (performance.now() > deadline) {
+          throw new FlashError(`${this.name}: no MicroPython REPL answered (${err.message || err}); is another program using the port?`);
+        }
+        await sleep(300);
+        await this.findPortAgain();
+      }
+    }
+  }
+
+  // A real USB board comes back as another port object after its reset: the same device.
+  async findPortAgain() {
+    if (!navigator.serial || !this.port.getInfo) return;
+    const info = this.port.getInfo();
+    try {
+      const ports = await navigator.serial.getPorts();
+      const same = ports.filter((p) => {
+        const other = p.getInfo();
+        return other.usbVendorId === info.usbVendorId && other.usbProductId === info.usbProductId;
+      });
+      if (same.length && !same.includes(this.port)) this.port = same[0];
+    } catch (err) {
+      // keep the port we have
+    }
+  }
+
+  async refuseCircuitPython() {
+    const name = (await this.run("import sys\nprint(sys.implementation.name)")).trim();
+    if (name === "circuitpython") {
+      throw new FlashError(`${this.name} runs CircuitPython: copy the set onto its CIRCUITPY drive instead (chromawheel meldset flash --drive PATH)`);
+    }
+  }
+
+  // Hard reset and let go; `before` runs in the same breath (link.py restart()).
+  async restart(before = "") {
+    const pause = before ? "" : "import time\ntime.sleep_ms(100)\n";
+    try {
+      await this.execNoFollow(before + pause + "import machine\nmachine.reset()");
+    } catch (err) {
+      // the board may go before it answers
+    }
+    await this.close();
+  }
+
+  async enterMaintenance() {
+    await this.restart(`open(${pyStr(this.device.maintenance_path)}, 'w').close()\n`);
+    await sleep(500);
+    await this.connect();
+  }
+
+  async leaveMaintenance() {
+    await this.remove(this.device.maintenance_path);
+  }
+
+  async makedirs(path) {
+    const parts = path.split("/").slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) {
+      const folder = parts.slice(0, i).join("/");
+      if (this.made.has(folder)) continue;
+      await this.run(`import os\ntry:\n    os.mkdir(${pyStr(folder)})\nexcept OSError:\n    pass`);
+      this.made.add(folder);
+    }
+  }
+
+  // path.tmp in chunks (mpremote's fs_writefile), then renamed over path.
+  async writeAtomic(path, data, progress) {
+    const temporary = path + ".tmp";
+    const chunk = this.device.write_chunk;
+    await this.run(`f=open(${pyStr(temporary)},'wb')\nw=f.write`);
+    for (let at = 0; at < data.length; at += chunk) {
+      const part = data.subarray(at, at + chunk);
+      await this.run("w(" + pyBytes(part) + ")");
+      progress?.(at + part.length, data.length);
+    }
+    await this.run("f.close()");
+    await this.run(`import os\nos.rename(${pyStr(temporary)}, ${pyStr(path)})`);
+  }
+
+  async remove(path) {
+    await this.run(`import os\ntry:\n    os.remove(${pyStr(path)})\nexcept OSError:\n    pass`);
+  }
+
+  async hashes(dirs, extra) {
+    const code = `DIRS = ${JSON.stringify(dirs)}\nEXTRA = ${JSON.stringify(extra)}\n${this.device.hashes}`;
+    return (await this.runJson(code)).files;
+  }
+
+  // Reset and read what the firmware prints until a line satisfies `until` (or give up).
+  async resetAndListen(until, seconds = 15) {
+    await this.restart();
+    const deadline = performance.now() + seconds * 1000 * this.scale;
+    let text = "";
+    while (performance.now() < deadline) {
+      try {
+        await this.open();
+      } catch (err) {
+        await sleep(300);
+        await this.findPortAgain();
+        continue;
+      }
+      while (performance.now() < deadline && !this.closed) {
+        await this.more(200);
+        text += decoder.decode(this.take(this.buffer.length), { stream: true });
+        // The raw REPL's end markers can share a line with the app's first words.
+        const lines = text.replace(/[^\n\x20-\uffff]/g, "").split("\n");
+        for (const line of lines.slice(0, -1)) {
+          if (until(line)) {
+            await this.close();
+            return line;
+          }
+        }
+      }
+      await this.close();
+    }
+    return null;
+  }
+}
+
+function indexOf(haystack, needle) {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+function appStarted(line) {
+  return line.startsWith("safe mode") || (line.startsWith("meld set ") && line.includes("loaded:"));
+}
+
+// deploy.flash_set: `set` is the studio's check of a valid set {name, melds, blob}.
+export async function flashSet(port, device, set, progress, options = {}) {
+  if (!/^[a-z0-9_-]{1,24}$/.test(set.name) || set.name === "default") {
+    throw new FlashError(`set name ${JSON.stringify(set.name)} cannot be flashed`);
+  }
+  const started = performance.now();
+  const path = `${device.meld_dir}/${set.name}.cwm`;
+  const link = new SerialLink(port, device, options);
+  try {
+    await link.connect();
+    await link.refuseCircuitPython();
+    progress({ line: `${link.name}: maintenance reboot (the app held off)` });
+    await link.enterMaintenance();
+    progress({ line: `${link.name}: writing ${path} (${set.blob.length} bytes, ${set.melds} melds)` });
+    await link.makedirs(path);
+    await link.writeAtomic(path, set.blob, (done, total) => progress({ done, total }));
+    const onDevice = (await link.hashes([], [path]))[path];
+    if (onDevice !== (await digest(set.blob, onDevice))) {
+      throw new FlashError(`${link.name}: ${path} did not verify; the device keeps its last good set`);
+    }
+    await link.run(device.set_setting.replace("NAME", pyStr(set.name)));
+    await link.leaveMaintenance();
+    progress({ line: `${link.name}: verified; resetting into the app` });
+    const line = await link.resetAndListen(appStarted);
+    if (line !== `meld set ${set.name} loaded: ${set.melds} melds`) {
+      throw new FlashError(`${link.name}: the device did not load ${set.name} (${line || "no answer"})`);
+    }
+    progress({ line: `the device says: ${line}` });
+    return { name: set.name, bytes: set.blob.length, melds: set.melds,
+             seconds: (performance.now() - started) / 1000, rawPaste: link.stats.rawPaste,
+             rawRepl: link.stats.rawRepl, sent: link.stats.sent };
+  } finally {
+    await link.close();
+  }
+}

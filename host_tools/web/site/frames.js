@@ -1,0 +1,116 @@
+// What the firmware shows, read back as the simulator reads it (host_tools/sim/simulator.py:
+// decode_frame and _collect; host_tools/sim/display_image.py: rows), so that a script run in
+// the page gives the frames `chromawheel sim --script ... --frames` writes:
+// {"wheel": 12 [r,g,b] C first, "leds": 12 [r,g,b] in wire order, "console": "lines since the
+//  previous frame", "display": ["rows"], "tones": [[freq_hz, ms], ...]}.
+
+const PERIOD = 1 << 30;          // ticks wrap as on a 32-bit port
+
+export function decodeFrame(ring, wire) {
+  const order = ring.order;
+  const bpp = order.length;
+  const leds = [];
+  for (let led = 0; led < ring.count; led++) {
+    const at = led * bpp;
+    leds.push(["R", "G", "B"].map((c) => wire[at + order.indexOf(c)]));
+  }
+  const step = ring.direction === "cw" ? 1 : -1;
+  const wheel = [];
+  for (let sector = 0; sector < 12; sector++) {
+    const led = (((ring.led_at_c + step * sector) % ring.count) + ring.count) % ring.count;
+    wheel.push(leds[led]);
+  }
+  return { wheel, leds };
+}
+
+export class DisplayImage {
+  constructor(config, glyphs) {
+    this.width = config.width;
+    this.height = config.height;
+    this.pixels = new Uint8Array((this.width * this.height) / 8);
+    this.glyphs = glyphs;            // 8 column bytes as hex -> the character they draw
+  }
+
+  write(first, last, data) {
+    this.pixels.set(data.subarray(0, (last - first + 1) * this.width), first * this.width);
+  }
+
+  rows() {
+    const out = [];
+    for (let page = 0; page < this.height / 8; page++) {
+      const at = page * this.width;
+      let text = "";
+      for (let x = 0; x < this.width; x += 8) {
+        let hex = "";
+        for (let i = 0; i < 8; i++) hex += this.pixels[at + x + i].toString(16).padStart(2, "0");
+        text += this.glyphs[hex] ?? "\ufffd";
+      }
+      out.push(text.replace(/[ \t\n\r\f\v]+$/, ""));
+    }
+    while (out.length && !out[out.length - 1]) out.pop();
+    return out;
+  }
+
+  lit(x, y) {
+    return (this.pixels[(y >> 3) * this.width + x] >> (y & 7)) & 1;
+  }
+}
+
+// The frames of a run, built as events come (console lines, frames, display pages, tones),
+// exactly as _collect builds them from the simulator's output afterwards.
+export class Frames {
+  constructor(board, glyphs, limit = Infinity) {
+    this.board = board;
+    this.image = board.display ? new DisplayImage(board.display, glyphs) : null;
+    this.frames = [];
+    this.console = [];
+    this.since = [];
+    this.tones = [];             // {start, freq, ms, duty, frame}
+    this.limit = limit;          // keep at most this many frames (an interactive session)
+    this.dropped = 0;
+  }
+
+  consoleLine(text) {
+    this.console.push(text);
+    this.since.push(text);
+    if (this.console.length > 2000) this.console.splice(0, 1000);
+  }
+
+  frame(wire) {
+    const { wheel, leds } = decodeFrame(this.board.ring, wire);
+    const frame = { wheel, leds, console: this.since.join("\n") };
+    if (this.image) frame.display = this.image.rows();
+    if (this.board.buzzer) frame.tones = [];
+    this.frames.push(frame);
+    this.since = [];
+    // Tones that ended before the first frame belong to it, as in _collect.
+    if (this.frames.length + this.dropped === 1) {
+      for (const tone of this.tones) if (tone.ms !== null) frame.tones.push([tone.freq, tone.ms]);
+    }
+    if (this.frames.length > this.limit) {
+      const drop = this.frames.length - this.limit;
+      this.frames.splice(0, drop);
+      this.dropped += drop;
+    }
+    return frame;
+  }
+
+  display(first, last, data) {
+    this.image.write(first, last, data);
+    if (this.frames.length) this.frames[this.frames.length - 1].display = this.image.rows();
+  }
+
+  tone(ticks, freq, duty) {
+    const last = this.tones[this.tones.length - 1];
+    if (last && last.ms === null) {            // the previous tone ends here
+      last.ms = (((ticks - last.start) % PERIOD) + PERIOD) % PERIOD;
+      const frame = this.frames[last.frame - this.dropped];
+      if (frame) frame.tones.push([last.freq, last.ms]);
+    }
+    if (freq) {
+      const index = Math.max(this.frames.length + this.dropped - 1, 0);
+      this.tones.push({ start: ticks, freq, ms: null, duty, frame: index });
+      if (this.tones.length > 4000) this.tones.splice(0, 2000);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+// The laptop's side of the page, in a worker of its own (this runtime keeps its state in the
+// global scope, so it cannot share one with the board's interpreter): a second MicroPython
+// running the core's meld-set validator and compiler (core/meldsource.py, unchanged), the
+// page's source reader (py/sourcefile.py: the command line's JSON messages) and the
+// simulator's script language (script.py, copied out of host_tools/sim/simulator.py).
+
+import { loadMicroPython } from "./runtime/micropython.mjs";
+
+let mp = null;
+let studio = null;
+
+function mkdirs(path) {
+  let at = "";
+  for (const part of path.split("/").slice(1, -1)) {
+    at += "/" + part;
+    try { mp.FS.mkdir(at); } catch (err) { /* there already */ }
+  }
+}
+
+async function start({ table, bundle }) {
+  const printed = [];
+  mp = await loadMicroPython({
+    url: new URL("runtime/micropython.wasm", import.meta.url).href,
+    heapsize: 4 * 1024 * 1024,
+    stdout: (line) => printed.push(line),
+    stderr: (line) => printed.push(line),
+  });
+  for (const [path, offset, size] of table) {
+    mkdirs("/host/" + path);
+    mp.FS.writeFile("/host/" + path, bundle.subarray(offset, offset + size));
+  }
+  mp.FS.mkdir("/scratch");
+  mp.runPython("import sys\nsys.path.insert(0, '/host')\nimport studio");
+  studio = mp.pyimport("studio");
+}
+
+function answer(message) {
+  switch (message.t) {
+    case "check":
+      mp.FS.writeFile("/scratch/source.json", message.bytes);
+      return JSON.parse(studio.check(message.path, "/scratch/source.json"));
+    case "script":
+      return JSON.parse(studio.compile_script(message.text, JSON.stringify(message.button)));
+    case "example":
+      return mp.FS.readFile("/host/meldsets/" + message.name);
+  }
+  throw new Error("unknown request " + message.t);
+}
+
+let ready = null;
+onmessage = async (event) => {
+  const message = event.data;
+  if (message.t === "start") {
+    ready = start(message);
+    try {
+      await ready;
+      postMessage({ id: message.id, value: true });
+    } catch (err) {
+      postMessage({ id: message.id, error: String(err.message || err) });
+    }
+    return;
+  }
+  await ready;
+  try {
+    postMessage({ id: message.id, value: answer(message) });
+  } catch (err) {
+    postMessage({ id: message.id, error: String(err.message || err) });
+  }
+};

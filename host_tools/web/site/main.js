@@ -1,0 +1,280 @@
+// The page: the wheel (the firmware on the web board), its knob and button, the OLED, the
+// buzzer through Web Audio, the console; ?script= plays the simulator's step language in the
+// simulator's virtual time and marks <body data-script-done> when it has run; the studio.
+
+import { WebBoard } from "./board.js";
+import { Host } from "./host.js";
+import { Studio } from "./studio.js";
+
+const NAMES = ["C", "C♯/D♭", "D", "D♯/E♭", "E", "F", "F♯/G♭", "G", "G♯/A♭", "A", "A♯/B♭", "B"];
+const DETENT_DEGREES = 18;       // a 20-detent knob
+const $ = (id) => document.getElementById(id);
+
+async function fetchBytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(url + ": " + response.status);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+function status(text) {
+  $("status").textContent = text;
+}
+
+// LED drive levels -> a screen colour: the LED's gamma undone so dim notes stay visible
+// (host_tools/sim/terminal.py does the same in a terminal).
+function screenColour(rgb, gamma) {
+  return rgb.map((v) => (v ? Math.round(255 * (v / 255) ** (1 / gamma)) : 0));
+}
+
+class Wheel {
+  constructor(site) {
+    this.gamma = site.board.ring.gamma;
+    this.leds = [];
+    const colours = site.wheel_colours;
+    for (let pc = 0; pc < 12; pc++) {
+      const led = document.createElement("div");
+      led.className = "led";
+      led.dataset.pc = String(pc);
+      led.dataset.rgb = "0,0,0";
+      led.title = NAMES[pc];
+      led.textContent = NAMES[pc].split("/")[0];
+      const [r, g, b] = colours.slice(3 * pc, 3 * pc + 3);
+      led.style.setProperty("--angle", pc * 30 + "deg");
+      led.style.setProperty("--wheel", `rgb(${r >> 1},${g >> 1},${b >> 1})`);
+      $("ring").appendChild(led);
+      this.leds.push(led);
+    }
+  }
+
+  show(frame) {
+    frame.wheel.forEach((rgb, pc) => {
+      const led = this.leds[pc];
+      led.dataset.rgb = rgb.join(",");
+      const lit = rgb.some((v) => v);
+      led.classList.toggle("lit", lit);
+      const [r, g, b] = screenColour(rgb, this.gamma);
+      led.style.background = lit ? `rgb(${r},${g},${b})` : "";
+      led.style.setProperty("--glow", `rgba(${r},${g},${b},0.55)`);
+    });
+  }
+}
+
+class Oled {
+  constructor() {
+    this.canvas = $("oled");
+    this.context = this.canvas.getContext("2d");
+    this.text = $("oled-text");
+  }
+
+  show(image) {
+    const picture = this.context.createImageData(image.width, image.height);
+    for (let y = 0; y < image.height; y++) {
+      for (let x = 0; x < image.width; x++) {
+        const at = 4 * (y * image.width + x);
+        const on = image.lit(x, y);
+        picture.data.set(on ? [159, 227, 255, 255] : [17, 17, 17, 255], at);
+      }
+    }
+    this.context.putImageData(picture, 0, 0);
+    this.text.textContent = image.rows().join("\n");
+  }
+}
+
+// The piezo through Web Audio: a square wave at the tone's pitch, its loudness from the duty.
+class Piezo {
+  constructor() {
+    this.context = null;
+    this.enabled = false;
+  }
+
+  toggle() {
+    if (!this.context) {
+      this.context = new AudioContext();
+      this.osc = this.context.createOscillator();
+      this.osc.type = "square";
+      this.gain = this.context.createGain();
+      this.gain.gain.value = 0;
+      this.osc.connect(this.gain).connect(this.context.destination);
+      this.osc.start();
+    }
+    this.enabled = !this.enabled;
+    if (this.enabled) this.context.resume();
+    else this.gain.gain.setValueAtTime(0, this.context.currentTime);
+    return this.enabled;
+  }
+
+  tone(freq, duty) {
+    if (!this.enabled) return;
+    const now = this.context.currentTime;
+    if (freq) this.osc.frequency.setValueAtTime(freq, now);
+    this.gain.gain.setValueAtTime(freq ? 0.2 * Math.min(duty / 32768, 1) : 0, now);
+  }
+}
+
+function consoleView() {
+  const view = $("console");
+  return (line) => {
+    view.textContent += line + "\n";
+    if (view.textContent.length > 20000) view.textContent = view.textContent.slice(-10000);
+    view.scrollTop = view.scrollHeight;
+  };
+}
+
+// Knob, button and keys: the knob's detents as turns, the button as the contact (the
+// firmware tells a click from a double or long press), keys as the terminal simulator's.
+function controls(board, gestures) {
+  const knob = $("knob");
+  let angle = 0;
+  let position = 0;
+  const turn = (detents) => {
+    if (!detents) return;
+    board.send(["turn " + detents]);
+    angle += detents * DETENT_DEGREES;
+    position = (((position + detents) % 12) + 12) % 12;
+    knob.style.setProperty("--knob-angle", angle + "deg");
+    knob.setAttribute("aria-valuenow", String(position));
+  };
+  let dragging = null;
+  const pointerAngle = (event) => {
+    const box = knob.getBoundingClientRect();
+    return Math.atan2(event.clientY - (box.top + box.height / 2),
+                      event.clientX - (box.left + box.width / 2)) * 180 / Math.PI;
+  };
+  knob.addEventListener("pointerdown", (event) => {
+    knob.setPointerCapture(event.pointerId);
+    dragging = { last: pointerAngle(event), rest: 0 };
+  });
+  knob.addEventListener("pointermove", (event) => {
+    if (!dragging) return;
+    const now = pointerAngle(event);
+    let delta = now - dragging.last;
+    if (delta > 180) delta -= 360;
+    if (delta < -180) delta += 360;
+    dragging.last = now;
+    dragging.rest += delta;
+    const detents = Math.trunc(dragging.rest / DETENT_DEGREES);
+    dragging.rest -= detents * DETENT_DEGREES;
+    turn(detents);
+  });
+  const drop = () => { dragging = null; };
+  knob.addEventListener("pointerup", drop);
+  knob.addEventListener("pointercancel", drop);
+  let scrolled = 0;
+  knob.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    scrolled += event.deltaY;
+    const detents = Math.trunc(scrolled / 40);
+    scrolled -= detents * 40;
+    turn(-detents);                    // scrolling up turns clockwise
+  }, { passive: false });
+
+  const button = $("button");
+  const press = (event) => {
+    event.preventDefault();
+    button.classList.add("down");
+    board.send(["press"]);
+  };
+  const release = () => {
+    if (!button.classList.contains("down")) return;
+    button.classList.remove("down");
+    board.send(["release"]);
+  };
+  button.addEventListener("pointerdown", press);
+  button.addEventListener("pointerup", release);
+  button.addEventListener("pointerleave", release);
+  button.addEventListener("pointercancel", release);
+
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    if (target.closest && target.closest("#studio, input, textarea, select")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key;
+    let handled = true;
+    if (key === "ArrowRight" || key === "]" || (key === "ArrowUp" && target === knob)) turn(1);
+    else if (key === "ArrowLeft" || key === "[" || (key === "ArrowDown" && target === knob)) turn(-1);
+    else if (key === " " || key === "Enter") board.send(gestures.click);
+    else if (key === "d") board.send(gestures.double);
+    else if (key === "l") board.send(gestures.long);
+    else handled = false;
+    if (handled) event.preventDefault();
+  });
+}
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  const script = params.get("script");
+  const [site, flash, hostBundle] = await Promise.all([
+    fetch("site.json").then((r) => r.json()), fetchBytes("flash.bin"), fetchBytes("host.bin")]);
+  const board = new WebBoard(site, flash, { persist: script === null });
+  const wheel = new Wheel(site);
+  const oled = new Oled();
+  const piezo = new Piezo();
+  const say = consoleView();
+  const api = { site, board, host: null, ready: false };
+  Object.defineProperty(api, "frames", { get: () => board.frames.frames });
+  Object.defineProperty(api, "firstFrameMs", { get: () => board.firstFrameAt });
+  // Python run on a fresh board in place of boot.py and main.py (make bench's measurements):
+  // the lines it printed.
+  api.runOnBoard = (code) => new Promise((resolve) => {
+    board.addEventListener("quit", () => resolve(board.frames.console), { once: true });
+    board.boot("power", [], code);
+  });
+  window.chromawheel = api;
+
+  board.addEventListener("frame", (event) => wheel.show(event.detail));
+  board.addEventListener("display", (event) => oled.show(event.detail));
+  board.addEventListener("tone", (event) => piezo.tone(event.detail.freq, event.detail.duty));
+  board.addEventListener("console", (event) => say(event.detail));
+  board.addEventListener("boot", (event) => say(`-- ${event.detail.resetCause === "power" ?
+    "power-up" : "reset"} --`));
+  board.addEventListener("stopped", (event) => status("the firmware stopped: " + event.detail));
+
+  // Without a script the board starts first (its first frame is not kept waiting); the
+  // laptop's side comes up after it.
+  if (script === null) {
+    await board.boot("power");
+    status(`running the firmware (MicroPython ${site.runtime.version}, board ${site.board.board})`);
+  }
+  const host = await Host.start(site, hostBundle);
+  api.host = host;
+  const gestures = {};
+  for (const name of ["click", "double", "long"]) {
+    gestures[name] = (await host.compileScript(name, site.board.button)).lines;
+  }
+  controls(board, gestures);
+  $("sound").addEventListener("click", () => {
+    const on = piezo.toggle();
+    $("sound").textContent = on ? "sound on" : "sound off";
+    $("sound").setAttribute("aria-pressed", String(on));
+  });
+  $("reset").addEventListener("click", () => board.reset("reset"));
+  $("power").addEventListener("click", () => board.reset("power"));
+  api.studio = new Studio(site, host, board);
+  await api.studio.ready;
+
+  if (script !== null) {
+    const compiled = await host.compileScript(script, site.board.button);
+    if (compiled.error) {
+      status("?script: " + compiled.error);
+      document.body.dataset.scriptError = compiled.error;
+      return;
+    }
+    // As chromawheel sim --script: virtual time, the boot frame first, a last wait, quit.
+    const hold = params.has("hold");
+    const commands = ["clock virtual 0", hold ? "press" : "wait 20", ...compiled.lines,
+                      "wait 50", "quit"];
+    board.addEventListener("quit", () => {
+      status(`script done: ${board.frames.frames.length} frames (virtual time, as chromawheel sim)`);
+      document.body.dataset.scriptDone = String(board.frames.frames.length);
+    }, { once: true });
+    status("playing the script…");
+    await board.boot("power", commands);
+  }
+  api.ready = true;
+  document.body.dataset.ready = "1";
+}
+
+main().catch((err) => {
+  status("the page failed: " + (err.message || err));
+  console.error(err);
+});

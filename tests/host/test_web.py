@@ -1,0 +1,370 @@
+"""The wheel in a real browser: headless Chromium loads the built site (make web), the
+unmodified firmware runs on MicroPython WebAssembly with board `web`, a script gives the
+simulator's frames, the studio shows the validator's messages, and the flasher's code, with
+navigator.serial stood in for by a port bridged over a WebSocket to the emulated Pico's USB
+serial (the real rp2 port), flashes a set that the board then lists and shows after a reset;
+a bad set never reaches it.
+
+Without Chromium these tests are skipped with one line saying what to install; under CI=true
+a skip is a failure."""
+
+import json
+import math
+import os
+import shutil
+
+import pytest
+
+from core.meldset import MeldSet
+from host_tools.cli.main import main
+from host_tools.device import deploy
+from host_tools.device.files import ROOT
+from host_tools.errors import UserError
+from host_tools.meldfiles import compile_file
+from host_tools.sim import simulator
+from host_tools.web import browser, build
+from host_tools.web.bridge import SerialBridge
+from host_tools.web.server import SiteServer
+
+JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
+STAND_IN = os.path.join(ROOT, "host_tools", "web", "testing", "serial_stand_in.js")
+ALLOC = os.path.join(ROOT, "host_tools", "web", "testing", "alloc_mpy.py")
+ISSUE_SCRIPT = "cw 3; click; ccw 1; double; long; wait 200"
+BAD_SET = ('{"format": "chromawheel-meldset", "version": 1, "name": "bad", "melds": [\n'
+           '  {"id": "x", "name": "x chord", "kind": "chord", "degrees": ["1", "b4"]},\n'
+           '  {"id": "x", "name": "y chord", "kind": "chord", "degrees": ["1", "3", "5"]}]}\n')
+# The emulator runs at about a tenth of a Pico's speed: the flasher's waits are stretched.
+SLOW_BOARD = 6
+
+
+def _unavailable(why):
+    if os.getenv("CI") == "true":
+        pytest.fail("the browser tests cannot run under CI: " + why)
+    pytest.skip(why)
+
+
+if browser.chromium_path() is None:           # one line for the whole file, not one a test
+    if os.getenv("CI") == "true":
+        pytest.fail("the browser tests cannot run under CI: " + browser.INSTALL, pytrace=False)
+    pytest.skip(browser.INSTALL, allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if browser.chromium_path() is None:
+        _unavailable(browser.INSTALL)
+    try:
+        with browser.chromium() as chrome:
+            yield chrome
+    except UserError as err:
+        _unavailable(str(err))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("web") / "site")
+    try:
+        build.build(out, progress=lambda line: None)
+    except UserError as err:
+        _unavailable(str(err))
+    with SiteServer(out) as server:
+        yield server
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def _texts(page, selector):
+    return page.eval_on_selector_all(selector, "items => items.map(i => i.textContent)")
+
+
+# ---- the firmware in the page ---------------------------------------------------------------
+
+def test_a_script_gives_the_simulators_frames(page, site):
+    frames = browser.run_script(page, site.url, ISSUE_SCRIPT)
+    expected, console = simulator.run_script(ISSUE_SCRIPT)
+    assert frames == expected            # wheel, wire bytes, console, display text, tones
+    assert page.text_content("#console").splitlines()[1:] == console
+    # The ring as the page draws it: C at the top, each LED its pitch class and drive level.
+    leds = page.eval_on_selector_all(
+        "#ring .led", "items => items.map(i => [i.dataset.pc, i.dataset.rgb])")
+    assert leds == [[str(pc), ",".join(map(str, rgb))]
+                    for pc, rgb in enumerate(expected[-1]["wheel"])]
+    assert page.text_content("#oled-text").splitlines() == expected[-1]["display"]
+    assert page.get_attribute("body", "data-script-done") == str(len(expected))
+
+
+def test_tones_held_buttons_and_long_waits_replay_alike(page, site):
+    script = "click; click; wait 1500; cw 13; double; press; wait 2000; release; wait 300"
+    assert browser.run_script(page, site.url, script) == simulator.run_script(script)[0]
+    frames = browser.run_script(page, site.url, "wait 100", hold=True)
+    assert frames == simulator.run_script("wait 100", hold=True)[0]
+    lit = [pc for pc, rgb in enumerate(frames[0]["wheel"]) if any(rgb)]
+    assert lit == [0, 3, 6, 9]                 # amber quarters (printed after the frame)
+    assert "safe mode: button held at power-up" in page.text_content("#console")
+
+
+def test_the_frame_loop_allocates_nothing_on_the_web_pins(page, site):
+    """As make bench measures it on the unix port, here with the page's pins: every tick asks
+    the page for a command, every repainted frame goes to the page."""
+    page.goto(browser.script_url(site.url, "wait 10"))
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
+    with open(ALLOC) as f:
+        printed = page.evaluate("(code) => window.chromawheel.runOnBoard(code)", f.read())
+    figures = json.loads(printed[-1])
+    assert figures["alloc_idle_tick"] == 0 and figures["alloc_repaint_tick"] == 0, figures
+    assert figures["frames_written"] == 1000
+
+
+def test_a_script_that_cannot_be_read_says_where(page, site):
+    page.goto(browser.script_url(site.url, "cw 2; jump 3"))
+    page.wait_for_selector("body[data-script-error]", state="attached")
+    with pytest.raises(UserError) as err:
+        simulator.compile_script("cw 2; jump 3", {"debounce_ms": 50, "long_ms": 700,
+                                                  "double_ms": 350})
+    assert page.get_attribute("body", "data-script-error") == str(err.value)
+
+
+def test_the_knob_button_and_keys_drive_the_firmware(page, site):
+    page.goto(site.url)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
+    page.evaluate("localStorage.clear()")
+    page.click("#power")
+    page.wait_for_function("document.querySelector('#console').textContent"
+                           ".includes('C major triad (maj): C E G')", timeout=60000)
+    page.focus("#knob")
+    for _ in range(2):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('#console').textContent"
+                           ".includes('D major triad (maj): D F# A')", timeout=30000)
+    lit = [pc for pc, rgb in _leds(page) if rgb != "0,0,0"]
+    assert lit == [2, 6, 9]
+    page.keyboard.press("Space")             # the simulator's click gesture, in real time
+    page.wait_for_function("document.querySelector('#console').textContent"
+                           ".includes('D minor triad (min): D F A')", timeout=30000)
+    box = page.locator("#knob").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -120)                # three detents clockwise
+    page.wait_for_function("document.querySelector('#console').textContent"
+                           ".includes('F minor triad (min): F Ab C')", timeout=30000)
+    assert "minor triad" in page.text_content("#oled-text")
+    # Dragged a quarter turn clockwise (18 degrees a detent): five detents, F to A#/Bb.
+    box = page.locator("#knob").bounding_box()
+    cx, cy, r = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, box["width"] / 3
+    page.mouse.move(cx, cy - r)
+    page.mouse.down()
+    for step in range(1, 11):
+        angle = math.pi / 2 * step / 10
+        page.mouse.move(cx + r * math.sin(angle), cy - r * math.cos(angle))
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('#console').textContent"
+                           ".includes('Bb minor triad (min): Bb Db F')", timeout=30000)
+    page.keyboard.press("l")                 # the long press: the menu, on the display too
+    page.wait_for_function("document.querySelector('#oled-text').textContent"
+                           ".startsWith('menu: mode')", timeout=30000)
+
+
+def _leds(page):
+    return page.eval_on_selector_all(
+        "#ring .led", "items => items.map(i => [Number(i.dataset.pc), i.dataset.rgb])")
+
+
+# ---- the studio -------------------------------------------------------------------------------
+
+def _validate_lines(capsys, monkeypatch, folder, name):
+    monkeypatch.chdir(folder)
+    code = main(["meldset", "validate", name])
+    out, err = capsys.readouterr()
+    return code, [line[len("error: "):] if line.startswith("error: ") else line
+                  for line in (out + err).splitlines()]
+
+
+def _checks(page):
+    return int(page.get_attribute("#studio", "data-checks") or 0)
+
+
+def _open_in_studio(page, path):
+    before = _checks(page)
+    page.set_input_files("#meldset-file", str(path))
+    page.wait_for_function("Number(document.querySelector('#studio').dataset.checks) > %d && "
+                           "document.querySelector('#source-name').textContent === %r"
+                           % (before, os.path.basename(str(path))))
+    return _texts(page, "#problems li")
+
+
+def test_a_bad_set_shows_the_validators_messages(page, site, tmp_path, capsys, monkeypatch):
+    bad = tmp_path / "bad.json"
+    bad.write_text(BAD_SET)
+    syntax = tmp_path / "syntax.json"
+    syntax.write_text('{"format": "chromawheel-meldset",\n  "version": 1\n  "name": "x"}\n')
+    good = tmp_path / "jazz.json"
+    shutil.copyfile(JAZZ, good)
+    page.goto(site.url)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
+    for path in (bad, syntax, good):
+        code, expected = _validate_lines(capsys, monkeypatch, tmp_path, path.name)
+        assert _open_in_studio(page, path) == expected
+        valid = page.get_attribute("#studio", "data-valid")
+        assert valid == ("true" if code == 0 else "false")
+        assert page.is_disabled("#preview") == (code != 0)
+    assert _texts(page, "#problems li") == [
+        "jazz.json: valid meld set 'jazz': 47 melds (0 intervals, 35 chords, 12 scales), "
+        "1603 bytes compiled"]
+    # Typed in the editor: checked as it is typed.
+    page.fill("#source", BAD_SET.replace('"b4"', '"b3", "#2"'))
+    page.wait_for_function("document.querySelector('#problems li') && "
+                           "document.querySelector('#problems li').textContent.includes('#2')")
+    assert _texts(page, "#problems li")[0] == \
+        "jazz.json: melds[0].degrees[2]: '#2' is the same position as melds[0].degrees[1] 'b3'"
+
+
+def test_preview_on_the_wheel(page, site):
+    page.goto(site.url)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
+    page.evaluate("localStorage.clear()")
+    page.select_option("#example", "jazz.json")
+    page.wait_for_function("!document.querySelector('#preview').disabled")
+    page.click("#preview")
+    page.wait_for_function("document.querySelector('#console').textContent"
+                           ".includes('meld set jazz loaded: 47 melds')", timeout=60000)
+    # The page's storage keeps the set and the setting, as a board's flash: a reload uses it.
+    page.reload()
+    page.wait_for_function("document.querySelector('#console').textContent"
+                           ".includes('meld set jazz loaded: 47 melds')", timeout=60000)
+    page.evaluate("localStorage.clear()")
+
+
+def test_without_web_serial_the_page_says_so(chromium, site):
+    context = chromium.new_context()
+    context.add_init_script("delete Navigator.prototype.serial;")
+    page = context.new_page()
+    page.goto(site.url)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
+    assert page.get_attribute("body", "data-web-serial") == "no"
+    assert "no Web Serial" in page.text_content("#serial-note")
+    assert page.is_disabled("#flash") and not page.is_disabled("#preview")
+    assert "valid meld set 'jazz'" in _texts(page, "#problems li")[0]
+    context.close()
+
+
+def test_the_readmes_screenshot(chromium, site):
+    """make web-screenshot takes the README's picture this way; the test run takes it too."""
+    from host_tools.web import screenshot
+    path = os.path.join(ROOT, "build", "web-screenshot.png")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    shown = screenshot.take(site.url, chromium, path)
+    assert shown == ["jazz.json: melds[0].degrees[3]: 'b4' is not a degree"]
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")) == (
+        screenshot.VIEWPORT["width"], screenshot.VIEWPORT["height"])
+
+
+# ---- the flasher over Web Serial, to the emulated Pico ---------------------------------------
+
+@pytest.fixture(scope="module")
+def pico(tmp_path_factory):
+    from host_tools.emulator import emulate
+    from host_tools.emulator.rp2040 import EmulatedPico
+    try:
+        board = emulate.load_board("pico")
+        image = str(tmp_path_factory.mktemp("pico") / "flash.img")
+        shutil.copyfile(emulate.deployed_image("pico", progress=lambda line: None), image)
+    except UserError as err:
+        _unavailable(str(err))
+    with EmulatedPico(image, board) as pico:
+        emulate.wait_started(pico)
+        yield pico
+
+
+def _serial_page(chromium, bridge):
+    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+    with open(STAND_IN) as f:
+        script = f.read().replace("__BRIDGE_URL__", bridge.url).replace(
+            "__SLOW_BOARD__", str(SLOW_BOARD))
+    context.add_init_script(script)
+    page = context.new_page()
+    page.goto(bridge.site_url)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
+    return context, page
+
+
+def test_a_bad_set_never_reaches_the_board(chromium, site, pico, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(BAD_SET)
+    with SerialBridge(pico.port) as bridge:
+        bridge.site_url = site.url
+        context, page = _serial_page(chromium, bridge)
+        _open_in_studio(page, bad)
+        assert page.is_disabled("#flash")
+        page.evaluate("window.chromawheel.studio.flash()")   # past the disabled button
+        assert bridge.stats == {"sessions": 0, "to_device": 0, "from_device": 0}
+        assert page.evaluate("serialStandIn") == {"requestPort": 0, "opens": 0, "closes": 0}
+        context.close()
+
+
+def test_the_flasher_flashes_the_emulated_pico(chromium, site, pico):
+    from host_tools.emulator import emulate
+    before = len(pico.said)
+    with SerialBridge(pico.port) as bridge:
+        bridge.site_url = site.url
+        context, page = _serial_page(chromium, bridge)
+        page.select_option("#example", "jazz.json")
+        page.wait_for_function("!document.querySelector('#flash').disabled")
+        page.click("#flash")
+        page.wait_for_selector("body[data-flash=done], body[data-flash=failed]",
+                               state="attached", timeout=300000)
+        log = page.text_content("#flash-log")
+        assert page.get_attribute("body", "data-flash") == "done", log
+        assert "the device says: meld set jazz loaded: 47 melds" in log
+        report = page.evaluate("window.chromawheel.studio.report")
+        assert report["bytes"] == len(compile_file(JAZZ)) == 1603 and report["melds"] == 47
+        assert report["rawPaste"] > 0            # the rp2 port has raw-paste
+        assert bridge.stats["sessions"] >= 3 and bridge.stats["to_device"] > 1603
+        page.screenshot(path=os.path.join(ROOT, "build", "web-flash.png"))
+        context.close()
+    # The board lists it, checked by its own loader, as the active set; after that reset the
+    # firmware loads it and the ring shows its meld.
+    listing = deploy.list_sets(pico.port)
+    assert listing["active"] == "jazz"
+    assert [s[0] for s in listing["sets"]] == ["default", "jazz"]
+    assert not [s for s in listing["sets"] if s[2]]
+    loaded = "meld set jazz loaded: 47 melds"
+    _wait_for(lambda: bytes(pico.said[before:]).decode("utf-8", "replace").count(loaded) >= 2)
+    shown = _line_after(pico, loaded)               # after the flash, and after this reset
+    jazz = MeldSet(compile_file(JAZZ))
+    names = [jazz.meld_name(i) for i in range(jazz.count)]
+    assert [n for n in names if shown.startswith("C %s (" % n)], shown
+    frames = emulate.frames_of(pico, emulate.load_board("pico")["ring"])
+    assert frames and any(any(rgb) for rgb in frames[-1]["wheel"])
+
+
+def _wait_for(condition, timeout=120):
+    import time
+    deadline = time.time() + timeout
+    while not condition():
+        assert time.time() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+def _line_after(pico, line, timeout=120):
+    """The console line the firmware printed after the last `line` (waited for)."""
+    import time
+    from host_tools.emulator import emulate
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        lines = emulate.console_lines(pico)
+        at = len(lines) - 1 - lines[::-1].index(line) if line in lines else -1
+        if 0 <= at < len(lines) - 1 and pico.frames:
+            return lines[at + 1]
+        time.sleep(0.1)
+    raise AssertionError("the board did not say what follows %r" % line)

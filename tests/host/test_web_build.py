@@ -1,0 +1,268 @@
+"""The web site's parts that need no browser: what make web lays out (the same files a deploy
+sends), the board file, the script language copied out of the simulator, and the studio's
+source reader and checks, on CPython against the command line and on the MicroPython unix
+port (the interpreter family the page runs)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hardware import board as board_file
+from host_tools.cli.main import main
+from host_tools.device import deploy
+from host_tools.device.files import ROOT, board_path
+from host_tools.errors import UserError
+from host_tools.meldfiles import parse_source
+from host_tools.sim import simulator
+from host_tools.tools import micropython_path
+from host_tools.web import build
+
+PAGE_PY = os.path.join(ROOT, "host_tools", "web", "py")
+sys.path.insert(0, PAGE_PY)
+import sourcefile  # noqa: E402  (the page's module, run here on CPython)
+
+JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
+
+
+def _site(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("web") / "site")
+    report = build.build(out, progress=lambda line: None)
+    with open(os.path.join(out, "site.json")) as f:
+        return out, report, json.load(f)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    try:
+        return _site(tmp_path_factory)
+    except UserError as err:
+        if os.getenv("CI") == "true":
+            raise
+        pytest.skip(str(err))
+
+
+def _unbundle(folder, name, table):
+    with open(os.path.join(folder, name), "rb") as f:
+        data = f.read()
+    return {path: data[at:at + size] for path, at, size in table}
+
+
+def test_the_flash_is_what_a_deploy_sends(site):
+    out, report, manifest = site
+    flash = _unbundle(out, "flash.bin", manifest["flash"]["files"])
+    compiled = manifest["flash"]["compiled"]
+    assert compiled and manifest["runtime"]["mpy"] == "%d.%d" % deploy.mpy_cross_version()
+    assert flash == dict(deploy.payload("web", compiled))
+    assert "hardware/web_pins.mpy" in flash and "hardware/web_parts.mpy" in flash
+    assert json.loads(flash["board.json"])["platform"] == "web"
+    assert flash["melds/default.cwm"][:4] == b"CWMS"
+    assert manifest["board"] == board_file.load(board_path("web"))
+    for name in ("index.html", "main.js", "runtime/micropython.mjs", "runtime/micropython.wasm"):
+        assert os.path.exists(os.path.join(out, name))
+    assert report["bytes"] == build.site_size(out)
+    # Laptop-only code never reaches the board's flash; the page's laptop side has it.
+    host = _unbundle(out, "host.bin", manifest["host"])
+    assert "core/meldsource.py" not in flash and "core/meldsource.mpy" not in flash
+    assert {"core/meldsource.py", "core/parse.py", "sourcefile.py", "studio.py",
+            "script.py"} <= set(host)
+
+
+def test_the_device_code_is_the_command_lines(site):
+    from host_tools.device import deploy as d, link
+    device = site[2]["device"]
+    assert device["set_setting"] == d._SET_SETTING and device["hashes"] == link._HASHES
+    assert device["maintenance_path"] == link.MAINTENANCE_PATH == "maintenance"
+    assert device["write_chunk"] == link.WRITE_CHUNK and device["meld_dir"] == d.MELD_DIR
+
+
+def test_the_web_board_file():
+    board = board_file.load(board_path("web"))
+    assert board["platform"] == "web" and board["encoder"]["driver"] == "web"
+    # The sim board's ring mapping: the page decodes real wire bytes, as the simulator does.
+    sim = board_file.load(board_path("sim"))
+    assert board["ring"] == sim["ring"] and board["button"] == sim["button"]
+    assert board["display"] == sim["display"] and board["buzzer"] == sim["buzzer"]
+    _, problems = board_file.validate(dict(json.load(open(board_path("web"))),
+                                           encoder={"driver": "pio", "pin_a": None,
+                                                    "pin_b": None}))
+    assert ("encoder.driver", "'pio' is not an encoder driver for platform 'web' (web)") \
+        in problems
+
+
+SCRIPTS = ["cw 3; click; ccw 1; double; long; wait 200", "", "cw; ccw 2\nclick;;release",
+           "press; wait 3600000; release", "cw x", "wait 3600001", "jump", "click 2",
+           "CW 2; Wait 5", "long; double"]
+
+
+def test_the_script_language_is_the_simulators(tmp_path):
+    path = tmp_path / "script.py"
+    path.write_text(build.script_language())
+    namespace = {}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    button = board_file.load(board_path("web"))["button"]
+    for script in SCRIPTS:
+        try:
+            expected = simulator.compile_script(script, button)
+        except UserError as err:
+            expected = str(err)
+        try:
+            got = namespace["compile_script"](script, button)
+        except namespace["UserError"] as err:
+            got = str(err)
+        assert got == expected, script
+
+
+# ---- the studio's source reader: the command line's messages --------------------------------
+
+def _host(data):
+    try:
+        return parse_source(data, "x.json")
+    except UserError as err:
+        return "error: " + str(err)
+
+
+def _page(data):
+    try:
+        return sourcefile.parse_source(data, "x.json")
+    except sourcefile.SourceError as err:
+        return "error: " + str(err)
+
+
+CASES = [b"", b" ", b"[", b"{", b'{"a"', b'{"a":', b'{"a":1', b'{"a":1,', b"[1,]",
+         b'{"a":1,}', b'"\\u"', b'"\\u12345"', b'"abc', b'"\\ud834\\udd2b"', b'"\\ud834x"',
+         b"-", b"[-]", b"1 2", b"tru", b"[1e]", b"[1e+5]", b"[.5]", b'"\x01"', b"\xef\xbb\xbf{}",
+         b"\xff", b"abc\xc3", b'{"x": NaN}', b"[Infinity]", b"[-Infinity]", b"[01]",
+         b'{"a":1,"a":{"b":2,"b":3}}', b'{"a":{"b":2,"b":3}, }', b'"\\q"', b"[1.5e400]",
+         "{\"n\": \"E\u266d \U0001d12b\"}\n  ,".encode()]
+
+
+def test_the_source_reader_says_what_the_command_line_says():
+    # (CPython 3.13 added "Illegal trailing comma" messages; the page reads as 3.9-3.12 do.)
+    cases = CASES if sys.version_info < (3, 13) else [c for c in CASES if b",]" not in c
+                                                      and b",}" not in c]
+    for data in cases:
+        assert _page(data) == _host(data), data
+
+
+JSON_BYTES = st.sampled_from(list(b'{}[]:,"\\ \n\tu0123456789abcdefE+-.ntrfaNIy') + [
+    0, 1, 0x1F, 0x7F, 0xC3, 0xA9, 0xE2, 0x99, 0xAD, 0xFF, 0xED, 0xA0, 0x80, 0xF0, 0x9D])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_mutated_meld_sets_read_alike(data):
+    with open(JAZZ, "rb") as f:
+        source = bytearray(f.read()[:data.draw(st.integers(0, 1700))])
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(source)))
+        if data.draw(st.booleans()) and source:
+            del source[at:at + data.draw(st.integers(1, 3))]
+        else:
+            source[at:at] = bytes([data.draw(JSON_BYTES)])
+    source = bytes(source)
+    if sys.version_info >= (3, 13):
+        for trailing in (b",]", b",}", b", ]", b", }"):
+            source = source.replace(trailing, b"]")
+    assert _page(source) == _host(source)
+
+
+# ---- the studio's checks on MicroPython, against `chromawheel meldset validate` --------------
+
+BAD_SETS = {
+    "degree.json": '{"format": "chromawheel-meldset", "version": 1, "name": "bad", "melds": ['
+                   '{"id": "x", "name": "x chord", "kind": "chord", "degrees": ["1", "b4"]}]}',
+    "fields.json": '{"format": "chromawheel-meldset", "version": 2, "name": "Bad Name", '
+                   '"melds": [{"id": "x", "kind": "triad", "degrees": ["1", "3", "(5)"]}, 7],'
+                   ' "extra": 1}',
+    "syntax.json": '{"format": "chromawheel-meldset",\n  "version": 1\n  "name": "x"}',
+    "dupes.json": '{"name": "a", "name": "b"}',
+    "default.json": open(os.path.join(ROOT, "core", "meldsets", "default.json")).read(),
+    "jazz.json": open(JAZZ).read(),
+}
+
+
+def cli_lines(capsys, path):
+    code = main(["meldset", "validate", path])
+    out, err = capsys.readouterr()
+    lines = (out + err).splitlines()
+    return code, [line[len("error: "):] if line.startswith("error: ") else line
+                  for line in lines]
+
+
+def test_the_studio_on_micropython_says_what_validate_says(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, text in BAD_SETS.items():
+        (tmp_path / name).write_text(text)
+    host = tmp_path / "host"
+    for rel in build.HOST_CORE:
+        (host / os.path.dirname(rel)).mkdir(parents=True, exist_ok=True)
+        (host / rel).write_bytes(open(os.path.join(ROOT, rel), "rb").read())
+    for name in ("sourcefile.py", "studio.py"):
+        (host / name).write_bytes(open(os.path.join(PAGE_PY, name), "rb").read())
+    program = ("import sys, json\nsys.path.insert(0, 'host')\nimport studio\n"
+               "for name in %r:\n    print(studio.check(name, name))\n" % sorted(BAD_SETS))
+    proc = subprocess.run([micropython_path(), "-c", program], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    for name, answer in zip(sorted(BAD_SETS), answers):
+        code, lines = cli_lines(capsys, name)
+        assert answer["lines"] == lines, name
+        assert answer["valid"] == (code == 0), name
+    valid = dict(zip(sorted(BAD_SETS), answers))
+    assert valid["default.json"]["refused"].startswith("default.json: the set named 'default' ")
+    assert valid["jazz.json"]["refused"] is None and valid["jazz.json"]["melds"] == 47
+
+
+def test_the_web_clock_is_the_simulators_in_small_ints(monkeypatch):
+    """hardware/web_pins.py's virtual clock gives SimClock's ticks (the frames depend on them),
+    in arithmetic that makes no long int on the page's 32-bit MicroPython."""
+    import random
+    import types
+    for name in ("webpins", "uctypes"):        # the page's modules: the board boundary
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.delitem(sys.modules, "hardware.web_pins", raising=False)
+    from hardware.sim import SimClock
+    from hardware.web_pins import WebClock
+    monkeypatch.delitem(sys.modules, "hardware.web_pins")
+    rng = random.Random(5)
+    web, sim = WebClock(), SimClock()
+    web.virtual = sim.virtual = True
+    for _ in range(20000):
+        step = rng.choice([0, 1, 10, 20, 999, rng.randrange(1 << 31)])
+        web.advance(step)
+        sim.advance(step)
+        assert (web.ticks_ms(), web.ticks_us()) == (sim.ticks_ms(), sim.ticks_us())
+        assert -(1 << 30) <= web.ticks_us() < (1 << 30)       # a small int on a 32-bit port
+
+
+def test_the_web_command_builds_serves_and_says_where(capsys, site):
+    import signal
+    import urllib.request
+    assert main(["web", "--set", "x.json"]) == 2
+    assert main(["web", "--port", "70000"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: --set: the page's studio opens meld sets (open or an example), and previews "
+        "them on the wheel", "error: --port 70000: 0 to 65535"]
+    exe = os.path.join(os.path.dirname(sys.executable), "chromawheel")
+    proc = subprocess.Popen([exe, "web", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        built = proc.stdout.readline()
+        serving = proc.stdout.readline()
+        assert built.startswith("built build/web: ") and "firmware files" in built, built
+        assert serving.startswith("ChromaWheel at http://127.0.0.1:"), serving
+        url = serving.split()[2]
+        with urllib.request.urlopen(url) as page:
+            assert b"Meld-set studio" in page.read()
+        with urllib.request.urlopen(url + "runtime/micropython.wasm") as wasm:
+            assert wasm.headers["Content-Type"] == "application/wasm"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+    assert proc.returncode == 0 and proc.stderr.read() == ""
