@@ -79,8 +79,13 @@ def _text(report, where, value, limit, chars=None, required=True):
     if len(value) > limit:
         report.add(where, "%d characters, at most %d" % (len(value), limit))
         return None
-    if len(value.encode("utf-8")) > 255:          # the compiled form has one length byte
-        report.add(where, "%d bytes in UTF-8, at most 255" % len(value.encode("utf-8")))
+    try:
+        size = len(value.encode("utf-8"))
+    except UnicodeError:          # CPython: a lone surrogate, from a JSON escape like \ud800
+        report.add(where, "%r is not text: it holds half of a surrogate pair" % value)
+        return None
+    if size > 255:                                 # the compiled form has one length byte
+        report.add(where, "%d bytes in UTF-8, at most 255" % size)
         return None
     if chars is not None:
         for ch in value:

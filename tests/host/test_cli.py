@@ -176,3 +176,14 @@ def test_installed_command_has_no_traceback():
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("error: ")
     proc = subprocess.run([exe, "show", "maj", "--root", "C"], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.startswith("C major triad (maj): C E G")
+
+
+def test_a_lone_surrogate_is_a_clear_error(capsys, tmp_path):
+    # JSON lets "\ud800" through as a string CPython cannot encode: an error, not a crash.
+    path = tmp_path / "half.json"
+    path.write_text('{"format": "chromawheel-meldset", "version": 1, "name": "x", '
+                    '"title": "a\\ud800", "melds": [{"id": "maj", "name": "major", '
+                    '"kind": "chord", "degrees": ["1", "3", "5"]}]}')
+    assert main(["meldset", "validate", str(path)]) == 2
+    assert capsys.readouterr().err == ("error: %s: title: 'a\\ud800' is not text: it holds "
+                                       "half of a surrogate pair\n" % path)
