@@ -1,4 +1,5 @@
-"""`chromawheel emulate`: the firmware on the real rp2 port in the emulated RP2040."""
+"""`chromawheel emulate`: the firmware on a real port (MicroPython or CircuitPython) in the
+emulated RP2040."""
 
 import os
 import shutil
@@ -8,20 +9,23 @@ import sys
 from host_tools.emulator import emulate
 
 from host_tools.cli import knob_input
-from host_tools.errors import UserError
 from host_tools.cli.output import emit
 
 
 def register(commands, common):
     p = commands.add_parser(
         "emulate", parents=[common],
-        help="run the firmware on the real MicroPython rp2 port in an emulated RP2040",
+        help="run the firmware on a real port in an emulated RP2040 (MicroPython on a Pico, "
+        "CircuitPython on a QT Py RP2040)",
         description="With --script: the knob and button steps on the emulated pins, and "
         "every frame decoded off the WS2812 pin written to --frames as the simulator writes "
-        "it. With --port: the board's USB serial on a pseudo-terminal for deploy, meldset "
-        "flash/list and mpremote; knob steps typed here (cw 1, click, long) reach its pins. "
-        "The first run deploys the firmware onto a fresh flash image (cached).")
-    p.add_argument("--board", default="pico", help="an rp2 board file (default: pico)")
+        "it. With --port: the board's USB serial on a pseudo-terminal (for deploy, meldset "
+        "flash/list and mpremote on a MicroPython board); knob steps typed here (cw 1, click, "
+        "long) reach its pins. The first run deploys the firmware onto a fresh flash image "
+        "(cached): over mpremote on a MicroPython board, as the CIRCUITPY drive that deploy "
+        "--drive lays out on a CircuitPython one.")
+    p.add_argument("--board", default="pico",
+                   help="an rp2 board file, or qtpy_rp2040 (CircuitPython) (default: pico)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--script", help="e.g. 'cw 3; click; ccw 1; double; long; wait 200'")
     where.add_argument("--port", action="store_true",
@@ -29,7 +33,14 @@ def register(commands, common):
     p.add_argument("--frames", metavar="FILE", help="with --script: write frames here")
     p.add_argument("--flash", metavar="FILE",
                    help="the flash image to run and keep (default: a copy of the deployed "
-                        "firmware; with --port and a new FILE: a board with only MicroPython)")
+                        "firmware); a new FILE: with --script, the firmware deployed onto a "
+                        "fresh image (a second run powers up what the first one saved); "
+                        "with --port, a MicroPython board with only MicroPython (or --uf2) "
+                        "on it")
+    p.add_argument("--uf2", metavar="FILE",
+                   help="MicroPython boards: run this UF2 instead of the stock MicroPython "
+                        "image, on a fresh flash (the firmware is deployed onto it, unless "
+                        "it is frozen in, as in build_uf2.sh frozen)")
     p.add_argument("--hold-button", action="store_true",
                    help="hold the button at power-up (safe mode)")
     p.set_defaults(run=run_emulate)
@@ -38,15 +49,22 @@ def register(commands, common):
 def run_emulate(args):
     progress = (lambda line: None) if args.json else (lambda line: print(line, file=sys.stderr))
     if args.script is not None:
-        if args.flash and not os.path.exists(args.flash):
-            raise UserError("--flash %s: no such image (make one with --port --flash FILE, "
-                            "then deploy to it)" % args.flash)
+        drive = {}
         frames, console = emulate.run_script(args.script, args.frames, args.board,
-                                             args.flash, args.hold_button, progress)
+                                             args.flash, args.hold_button, progress,
+                                             uf2=args.uf2, drive=drive)
         faults = sum(f["faults"] for f in frames)
-        emit(args, {"frames": len(frames), "console": console, "timing_faults": faults},
-             console + ["%d frames%s; %d WS2812 timing faults" % (
-                 len(frames), " written to " + args.frames if args.frames else "", faults)])
+        result = {"frames": len(frames), "console": console, "timing_faults": faults}
+        lines = console + ["%d frames%s; %d WS2812 timing faults" % (
+            len(frames), " written to " + args.frames if args.frames else "", faults)]
+        if emulate.is_circuitpython(emulate.load_board(args.board)):
+            # What the board keeps on CIRCUITPY, read back from the flash image.
+            saved = {path: data.decode("utf-8", "replace") for path, data in drive.items()
+                     if path in ("settings.json", "boot_out.txt")}
+            result["drive"] = saved
+            lines += ["CIRCUITPY %s: %s" % (path, text.strip().replace("\n", " | "))
+                      for path, text in sorted(saved.items())]
+        emit(args, result, lines)
         return 0
     return _serve(args, progress)
 
@@ -56,20 +74,25 @@ def _stop(signum, frame):
 
 
 def _serve(args, progress):
-    from host_tools.emulator.rp2040 import EmulatedPico
     config = emulate.load_board(args.board)
     flash = args.flash
+    emulate.refuse_uf2_on_kept(flash, args.uf2)
     if flash is None:
         flash = os.path.join(emulate.CACHE, "%s-port.img" % args.board)
         os.makedirs(emulate.CACHE, exist_ok=True)
-        shutil.copyfile(emulate.deployed_image(args.board, progress), flash)
+        shutil.copyfile(emulate.deployed_image(args.board, progress, args.uf2), flash)
+    elif not os.path.exists(flash) and emulate.is_circuitpython(config):
+        emulate.deploy_onto(args.board, flash, progress)
     signal.signal(signal.SIGTERM, _stop)
-    with EmulatedPico(flash, config, held=args.hold_button) as pico:
+    with emulate.emulated(args.board, flash, held=args.hold_button, uf2=args.uf2) as pico:
+        use = ("use it like a board: mpremote connect port:%s (CircuitPython's REPL; its "
+               "files are on CIRCUITPY in the flash image)" % pico.port
+               if emulate.is_circuitpython(config) else
+               "use it like a board: chromawheel deploy --port %s, mpremote connect port:%s"
+               % (pico.port, pico.port))
         emit(args, {"port": pico.port, "flash": os.path.abspath(flash)},
              ["emulated %s on %s (flash: %s)" % (args.board, pico.port, os.path.abspath(flash)),
-              "use it like a board: chromawheel deploy --port %s, mpremote connect port:%s"
-              % (pico.port, pico.port),
-              "type knob steps here (cw 1, ccw 1, click, double, long); Ctrl-C stops"])
+              use, "type knob steps here (cw 1, ccw 1, click, double, long); Ctrl-C stops"])
         sys.stdout.flush()
         shown = [0]
 

@@ -1,14 +1,27 @@
-"""`chromawheel emulate`: the firmware on the real MicroPython rp2 port in the emulated RP2040,
-deployed with the same deploy as a Pico gets (real mpremote transport), its ring decoded off
-the WS2812 pin, the knob and button driven on their pins (host_tools/emulator/rp2040.py).
+"""`chromawheel emulate`: the firmware on a real port in the emulated RP2040, its ring decoded
+off the WS2812 pin, the knob and button driven on their pins (host_tools/emulator/rp2040.py).
 
-The first run for a board deploys onto a fresh flash image (about half a minute: the emulator
-runs at about a tenth of a Pico's speed) and keeps it in build/emulator/, named by a hash of
-everything deployed; later runs start from a copy of it."""
+Two ports, each the stock upstream image (host_tools/emulator/images):
+- MicroPython on a Pico (board files of platform rp2): deployed with the same deploy as a Pico
+  gets (real mpremote transport) onto a fresh flash image; the first run for a board takes
+  about a minute (the emulator runs at about a tenth of a Pico's speed);
+- CircuitPython on a QT Py RP2040: its CIRCUITPY drive (FAT12 in the flash image) is built on
+  the host from what `deploy --drive` lays out (host_tools/emulator/circuitpy_drive.py).
+The deployed image is kept in build/emulator/, named by a hash of everything deployed and of
+the UF2; later runs start from a copy of it.
+
+On CircuitPython (main.c, 10.2.1), USB starts after boot.py, and the emulated host (rp2040js's
+USBCDC) opens the serial port as soon as the device is configured, about 60 ms (emulated)
+after code.py has started: what code.py prints before that is lost, as on a real board (the
+"code.py output:" header among it). The firmware's first line comes about two seconds later
+(CircuitPython compiles its modules first), so nothing of the firmware's is lost. A fresh drive
+has no boot_out.txt: the first power-up waits 1 s before writing it, and a kept image's later
+power-ups find it matching and do not."""
 
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -18,46 +31,156 @@ from hardware import board as board_file
 from host_tools.device import deploy
 from host_tools.device.files import ROOT, board_path
 from host_tools.errors import UserError
-from host_tools.emulator.rp2040 import EmulatedPico, image
+from host_tools.emulator.rp2040 import EmulatedPico, flash_with_uf2, image
 from host_tools.sim.simulator import compile_script, decode_frame
 
 CACHE = os.path.join(ROOT, "build", "emulator")
 BOOT_TIMEOUT_S = 60
 STARTED = ("meld set ", "safe mode")
+FROZEN_MARK = b"chromawheel_defaults"     # the frozen module of build_uf2.sh frozen
+
+# CircuitPython boards the emulator runs: the image, and the GPIO behind each pin name the
+# board file may use (CircuitPython 10.2.1, ports/raspberrypi/boards/adafruit_qtpy_rp2040/
+# pins.c).
+CIRCUITPYTHON = {
+    "qtpy_rp2040": ("circuitpython_qtpy", {
+        "A0": 29, "A1": 28, "A2": 27, "A3": 26, "SDA": 24, "SCL": 25, "TX": 20, "RX": 5,
+        "SCK": 6, "MISO": 4, "MOSI": 3, "NEOPIXEL": 12, "BUTTON": 21, "SDA1": 22,
+        "SCL1": 23}),
+}
+# Terminal controls, no console text: CircuitPython's status bar sets the terminal's title
+# (OSC 0 ... ST) and clears the line (CSI 2K, CSI 0G) before its own messages.
+TERMINAL = re.compile(r"\x1b\][^\x1b\x07]*(?:\x1b\\|\x07)|\x1b\[[0-9;]*[A-Za-z]")
 
 
 def load_board(name):
     board = board_file.load(board_path(name))
-    if board["platform"] != "rp2":
-        raise UserError("board %s is not an rp2 build: the emulator is an RP2040" % name)
-    return board
+    if board["platform"] == "rp2" or (board["platform"] == "circuitpython"
+                                      and name in CIRCUITPYTHON):
+        return board
+    raise UserError("board %s cannot be emulated: the emulator is an RP2040 running MicroPython "
+                    "(rp2 board files) or CircuitPython on %s"
+                    % (name, ", ".join(sorted(CIRCUITPYTHON))))
 
 
-def _payload_key(name):
+def is_circuitpython(board):
+    return board["platform"] == "circuitpython"
+
+
+def wired(name, board):
+    """The board file with GPIO numbers for the emulator's pins (a CircuitPython board file
+    names its pins)."""
+    if not is_circuitpython(board):
+        return board
+    pins = CIRCUITPYTHON[name][1]
+
+    def gpio(part, key):
+        pin = board[part][key]
+        if pin not in pins:
+            raise UserError("board %s: %s %s %r is no pin of the emulated board (%s)"
+                            % (name, part, key, pin, ", ".join(sorted(pins))))
+        return pins[pin]
+    out = dict(board)
+    out["ring"] = dict(board["ring"], pin=gpio("ring", "pin"))
+    out["encoder"] = dict(board["encoder"], pin_a=gpio("encoder", "pin_a"),
+                          pin_b=gpio("encoder", "pin_b"))
+    out["button"] = dict(board["button"], pin=gpio("button", "pin"))
+    return out
+
+
+def firmware_image(name, uf2=None):
+    """The UF2 a board runs: `uf2` (MicroPython only), else the vendored stock image."""
+    board = load_board(name)
+    if is_circuitpython(board):
+        if uf2:
+            raise UserError("--uf2 is for a MicroPython board; %s runs the stock CircuitPython "
+                            "image" % name)
+        return image(CIRCUITPYTHON[name][0])
+    if uf2:
+        if not os.path.isfile(uf2):
+            raise UserError("--uf2 %s: no such file" % uf2)
+        return os.path.abspath(uf2)
+    return image("uf2")
+
+
+def refuse_uf2_on_kept(flash, uf2):
+    """--uf2 starts a fresh flash: a kept image already has its firmware."""
+    if uf2 and flash and os.path.exists(flash):
+        raise UserError("--uf2 runs on a fresh flash, and --flash %s exists already (it keeps "
+                        "the firmware it has): name a new file, or leave --flash out" % flash)
+
+
+def is_frozen(uf2):
+    """Does this UF2 carry the firmware frozen in (its first boot writes the rest)?"""
+    with open(uf2, "rb") as f:
+        return FROZEN_MARK in f.read()
+
+
+def emulated(name, flash, held=False, uf2=None):
+    """An EmulatedPico (not yet entered) for board `name` on flash image `flash`."""
+    board = load_board(name)
+    return EmulatedPico(flash, wired(name, board), held=held, uf2=firmware_image(name, uf2))
+
+
+def _payload_key(name, uf2):
     digest = hashlib.sha256()
-    for path, data in deploy.payload(name, compiled=True):
+    if is_circuitpython(load_board(name)):
+        files = _drive_layout(name)
+    elif is_frozen(uf2):
+        files = []
+    else:
+        files = deploy.payload(name, compiled=True)
+    for path, data in files:
         digest.update(path.encode() + b"\0" + data)
-    with open(image("uf2"), "rb") as f:
+    with open(uf2, "rb") as f:
         digest.update(f.read())
     return digest.hexdigest()[:16]
 
 
-def deployed_image(name, progress=print):
+def deployed_image(name, progress=print, uf2=None):
     """A flash image with the firmware deployed for board `name` (cached); its path."""
-    load_board(name)
-    path = os.path.join(CACHE, "%s-%s.img" % (name, _payload_key(name)))
+    firmware = firmware_image(name, uf2)
+    path = os.path.join(CACHE, "%s-%s.img" % (name, _payload_key(name, firmware)))
     if os.path.exists(path):
         return path
     os.makedirs(CACHE, exist_ok=True)
     fresh = path + ".new"
     if os.path.exists(fresh):
         os.remove(fresh)
-    progress("deploying the firmware onto a fresh emulated Pico (once for this firmware)")
-    with EmulatedPico(fresh, load_board(name)) as pico:
-        report = deploy.deploy(pico.port, name, progress=lambda line: None)
-    progress("deployed %d files in %.1f s" % (report["files"], report["seconds"]))
+    deploy_onto(name, fresh, progress, uf2)
     os.replace(fresh, path)
     return path
+
+
+def _drive_layout(name):
+    """[(path, bytes)]: what `deploy --drive` lays out on a CIRCUITPY drive for board `name`."""
+    from host_tools.emulator import circuitpy_drive
+    folder = tempfile.mkdtemp(prefix="chromawheel-drive-")
+    try:
+        return circuitpy_drive.laid_out(name, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def deploy_onto(name, flash, progress=print, uf2=None):
+    """Make a new flash image `flash` with the firmware deployed for board `name`."""
+    firmware = firmware_image(name, uf2)
+    if is_circuitpython(load_board(name)):
+        from host_tools.emulator import circuitpy_drive
+        files = _drive_layout(name)
+        circuitpy_drive.make_flash(flash, firmware, files)
+        progress("laid out %d files on a fresh CIRCUITPY drive" % len(files))
+        return
+    if is_frozen(firmware):
+        # The image is the whole firmware: its first boot writes main.py, boot.py, board.json.
+        with open(flash, "wb") as f:
+            f.write(flash_with_uf2(firmware))
+        progress("a fresh flash with %s (the firmware frozen in)" % os.path.basename(firmware))
+        return
+    progress("deploying the firmware onto a fresh emulated Pico (once for this firmware)")
+    with emulated(name, flash, uf2=uf2) as pico:
+        report = deploy.deploy(pico.port, name, progress=lambda line: progress("  " + line))
+    progress("deployed %d files in %.1f s" % (report["files"], report["seconds"]))
 
 
 def wait_started(pico, timeout=BOOT_TIMEOUT_S):
@@ -76,7 +199,11 @@ def wait_started(pico, timeout=BOOT_TIMEOUT_S):
 def _said(pico):
     """What the board printed, from the timed copy that comes in order with the frames and the
     knob's "done" (the pty copy may lag behind them)."""
-    return b"".join(data for _, data in pico.serial).decode("utf-8", "replace")
+    return _text(b"".join(data for _, data in pico.serial))
+
+
+def _text(data):
+    return TERMINAL.sub("", data.decode("utf-8", "replace"))
 
 
 def frames_of(pico, ring, since_ns=0):
@@ -87,13 +214,14 @@ def frames_of(pico, ring, since_ns=0):
     timeline += [(f[0], 0, f) for f in pico.frames if f[0] >= since_ns]
     timeline.sort(key=lambda item: (item[0], item[1]))
     frames = []
-    text = ""
+    raw = b""
     for ns, kind, value in timeline:
         if kind == 1:
-            text += value.decode("utf-8", "replace")
+            raw += value
             continue
-        lines = text.replace("\r", "").split("\n")
-        text = lines.pop()                      # a line still being printed waits
+        end = raw.rfind(b"\n") + 1             # a line still being printed waits
+        lines = _text(raw[:end]).replace("\r", "").split("\n")
+        raw = raw[end:]
         wheel, leds = decode_frame(ring, value[1])
         frames.append({"wheel": wheel, "leds": leds, "console": "\n".join(
             line for line in lines if line), "ns": ns, "faults": value[2]})
@@ -106,25 +234,38 @@ def console_lines(pico):
     return [line for line in text[:text.rfind("\n") + 1].split("\n") if line]
 
 
+def drive_files(flash):
+    """{path: bytes} on the CIRCUITPY drive of a CircuitPython board's flash image."""
+    from host_tools.emulator import circuitpy_drive
+    return circuitpy_drive.drive_of(flash)
+
+
 def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
-               progress=print):
-    """Boot the deployed firmware (from `flash`, a kept image, else a copy of the cached
-    deployed one), run the script on the pins once it has started, return (frames, console
-    lines)."""
+               progress=print, uf2=None, drive=None):
+    """Boot the deployed firmware (from `flash`, a kept image: deployed onto a fresh one first
+    if it does not exist yet; else a copy of the cached deployed one), run the script on the
+    pins once it has started, return (frames, console lines). `uf2`: another MicroPython
+    image. `drive`: a dict, filled with the files on a CircuitPython board's CIRCUITPY drive
+    after the run."""
     config = load_board(board)
     commands = compile_script(script, config["button"])
+    refuse_uf2_on_kept(flash, uf2)
     own = flash is None
     if own:
         folder = tempfile.mkdtemp(prefix="chromawheel-emulate-")
         flash = os.path.join(folder, "flash.img")
-        shutil.copyfile(deployed_image(board, progress), flash)
+        shutil.copyfile(deployed_image(board, progress, uf2), flash)
+    elif not os.path.exists(flash):
+        deploy_onto(board, flash, progress, uf2)
     try:
-        with EmulatedPico(flash, config, held=hold) as pico:
+        with emulated(board, flash, held=hold, uf2=uf2) as pico:
             wait_started(pico)
             pico.send(*(commands + ["wait 50"]))
             pico.wait_done(timeout=600)
             frames = frames_of(pico, config["ring"])
             console = console_lines(pico)
+        if drive is not None and is_circuitpython(config):
+            drive.update(drive_files(flash))
     finally:
         if own:
             shutil.rmtree(folder, ignore_errors=True)

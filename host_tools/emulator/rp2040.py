@@ -5,8 +5,13 @@ What it is: the real rp2 port (32-bit, ticks wrapping at 2**30, the rp2 `machine
 from the vendored UF2 and boot ROM (host_tools/emulator/images, see PROVENANCE.md there), with
 the flash chip modelled at the boot ROM's flash routines (rp2040js/flash.cjs: littlefs works and
 survives power cycles), the ring's WS2812 line decoded and the knob and button driven on
-their pins (rp2040js/board.cjs), and resets that power the chip up again. What it lacks: core 1,
-faithful PIO clock timing (edge-driven programs run), I2C devices."""
+their pins (rp2040js/board.cjs), the PIO on the emulated clock at each state machine's clock
+divider with its delay cycles (rp2040js/pio_timing.cjs), and resets that power the chip up
+again. What it lacks: core 1, I2C devices.
+
+The same chip runs stock CircuitPython (a QT Py RP2040 UF2, `uf2=`), its CIRCUITPY drive a
+FAT in the flash image (host_tools/emulator/circuitpy_drive.py); the board file's pins are
+then GPIO numbers (host_tools/emulator/emulate.py maps CircuitPython's pin names)."""
 
 import hashlib
 import json
@@ -86,6 +91,27 @@ def compiled(rels, tmp):
     return out
 
 
+FLASH_SIZE = 2 * 1024 * 1024          # rp2040js/flash.cjs: the Pico's W25Q16JV
+
+
+def flash_with_uf2(uf2_path):
+    """A flash image (bytearray): the UF2's 512-byte blocks, each up to 256 bytes for an XIP
+    address from 0x10000000, on an erased chip (what rp2040js/pico.cjs loads)."""
+    flash = bytearray(b"\xff" * FLASH_SIZE)
+    with open(uf2_path, "rb") as f:
+        uf2 = f.read()
+    for at in range(0, len(uf2) - 511, 512):
+        block = uf2[at:at + 512]
+        if block[:8] != b"UF2\nWQ]\x9e":
+            raise UserError("%s: block %d is not a UF2 block" % (uf2_path, at // 512))
+        offset = int.from_bytes(block[12:16], "little") - 0x10000000
+        size = int.from_bytes(block[16:20], "little")
+        if not 0 <= offset <= FLASH_SIZE - size:
+            raise UserError("%s: block %d lies outside the flash" % (uf2_path, at // 512))
+        flash[offset:offset + size] = block[32:32 + size]
+    return flash
+
+
 def image(name):
     """Path of a vendored image, checked against its recorded SHA-256."""
     filename, sha256 = IMAGES[name]
@@ -118,7 +144,8 @@ class EmulatedPico:
 
     def __init__(self, flash_image=None, board=None, held=False, uf2=None):
         self.flash_image = flash_image
-        self.uf2 = uf2                          # another UF2 (a frozen build) for a new image
+        self.uf2 = uf2                  # another UF2 (CircuitPython, a frozen build), used
+                                        # when flash_image does not exist yet
         self.board = board
         self.held = held                        # the button held at the next power-up
         self.proc = None

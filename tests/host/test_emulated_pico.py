@@ -11,11 +11,9 @@ import time
 import pytest
 
 from host_tools.device import deploy
-
-from host_tools.emulator import emulate
-
-from host_tools.sim import simulator
 from host_tools.device.files import ROOT
+from host_tools.emulator import emulate
+from host_tools.sim import simulator
 from host_tools.errors import UserError
 from host_tools.emulator.rp2040 import EmulatedPico
 
@@ -47,6 +45,17 @@ def pico_flash(deployed, tmp_path):
 def started(pico, timeout=60):
     emulate.wait_started(pico, timeout)
     return emulate.console_lines(pico)
+
+
+def said_soon(pico, line, timeout=30):
+    """Whether the board printed `line`: the timed serial copy comes on its own pipe and may
+    trail the pty that deploy listened on, so it is given a moment to catch up."""
+    deadline = time.time() + timeout
+    while line not in emulate.console_lines(pico):
+        if time.time() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def power_cycle(pico, while_off=None):
@@ -92,7 +101,7 @@ def test_a_flashed_set_is_used_and_survives_a_power_cycle(pico_flash):
         started(pico)
         report = deploy.flash_set(pico.port, JAZZ, progress=lambda line: None)
         assert report["melds"] == 47
-        assert "meld set jazz loaded: 47 melds" in emulate.console_lines(pico)
+        assert said_soon(pico, "meld set jazz loaded: 47 melds")
         assert "meld set jazz loaded: 47 melds" in power_cycle(pico)
         listing = deploy.list_sets(pico.port)            # (it resets the board)
         assert listing["active"] == "jazz"

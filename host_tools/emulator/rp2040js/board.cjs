@@ -18,6 +18,7 @@ const FORWARD = [3, 1, 0, 2];                 // clockwise from rest (A B = 1 1)
 const EDGE_NS = 1000000;
 const BOUNCE_NS = 40000;
 const RESET_NS = 50000;
+const [LOW, HIGH, PULL_UP, PULL_DOWN] = [0, 1, 3, 4];      // rp2040js GPIOPinState
 
 function ringDecoder(mcu, pin, emit) {
   let lastRise = 0;
@@ -46,9 +47,18 @@ function ringDecoder(mcu, pin, emit) {
     longest = 0;
   }
 
+  // The line's level (rp2040js GPIOPinState): driven high or low; undriven, pulled up or
+  // down, or else held where it was (the wire's capacitance: a WS2812 input has no pull). So
+  // a pin handed from the PIO back to SIO, floating for a moment between gpio_init() and
+  // its output enable (CircuitPython's neopixel_write), stays low, as the LED sees it.
+  let level = 0;
   mcu.gpio[pin].addListener((state) => {
     const now = clock.nanos;
-    if (state === 1) {                       // rising
+    const next = state === HIGH || state === PULL_UP ? 1
+      : state === LOW || state === PULL_DOWN ? 0 : level;
+    if (next === level) return;
+    level = next;
+    if (next === 1) {                        // rising
       if (bits.length && now - lastFall > RESET_NS) flush();
       if (bits.length) {
         const period = now - lastRise;
@@ -57,7 +67,7 @@ function ringDecoder(mcu, pin, emit) {
       }
       lastRise = now;
       end.cancel();
-    } else if (state === 0 && lastRise) {    // falling
+    } else {                                 // falling
       const high = now - lastRise;
       if (high >= 250 && high <= 550) bits.push(0);
       else if (high >= 650 && high <= 950) bits.push(1);

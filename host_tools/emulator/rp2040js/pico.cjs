@@ -16,6 +16,7 @@ const net = require('net');
 const { Simulator, USBCDC } = require('rp2040js');
 const { attachFlash, loadFlash } = require('./flash.cjs');
 const { ringDecoder, knob } = require('./board.cjs');
+const { attachPioTiming } = require('./pio_timing.cjs');
 
 const [bootromPath, uf2Path, imagePath, boardJson] = process.argv.slice(2);
 const board = boardJson ? JSON.parse(boardJson) : null;
@@ -44,6 +45,11 @@ function loadUf2(path) {
 }
 loadFlash(mcu, uf2Path, imagePath || null, loadUf2);
 attachFlash(mcu, imagePath || null);
+
+// BOOTSEL: the QSPI chip select, pulled up by the flash and low only while the button is
+// held; rp2040js reads the pin low, and CircuitPython's safe-mode check (a held BOOTSEL, read
+// through SIO GPIO_HI_IN) would wait for its release forever. The button is never held here.
+Object.defineProperty(mcu.qspi[1], 'inputValue', { get: () => true });
 
 const watchdog = mcu.peripherals[0x40058];
 let serialEvents = null;
@@ -91,33 +97,33 @@ function feed() {
   pending = pending.subarray(count);
 }
 
-// rp2040js runs the PIO on wall-clock timers, apart from the emulated clock: a program that
-// polls pins (the encoder's) would see them only between slices of CPU emulation, millions of
-// cycles apart, and miss whole detents. Here the PIO steps with the CPU instead, while a
-// state machine runs (rp2040js does not model the PIO clock divider anyway).
-for (const pio of mcu.pio) pio.run = function run() { this.stopped = false; };
+// The PIO ticks on the emulated clock at each state machine's divided clock, with its delay
+// cycles (pio_timing.cjs; rp2040js runs it on wall-clock timers and ignores both).
+const CYCLE_NANOS = 1e9 / 125000000;          // both ports run the RP2040 at 125 MHz
+const pioTiming = attachPioTiming(mcu, CYCLE_NANOS);
 simulator.execute = function execute() {
   const { clock } = this;
   const core = mcu.core;
   this.executeTimer = null;
   this.stopped = false;
-  const cycleNanos = 1e9 / 125000000;
   // Slices of 200k instructions (rp2040js: 1M): the host's bytes, which arrive between
   // slices, wait less (a raw-REPL round trip is several of them).
   for (let i = 0; i < 200000 && !this.stopped; i++) {
-    const pioRunning = !mcu.pio[0].stopped || !mcu.pio[1].stopped;
     if (core.waiting) {
-      // The CPU sleeps until the next alarm. Pins change only in alarms (the knob's edges)
-      // or by the CPU, so the PIO gets a few steps after each alarm to see what changed.
-      const { nanosToNextAlarm } = clock;
-      clock.tick(nanosToNextAlarm);
-      i += nanosToNextAlarm / cycleNanos;
-      if (pioRunning) for (let k = 0; k < 16; k++) for (const pio of mcu.pio) if (!pio.stopped) pio.step();
+      // The CPU sleeps until its next alarm (rp2040js: the clock jumps there); running state
+      // machines tick through the gap, and one may wake the CPU earlier.
+      const alarm = clock.nextAlarm;
+      const pioDue = pioTiming.next() < Infinity;
+      if (alarm || pioDue) {
+        const until = alarm ? alarm.nanos : clock.nanos + 1000000;
+        const reached = pioDue ? pioTiming.idle(until) : until;
+        i += (reached - clock.nanos) / CYCLE_NANOS;
+        clock.tick(reached - clock.nanos);
+      }
     } else {
-      clock.tick(core.executeInstruction() * cycleNanos);
-      // One PIO step every 16 CPU instructions: a polling program still samples its pins
-      // every fraction of a microsecond (the knob's bounce lasts 40 us), at a small cost.
-      if (pioRunning && (i & 15) === 0) for (const pio of mcu.pio) if (!pio.stopped) pio.step();
+      clock.tick(core.executeInstruction() * CYCLE_NANOS);
+      const now = Math.floor((clock.nanos / CYCLE_NANOS) * 256);
+      if (pioTiming.next() <= now) pioTiming.catchUp(now);
     }
     if ((i & 0x3ff) === 0) feed();           // the host's bytes, as the FIFO makes room
   }

@@ -1,0 +1,104 @@
+"""The firmware on real CircuitPython (the stock 10.2.1 QT Py RP2040 UF2) in the emulated RP2040:
+the CIRCUITPY drive that `deploy --drive` lays out, with the Adafruit bundle libraries it
+ships, booted from the flash image; the ring decoded off its WS2812 pin (CircuitPython's
+PIO-driven neopixel_write), the knob read by rotaryio, the button by digitalio, settings saved
+on the FAT drive by the firmware itself. Time is the emulator's: nothing depends on wall time."""
+
+import json
+
+import pytest
+
+from hardware import board as board_file
+from host_tools.cli.main import main
+from host_tools.device.files import board_path
+from host_tools.emulator import circuitpy_drive, emulate
+from host_tools.sim import simulator
+
+NAME = "qtpy_rp2040"
+BOARD = emulate.load_board(NAME)
+BANNER = "Adafruit CircuitPython 10.2.1 on 2026-05-12; Adafruit QT Py RP2040 with rp2040"
+# A line only the real port prints: nothing is plugged into the STEMMA QT port, so its I2C has
+# no pull-ups and CircuitPython's busio.I2C refuses it (the simulator's board has an OLED).
+NO_DISPLAY = ("display not found (No pull up found on SDA or SCL; check your wiring): running "
+              "without it; check its wiring and the board file's \"display\" section")
+SCRIPT = "cw 3; click; ccw 1; double; long; wait 200"
+
+
+def lit(frame):
+    return [pc for pc in range(12) if any(frame["wheel"][pc])]
+
+
+@pytest.fixture(scope="module")
+def deployed(tmp_path_factory):
+    """A fresh QT Py: the stock UF2 and a CIRCUITPY drive holding what deploy --drive lays out."""
+    image = str(tmp_path_factory.mktemp("qtpy") / "deployed.img")
+    emulate.deploy_onto(NAME, image, progress=lambda line: None)
+    return image
+
+
+def test_the_drive_holds_what_deploy_lays_out(deployed, tmp_path):
+    folder = tmp_path / "CIRCUITPY"
+    folder.mkdir()
+    laid_out = dict(circuitpy_drive.laid_out(NAME, str(folder)))
+    assert emulate.drive_files(deployed) == laid_out
+    # Adafruit's bundle modules, for real (asyncio is no built-in on CircuitPython).
+    assert {"code.py", "boot.py", "board.json", "lib/adafruit_ticks.py",
+            "lib/asyncio/core.py"} <= set(laid_out)
+
+
+def test_the_knob_and_ring_pins_are_the_board_files():
+    # The board file names CircuitPython pins; the emulator drives the GPIOs behind them
+    # (CircuitPython's pins.c for the QT Py RP2040), A leading B for a clockwise detent.
+    wired = emulate.wired(NAME, BOARD)
+    assert (BOARD["encoder"]["pin_a"], BOARD["encoder"]["pin_b"]) == ("A1", "A2")
+    assert (wired["encoder"]["pin_a"], wired["encoder"]["pin_b"]) == (28, 27)
+    assert (BOARD["ring"]["pin"], wired["ring"]["pin"]) == ("A3", 26)
+    assert (BOARD["button"]["pin"], wired["button"]["pin"]) == ("A0", 29)
+
+
+def test_the_simulators_script_gives_the_simulators_frames(deployed, tmp_path):
+    flash = str(tmp_path / "flash.img")
+    with open(deployed, "rb") as f, open(flash, "wb") as out:
+        out.write(f.read())
+    drive = {}
+    frames, console = emulate.run_script(SCRIPT, board=NAME, flash=flash,
+                                         progress=lambda line: None, drive=drive)
+    # The simulator runs its own board: the same ring power, LED count, colour order, knob and
+    # button timings as the QT Py's, so the same wheel (C first) and console.
+    sim = board_file.load(board_path("sim"))
+    wiring = ("pin", "led_at_c", "direction", "pin_a", "pin_b", "driver", "pull")
+    for part in ("ring", "encoder", "button"):
+        assert {k: v for k, v in BOARD[part].items() if k not in wiring} == \
+            {k: v for k, v in sim[part].items() if k not in wiring}, part
+    expected, expected_console = simulator.run_script(SCRIPT)
+    # cw 3 and ccw 1 through rotaryio: C, Db, D, Eb, then (click) Eb minor, (ccw) D minor.
+    assert [lit(f) for f in frames][:6] == [[0, 4, 7], [1, 5, 8], [2, 6, 9], [3, 7, 10],
+                                            [3, 6, 10], [2, 5, 9]]
+    assert [f["wheel"] for f in frames] == [f["wheel"] for f in expected]
+    assert console == [NO_DISPLAY] + expected_console
+    assert [f["console"] for f in frames][1:] == [f["console"] for f in expected][1:]
+    # The wire: GRB bytes at 800 kHz within the WS2812B datasheet's windows, LED 0 at C.
+    assert not sum(f["faults"] for f in frames)
+    assert [f["leds"] for f in frames] == [f["wheel"] for f in frames]
+    # CircuitPython wrote boot_out.txt on this first power-up, with boot.py's word on who
+    # writes the drive.
+    boot_out = drive["boot_out.txt"].decode().replace("\r\n", "\n")
+    assert boot_out.startswith(BANNER + "\nBoard ID:adafruit_qtpy_rp2040\n")
+    assert "chromawheel boot: CIRCUITPY is the firmware's (it saves settings)" in boot_out
+
+
+def test_a_setting_the_firmware_saves_is_there_after_a_power_cycle(tmp_path, capsys):
+    # A new --flash FILE: the firmware deployed onto a fresh image, kept there; the second
+    # run powers up what the first one saved (5 s after the knob stops).
+    flash = str(tmp_path / "kept.img")
+    args = ["emulate", "--board", NAME, "--flash", flash, "--json"]
+    assert main(args + ["--script", "cw 3; wait 6000"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["console"][-1] == "Eb major triad (maj): Eb G Bb"
+    assert json.loads(first["drive"]["settings.json"])["root"] == 3
+    assert main(args + ["--script", "ccw 1; wait 100"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["console"] == [NO_DISPLAY, "meld set default loaded: 60 melds",
+                                 "Eb major triad (maj): Eb G Bb", "D major triad (maj): D F# A"]
+    assert second["drive"]["boot_out.txt"] == first["drive"]["boot_out.txt"]
+    assert not first["timing_faults"] and not second["timing_faults"]
