@@ -102,3 +102,22 @@ def test_a_setting_the_firmware_saves_is_there_after_a_power_cycle(tmp_path, cap
                                  "Eb major triad (maj): Eb G Bb", "D major triad (maj): D F# A"]
     assert second["drive"]["boot_out.txt"] == first["drive"]["boot_out.txt"]
     assert not first["timing_faults"] and not second["timing_faults"]
+
+
+def test_the_button_held_at_power_up_leaves_the_drive_to_the_computer(deployed, tmp_path):
+    # The maker's guide: hold the knob's button while plugging in to copy files onto
+    # CIRCUITPY. boot.py then leaves the drive to the computer and the firmware starts in
+    # safe mode (amber quarters), writing nothing.
+    flash = str(tmp_path / "held.img")
+    with open(deployed, "rb") as f, open(flash, "wb") as out:
+        out.write(f.read())
+    drive = {}
+    frames, console = emulate.run_script("cw 1; wait 100", board=NAME, flash=flash, hold=True,
+                                         progress=lambda line: None, drive=drive)
+    assert console[0] == ("safe mode: button held at power-up. The app is not started; the "
+                          "REPL is free.")
+    assert lit(frames[0]) == [0, 3, 6, 9]
+    assert all(f["wheel"] == frames[0]["wheel"] for f in frames)     # the knob does nothing
+    boot_out = drive["boot_out.txt"].decode()
+    assert "chromawheel boot: CIRCUITPY stays writable from the computer" in boot_out
+    assert "settings.json" not in drive and "crashes.txt" not in drive
