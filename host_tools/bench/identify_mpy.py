@@ -9,7 +9,7 @@ import json
 import sys
 import time
 
-sys.path.insert(0, sys.argv[0].rsplit("/", 2)[0] if "/" in sys.argv[0] else "..")
+sys.path.insert(0, sys.argv[0].rsplit("/", 3)[0] if "/" in sys.argv[0] else "../..")
 
 from core.identify import Identifier  # noqa: E402
 from core.meldset import load  # noqa: E402
