@@ -219,13 +219,17 @@ class App:
             self.rendered_at = now
         if self.pending:
             self.pending = not hw.ring.show(hw.clock.ticks_us())
+        # The sound before the screen, timed from the clock as it is now, not from the tick's
+        # start: on a real port a tick with a change takes tens of ms (a first import, the
+        # console line, a display line is about 50 ms on an RP2040), which would come out of
+        # the note.
+        if hw.buzzer is not None:
+            hw.buzzer.update(hw.clock.ticks_ms())
         # After the ring, and only once the ring shows the same state (a frame held back by
         # the frame rate first): the LEDs answer the knob first.
         if self.screen_due and not self.dirty and not self.pending:
             self.screen_due = False
             self._show_on_display()
-        if hw.buzzer is not None:
-            hw.buzzer.update(now)
         if self.watchdog is not None:
             self.watchdog.feed()
 
