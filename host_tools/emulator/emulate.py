@@ -31,6 +31,7 @@ from hardware import board as board_file
 from host_tools.device import deploy
 from host_tools.device.files import ROOT, board_path
 from host_tools.errors import UserError
+from host_tools.emulator.parts import Parts, part_events
 from host_tools.emulator.rp2040 import EmulatedPico, flash_with_uf2, image
 from host_tools.sim.simulator import compile_script, decode_frame
 
@@ -208,23 +209,47 @@ def _text(data):
 
 def frames_of(pico, ring, since_ns=0):
     """The run as the simulator writes it: {"wheel", "leds", "console"} a frame, the console
-    lines printed since the previous frame; plus "ns" (emulated time) and "faults" (WS2812
-    timing faults on the wire)."""
+    lines printed since the previous frame, and on a board whose OLED and piezo are modelled
+    (emulator/parts.py) "display" (its text once the frame is shown) and "tones" ([Hz, ms]
+    started after this frame); plus "ns" (emulated time) and "faults" (WS2812 timing faults
+    on the wire)."""
     timeline = [(ns, 1, data) for ns, data in pico.serial if ns >= since_ns]
     timeline += [(f[0], 0, f) for f in pico.frames if f[0] >= since_ns]
+    modelled = pico.board is not None and part_events(pico.board)
+    parts = Parts(pico.board) if modelled else None
+    if parts is not None:
+        timeline += [(ns, 2, (part, data)) for ns, part, data in pico.parts if ns >= since_ns]
     timeline.sort(key=lambda item: (item[0], item[1]))
     frames = []
+    heard = []                                 # (the frame a tone follows, its entry)
     raw = b""
     for ns, kind, value in timeline:
         if kind == 1:
             raw += value
             continue
+        if kind == 2:
+            part, data = value
+            if part == "oled":
+                parts.oled_write(data)
+                if frames:
+                    frames[-1]["display"] = parts.rows()
+            elif parts.piezo(ns, data):
+                heard.append((max(len(frames) - 1, 0), parts.tones[-1]))
+            continue
         end = raw.rfind(b"\n") + 1             # a line still being printed waits
         lines = _text(raw[:end]).replace("\r", "").split("\n")
         raw = raw[end:]
         wheel, leds = decode_frame(ring, value[1])
-        frames.append({"wheel": wheel, "leds": leds, "console": "\n".join(
-            line for line in lines if line), "ns": ns, "faults": value[2]})
+        frame = {"wheel": wheel, "leds": leds, "console": "\n".join(
+            line for line in lines if line), "ns": ns, "faults": value[2]}
+        if modelled and "oled" in modelled:
+            frame["display"] = parts.rows()
+        if modelled and "piezo" in modelled:
+            frame["tones"] = []
+        frames.append(frame)
+    for index, (_, freq, ms) in heard:
+        if ms is not None and frames:
+            frames[index]["tones"].append([freq, ms])
     return frames
 
 

@@ -6,8 +6,10 @@ from the vendored UF2 and boot ROM (host_tools/emulator/images, see PROVENANCE.m
 the flash chip modelled at the boot ROM's flash routines (rp2040js/flash.cjs: littlefs works and
 survives power cycles), the ring's WS2812 line decoded and the knob and button driven on
 their pins (rp2040js/board.cjs), the PIO on the emulated clock at each state machine's clock
-divider with its delay cycles (rp2040js/pio_timing.cjs), and resets that power the chip up
-again. What it lacks: core 1, I2C devices.
+divider with its delay cycles (rp2040js/pio_timing.cjs), a MicroPython board's OLED answering
+on its I2C bus and its piezo read off the PWM pin (rp2040js/parts.cjs), and resets that power
+the chip up again. What it lacks: core 1; I2C bus timing (a transfer takes no emulated time);
+an I2C device for CircuitPython, which probes with a bit-banged empty write.
 
 The same chip runs stock CircuitPython (a QT Py RP2040 UF2, `uf2=`), its CIRCUITPY drive a
 FAT in the flash image (host_tools/emulator/circuitpy_drive.py); the board file's pins are
@@ -24,6 +26,7 @@ import threading
 import time
 import tty
 
+from host_tools.emulator.parts import part_events
 from host_tools.errors import UserError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -153,6 +156,7 @@ class EmulatedPico:
         self.said = bytearray()
         self.frames = []              # [emulated ns, wire bytes, faults, bit period min, max]
         self.serial = []              # [(emulated ns, bytes the board sent on its USB serial)]
+        self.parts = []               # [(emulated ns, "oled", I2C write) | (ns, "piezo", Hz)]
         self.events = []
         self.resets = 0
         self._stop = threading.Event()
@@ -182,7 +186,7 @@ class EmulatedPico:
             args.append(json.dumps({"ring": ring["pin"], "encoder": [encoder["pin_a"],
                                     encoder["pin_b"]], "button": button["pin"],
                                     "ppd": encoder["pulses_per_detent"], "reset": reset_reason,
-                                    "held": self.held,
+                                    "held": self.held, "parts": part_events(self.board),
                                     "events_fd": events_w, "commands_fd": commands_r}))
             fds = (events_w, commands_r)
             self._events_in, self._commands_out = events_r, commands_w
@@ -293,4 +297,8 @@ class EmulatedPico:
                 elif text.startswith("S ") and len(words) == 3:
                     _, ns, data = words
                     self.serial.append((int(ns), bytes.fromhex(data)))
+                elif text.startswith("I ") and len(words) == 3:
+                    self.parts.append((int(words[1]), "oled", bytes.fromhex(words[2])))
+                elif text.startswith("T ") and len(words) == 4:
+                    self.parts.append((int(words[1]), "piezo", int(words[2])))
 

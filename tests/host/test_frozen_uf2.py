@@ -17,6 +17,7 @@ from host_tools.device.files import board_path, python_files
 from host_tools.emulator import emulate
 from host_tools.meldfiles import DEFAULT_SOURCE
 from host_tools.sim import simulator
+from tests.host.test_emulated_pico import SCRIPT
 
 FROZEN = os.path.join(ROOT, "build", "uf2", "chromawheel-RPI_PICO.uf2")
 BUILD = os.path.join(ROOT, "host_tools", "builds", "build_uf2.sh")
@@ -50,15 +51,15 @@ def lit(frame):
 
 def test_the_frozen_uf2_runs_the_simulators_script(tmp_path):
     uf2 = _frozen_uf2()
-    script = "cw 3; click; ccw 1; double; long; wait 200"
+    script = SCRIPT                     # turns 50 ms apart: the display is drawn in between
     frames, console = emulate.run_script(script, board="pico", uf2=uf2,
                                          flash=str(tmp_path / "fresh.img"),
                                          progress=lambda line: None)
     expected, expected_console = simulator.run_script(script)
     assert [lit(f) for f in frames] == [lit(f) for f in expected]
     # The first boot wrote main.py, boot.py, board.json and the default set from the UF2
-    # itself (its line comes before USB is up, so no host hears it), then the app ran; the
-    # Pico's OLED is not there, so it is left out.
-    assert console[0].startswith("display not found ([Errno 110] ETIMEDOUT)")
-    assert console[1:] == expected_console
+    # itself (its line comes before USB is up, so no host hears it), then the app ran, its
+    # OLED driver frozen in too.
+    assert console == expected_console
+    assert [f["display"] for f in frames] == [f["display"] for f in expected]
     assert not sum(f["faults"] for f in frames)

@@ -12,6 +12,7 @@
 //   press, release   the push switch (to ground: active low, pulled up)
 //   wait MS     let MS milliseconds of emulated time pass
 //   done        answer "E <ns>" when everything before it has run
+//   unplug      the OLED stops answering (parts.cjs), when the board has one
 'use strict';
 
 const FORWARD = [3, 1, 0, 2];                 // clockwise from rest (A B = 1 1): A leads B
@@ -78,7 +79,7 @@ function ringDecoder(mcu, pin, emit) {
   });
 }
 
-function knob(mcu, config, emit) {
+function knob(mcu, config, emit, more = {}) {
   const [pinA, pinB] = config.encoder;
   const button = mcu.gpio[config.button];
   const a = mcu.gpio[pinA];
@@ -135,6 +136,7 @@ function knob(mcu, config, emit) {
       else if (verb === 'release') steps = [[0, () => button.setInputValue(true)]];
       else if (verb === 'wait') steps = [[parseInt(words[1], 10) * 1000000, null]];
       else if (verb === 'done') { emit(`E ${Math.round(mcu.clock.nanos)}`); continue; }
+      else if (more[verb]) { more[verb](); continue; }      // a part's own command, in turn
       else if (!verb) continue;
       else { emit(`? ${verb}`); continue; }
       busy = true;

@@ -16,6 +16,7 @@ const net = require('net');
 const { Simulator, USBCDC } = require('rp2040js');
 const { attachFlash, loadFlash } = require('./flash.cjs');
 const { ringDecoder, knob } = require('./board.cjs');
+const { oled, piezo } = require('./parts.cjs');
 const { attachPioTiming } = require('./pio_timing.cjs');
 
 const [bootromPath, uf2Path, imagePath, boardJson] = process.argv.slice(2);
@@ -59,10 +60,12 @@ if (board) {
   const events = new net.Socket({ fd: board.events_fd, readable: false, writable: true });
   const emit = (line) => events.write(`${line}\n`);
   ringDecoder(mcu, board.ring, emit);
+  const display = board.parts && board.parts.oled ? oled(mcu, board.parts.oled, emit) : null;
+  if (board.parts && board.parts.piezo !== undefined) piezo(mcu, board.parts.piezo, emit);
   serialEvents = (buffer) => {
     if (buffer.length) emit(`S ${Math.round(mcu.clock.nanos)} ${Buffer.from(buffer).toString('hex')}`);
   };
-  const command = knob(mcu, board, emit);
+  const command = knob(mcu, board, emit, display ? { unplug: () => display.unplug() } : {});
   let partial = '';
   new net.Socket({ fd: board.commands_fd, readable: true, writable: false }).on('data', (chunk) => {
     partial += chunk.toString();
