@@ -363,7 +363,9 @@ def _line_after(pico, line, timeout=120):
     deadline = time.time() + timeout
     while time.time() < deadline:
         lines = emulate.console_lines(pico)
-        at = len(lines) - 1 - lines[::-1].index(line) if line in lines else -1
+        # The raw REPL's last bytes can share the line the app prints first after a reset.
+        ends = [i for i, said in enumerate(lines) if said.endswith(line)]
+        at = ends[-1] if ends else -1
         if 0 <= at < len(lines) - 1 and pico.frames:
             return lines[at + 1]
         time.sleep(0.1)
