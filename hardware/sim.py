@@ -121,22 +121,47 @@ class SimButton:
         return self.down
 
 
-class SimLink:
-    """Reads the host's commands and applies them to the twins, one at a time: a `wait`
-    holds the queue until its time has passed, so a script replays the same way every run."""
+class CommandQueue:
+    """Host commands applied to the twins one at a time: a wait holds the queue until its
+    time has passed (in virtual time: one loop period a tick), so a script replays the same
+    way every run. The simulator's link reads them as lines, the web board's from the page."""
 
-    def __init__(self, clock, encoder, button, period_ms, stream=None):
+    def __init__(self, clock, encoder, button, period_ms):
         self.clock = clock
         self.encoder = encoder
         self.button = button
         self.period_ms = period_ms
+        self._wait_left = 0
+        self._wait_until = 0
+        self.quit = False
+        self.closed = False
+
+    def _wait(self, ms):
+        self._wait_left = ms
+        self._wait_until = ticks_add(ticks_ms(), ms)
+
+    def _waiting(self):
+        """Called once per loop tick, first: True while a wait still holds the queue."""
+        if self._wait_left > 0:
+            if self.clock.virtual:
+                step = min(self.period_ms, self._wait_left)
+                self.clock.advance(step)
+                self._wait_left -= step
+                return True
+            if ticks_diff(ticks_ms(), self._wait_until) < 0:
+                return True
+            self._wait_left = 0
+        return False
+
+
+class SimLink(CommandQueue):
+    """The simulator's commands, one a line on its input stream."""
+
+    def __init__(self, clock, encoder, button, period_ms, stream=None):
+        CommandQueue.__init__(self, clock, encoder, button, period_ms)
         self._in = stream or sys.stdin
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
-        self._wait_left = 0
-        self._wait_until = None
-        self.quit = False
-        self.closed = False
 
     def _ready(self):
         for _ in self._poll.ipoll(0):
@@ -145,15 +170,8 @@ class SimLink:
 
     def poll(self):
         """Called once per loop tick."""
-        if self._wait_left > 0:
-            if self.clock.virtual:
-                step = min(self.period_ms, self._wait_left)
-                self.clock.advance(step)
-                self._wait_left -= step
-                return
-            if ticks_diff(ticks_ms(), self._wait_until) < 0:
-                return
-            self._wait_left = 0
+        if self._waiting():
+            return
         while not self.closed and not self.quit and self._wait_left == 0 and self._ready():
             line = self._in.readline()
             if not line:
@@ -172,8 +190,7 @@ class SimLink:
         elif verb == "release":
             self.button.down = False
         elif verb == "wait":
-            self._wait_left = int(words[1])
-            self._wait_until = ticks_add(ticks_ms(), self._wait_left)
+            self._wait(int(words[1]))
         elif verb == "clock":                # "clock virtual [UPTIME_MS]" or "clock real"
             self.clock.virtual = words[1] == "virtual"
             if len(words) > 2:

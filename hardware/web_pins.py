@@ -24,9 +24,9 @@ import uctypes  # type: ignore[import-not-found]
 import webpins  # type: ignore[import-not-found]
 
 from firmware.devices import LOOP_PERIOD_MS, Hardware
-from hardware.clock import PERIOD, ticks_add, ticks_diff, ticks_ms, ticks_us
+from hardware.clock import PERIOD, ticks_add, ticks_ms, ticks_us
 from hardware.ring import Ring
-from hardware.sim import SimButton, SimEncoder
+from hardware.sim import CommandQueue, SimButton, SimEncoder
 
 # Command verbs (the low 3 bits of a command; the argument is the rest, signed).
 TURN = 1
@@ -88,33 +88,17 @@ class WebRingOutput:
         self.frames += 1
 
 
-class WebLink:
-    """The page's commands, applied one at a time as the simulator's link applies its lines:
-    a WAIT holds the queue until its time has passed (in virtual time: one loop period a
-    tick)."""
+class WebLink(CommandQueue):
+    """The page's commands, applied as the simulator's link applies its lines."""
 
     def __init__(self, clock, encoder, button, period_ms):
-        self.clock = clock
-        self.encoder = encoder
-        self.button = button
-        self.period_ms = period_ms
+        CommandQueue.__init__(self, clock, encoder, button, period_ms)
         self._next = webpins.next
-        self._wait_left = 0
-        self._wait_until = 0
-        self.quit = False
-        self.closed = False
 
     def poll(self):
         """Called once per loop tick."""
-        if self._wait_left > 0:
-            if self.clock.virtual:
-                step = min(self.period_ms, self._wait_left)
-                self.clock.advance(step)
-                self._wait_left -= step
-                return
-            if ticks_diff(ticks_ms(), self._wait_until) < 0:
-                return
-            self._wait_left = 0
+        if self._waiting():
+            return
         while not self.quit and self._wait_left == 0:
             command = self._next()
             if not command:
@@ -129,8 +113,7 @@ class WebLink:
         elif verb == RELEASE:
             self.button.down = False
         elif verb == WAIT:
-            self._wait_left = arg
-            self._wait_until = ticks_add(ticks_ms(), arg)
+            self._wait(arg)
         elif verb == VIRTUAL:
             self.clock.virtual = True
             self.clock.advance(arg)
