@@ -15,7 +15,7 @@ STABLE_MS = 10000
 
 
 def count():
-    raw = storage.read_recovering(CRASH_PATH)
+    raw = storage.read_record(CRASH_PATH)
     try:
         return int(raw) if raw else 0
     except ValueError:
@@ -34,6 +34,6 @@ def booting(reset_cause):
 
 def set_count(value):
     try:
-        storage.write_atomic(CRASH_PATH, str(value).encode())
+        storage.write_record(CRASH_PATH, str(value).encode())
     except OSError:
         pass

@@ -1,7 +1,11 @@
-"""A small, bounded log file on flash: at most two files of LOG_LIMIT bytes."""
+"""A small, bounded log file on flash: at most two files of LOG_LIMIT bytes. Not on
+CircuitPython, whose FAT drive a cut mid-write can wipe (firmware/storage.py): there the
+console (and the REPL) has the lines."""
 
 import os
 import sys
+
+from firmware import storage
 
 LOG_PATH = "log.txt"
 OLD_LOG_PATH = "log.old.txt"
@@ -18,6 +22,8 @@ def _size(path):
 def write(line):
     """Append a line (and print it on the console); never raises."""
     print(line)
+    if storage.drive_is_kept_still():
+        return
     try:
         if _size(LOG_PATH) + len(line) > LOG_LIMIT:
             try:

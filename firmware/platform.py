@@ -9,8 +9,18 @@ from firmware.devices import LOOP_PERIOD_MS, Hardware
 
 
 def build(board):
-    """The ring, the knob and the button: all that safe mode needs."""
-    return _build_core(board)
+    """The ring, the knob and the button: all that safe mode needs. On CircuitPython, the
+    records (settings, crash count) go to the nvm from here on (firmware/storage.py)."""
+    hw = _build_core(board)
+    if board["platform"] == "circuitpython":
+        from hardware import cp_devices
+        nvm = cp_devices.nvm()
+        if nvm is None:
+            print("no microcontroller.nvm on this board: settings are kept on the drive")
+        else:
+            from firmware import storage
+            storage.keep_records_in_nvm(nvm)
+    return hw
 
 
 def add_parts(hw):

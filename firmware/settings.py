@@ -25,6 +25,8 @@ _FIELDS = (
     ("melds", (0, 1, 0), "int", 0, 255),      # a cursor per kind: three ints
     ("root", 0, "int", 0, 11),
     ("volume", 2, "int", 0, 3),               # the buzzer: off, soft, medium, loud
+    # CircuitPython: the fingerprint of the drive's settings.json last taken (_take_drive_choice)
+    ("drive_file", 0, "int", 0, 0x3FFFFFFF),
 )
 
 
@@ -63,7 +65,7 @@ class Settings:
 
     def load(self):
         """Read the file; every field that is missing or bad keeps its default."""
-        raw = storage.read_recovering(self.path)
+        raw = storage.read_record(self.path)
         if raw is None:
             return self
         try:
@@ -81,7 +83,26 @@ class Settings:
                     self.values[name] = data[name]
                 else:
                     self.problems.append("setting %s: bad value, using the default" % name)
+        if storage.drive_is_kept_still():
+            self._take_drive_choice()
         return self
+
+    def _take_drive_choice(self):
+        """CircuitPython keeps the settings in the nvm; settings.json on the drive is what the
+        computer wrote there (`meldset flash --drive` chooses the set). Its meldset is taken
+        once each time the file changes, so a set chosen later on the wheel stays chosen."""
+        from firmware.nvm_records import fingerprint
+        raw = storage.read_recovering(self.path)
+        seen = fingerprint(raw) if raw else 0
+        if seen == self.values["drive_file"]:
+            return
+        self.values["drive_file"] = seen          # kept with the next save
+        try:
+            wanted = json.loads(raw).get("meldset") if raw else None
+        except (ValueError, AttributeError):
+            wanted = None
+        if wanted is not None and _good(wanted, _FIELDS[1]):
+            self.values["meldset"] = wanted
 
     def __getitem__(self, name):
         return self.values[name]
@@ -105,7 +126,13 @@ class Settings:
                 and ticks_diff(now, self._dirty_since) >= SAVE_AFTER_MS + self.retry_ms)
 
     def save(self):
-        storage.write_atomic(self.path, json.dumps(self.values).encode())
+        """Only what differs from the defaults (the rest reads back as them): the record stays
+        small, so CircuitPython's nvm log fills slowly (firmware/nvm_records.py)."""
+        changed = {}
+        for name, value in defaults().items():
+            if self.values[name] != value:
+                changed[name] = self.values[name]
+        storage.write_record(self.path, json.dumps(changed).encode())
         self._dirty_since = None
         self.retry_ms = 0
 

@@ -1,6 +1,6 @@
 """CircuitPython devices: the ring through neopixel_write (the primitive under Adafruit's
 neopixel library, used directly so a frame is written from our buffer with no copy), the
-encoder through rotaryio, the button through digitalio."""
+encoder through rotaryio, the button through digitalio; the nvm that keeps the settings (firmware/nvm_records.py)."""
 
 import board
 import digitalio
@@ -60,3 +60,9 @@ class Watchdog:
     def feed(self):
         self._dog.feed()
 
+
+
+def nvm():
+    """The chip's non-volatile bytes outside CIRCUITPY (a flash sector on an RP2040), or None."""
+    import microcontroller
+    return getattr(microcontroller, "nvm", None)

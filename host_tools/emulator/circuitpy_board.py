@@ -2,8 +2,9 @@
 CircuitPython runs them (boot.py, then code.py, with lib/ first on the path), with the
 pinned Adafruit libraries for real (asyncio, adafruit_ticks, adafruit_ssd1306, ...) and only
 CircuitPython's own modules faked, at the pins: board, digitalio, rotaryio, neopixel_write,
-busio (I2C with the SSD1306 modelled on it), pwmio, supervisor, microcontroller, watchdog,
-storage (the drive is read-only for the code until boot.py remounts it, as on a board).
+busio (I2C with the SSD1306 modelled on it), pwmio, supervisor, microcontroller (its nvm kept
+in NVM.bin beside the drive, as the chip keeps it), watchdog, storage (the drive is read-only
+for the code until boot.py remounts it, as on a board).
 
     python -m host_tools.emulator.circuitpy_board DRIVE PLAN.json RESULT.json
 
@@ -126,8 +127,10 @@ def install(plan, result, drive):
         POWER_ON, WATCHDOG, SOFTWARE = "power", "watchdog", "software"
 
     cpu = types.SimpleNamespace(reset_reason=ResetReason.POWER_ON)
+    nvm = Nvm(os.path.join(os.path.dirname(os.path.abspath(drive)), NVM_FILE))
+    result["nvm"] = nvm
     module("microcontroller", cpu=cpu, ResetReason=ResetReason, watchdog=Watchdog(),
-           reset=lambda: result["console"].append("(reset)"))
+           reset=lambda: result["console"].append("(reset)"), nvm=nvm)
     module("watchdog", WatchDogMode=types.SimpleNamespace(RESET="reset", RAISE="raise"))
 
     def remount(path, readonly=False, **kwargs):
@@ -184,6 +187,43 @@ def install(plan, result, drive):
     typing_names = module("circuitpython_typing")
     typing_names.__getattr__ = lambda name: object
     return state
+
+
+class Nvm:
+    """microcontroller.nvm as CircuitPython's RP2040 port has it (common-hal/nvm/ByteArray.c,
+    10.2.1): one 4 KB flash sector; a write into bytes that are all erased (0xFF) is only
+    programmed, any other erases the whole sector and writes it back. Kept in a file."""
+
+    SIZE = 4096
+
+    def __init__(self, path):
+        self.path = path
+        self.erases = 0
+        self.data = bytearray(b"\xff" * self.SIZE)
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                self.data[:] = f.read()
+
+    def __len__(self):
+        return self.SIZE
+
+    def __getitem__(self, index):
+        return self.data[index]
+
+    def __setitem__(self, index, value):
+        if not isinstance(index, slice) or index.step not in (None, 1):
+            raise TypeError("the fake takes nvm[start:stop] = bytes")
+        start, stop, _ = index.indices(self.SIZE)
+        if stop - start != len(value):
+            raise ValueError("Slice and value different lengths.")
+        if self.data[start:stop] != b"\xff" * len(value):
+            self.erases += 1
+        self.data[start:stop] = value
+        with open(self.path, "wb") as f:
+            f.write(self.data)
+
+
+NVM_FILE = "NVM.bin"
 
 
 def read_only_drive(state, drive):
@@ -250,6 +290,7 @@ def main(drive, plan_path, result_path):
         result["console"].append("(crashed: %s)" % err)
     finally:
         sys.stdout = sys.__stdout__
+    result["nvm_erases"] = result.pop("nvm").erases
     chip = result.pop("chip")
     if chip is not None:
         result["display_ram"] = list(chip.ram)

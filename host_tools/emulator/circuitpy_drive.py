@@ -24,6 +24,10 @@ with warnings.catch_warnings():
 from host_tools.emulator.rp2040 import flash_with_uf2
 
 DRIVE_OFFSET = 0x100000
+# microcontroller.nvm: the 4 KB flash sector just before the drive (CircuitPython's
+# ports/raspberrypi/mpconfigport.h: CIRCUITPY_INTERNAL_NVM_START_ADDR).
+NVM_OFFSET = DRIVE_OFFSET - 4096
+NVM_SIZE = 4096
 DRIVE_SIZE = 1024 * 1024
 SECTOR = 512
 LABEL = "CIRCUITPY"
@@ -117,6 +121,20 @@ def drive_of(path):
     with open(path, "rb") as f:
         f.seek(DRIVE_OFFSET)
         return read_files(f.read(DRIVE_SIZE))
+
+
+def nvm_of(path):
+    """The bytes of microcontroller.nvm in a flash image file."""
+    with open(path, "rb") as f:
+        f.seek(NVM_OFFSET)
+        return bytearray(f.read(NVM_SIZE))
+
+
+def put_nvm(path, data):
+    """Write microcontroller.nvm's bytes into a flash image file (the board powered off)."""
+    with open(path, "r+b") as f:
+        f.seek(NVM_OFFSET)
+        f.write(bytes(data))
 
 
 def laid_out(board, folder):

@@ -43,6 +43,21 @@ def run_board(folder, tmp_path, **plan):
     return result
 
 
+def kept(tmp_path, name):
+    """A record the firmware saved (settings.json, crashes.txt): CircuitPython keeps them in
+    microcontroller.nvm, which the fake board keeps in NVM.bin beside the drive."""
+    from firmware.nvm_records import NvmRecords
+    from firmware.storage import RECORD_KEYS
+    nvm = tmp_path / "NVM.bin"
+    return NvmRecords(bytearray(nvm.read_bytes()), RECORD_KEYS).read(name) if nvm.exists() \
+        else None
+
+
+def saved_settings(tmp_path):
+    from firmware import settings
+    return dict(settings.defaults(), **json.loads(kept(tmp_path, "settings.json")))
+
+
 def wheel(frame):
     """The lit sectors of a frame ([ms, hex]) on the QT Py's ring."""
     colours, _ = decode_frame(QTPY["ring"], bytes.fromhex(frame[1]))
@@ -137,8 +152,11 @@ def test_the_drive_boots_turns_plays_shows_and_saves(tmp_path):
                                     "C%s E G%s" % (SHARP, SHARP)]
     # C#4 277.18, E4 329.63, G#4 415.30 Hz, on the PWM pin.
     assert [t[1] for t in result["tones"] if t[1]][:3] == [277, 330, 415]
-    settings = json.loads((folder / "settings.json").read_text())
+    settings = saved_settings(tmp_path)
     assert settings["root"] == 1 and settings["melds"] == [0, 2, 0]
+    # In the nvm, never on the FAT drive, whose rewrite a power cut can wipe whole.
+    assert not [p for p in ("settings.json", "crashes.txt", "log.txt") if (folder / p).exists()]
+    assert result["nvm_erases"] == 0               # appended, not erased
 
 
 def test_button_held_at_power_up_leaves_the_drive_to_the_computer(tmp_path):
@@ -150,19 +168,39 @@ def test_button_held_at_power_up_leaves_the_drive_to_the_computer(tmp_path):
     assert result["console"][1] == ("safe mode: button held at power-up. The app is not "
                                     "started; the REPL is free.")
     assert wheel(result["frames"][0]) == [0, 3, 6, 9]              # amber quarters
-    assert not (folder / "settings.json").exists()
+    assert not (folder / "settings.json").exists() and kept(tmp_path, "settings.json") is None
 
 
-def test_a_read_only_drive_is_said_once(tmp_path):
+def test_settings_are_kept_while_the_computer_owns_the_drive(tmp_path):
     # CircuitPython reloads code.py after the laptop copied files, without running boot.py:
-    # the drive is still the computer's. A change cannot be saved, and says so once.
+    # the drive is still the computer's. The settings go to the nvm all the same.
     folder = deployed(tmp_path)
     result = run_board(folder, tmp_path, boot=False, end_ms=60000,
                        events=[[1000, "turn", 2]])
-    said = [line for line in result["console"] if line.startswith("settings not saved")]
-    assert said == ["settings not saved: drive is read-only (plug the board in again without "
-                    "holding the button)"]
+    assert not [line for line in result["console"] if line.startswith("settings not saved")]
+    assert saved_settings(tmp_path)["root"] == 2
     assert not (folder / "settings.json").exists()
+
+
+def test_the_computers_choice_of_set_is_taken_once(tmp_path, capsys):
+    # meldset flash --drive chooses the set in the drive's settings.json; the wheel takes it at
+    # the next start, and a set chosen later on the wheel is not undone by the same file.
+    folder = deployed(tmp_path)
+    jazz = os.path.join(ROOT, "core", "meldsets", "jazz.json")
+    assert main(["meldset", "flash", jazz, "--drive", str(folder)]) == 0
+    capsys.readouterr()
+    result = run_board(folder, tmp_path, end_ms=7000, events=[[1000, "turn", 1]])
+    assert "meld set jazz loaded: 47 melds" in result["console"]
+    assert saved_settings(tmp_path)["meldset"] == "jazz"
+    data = bytearray((tmp_path / "NVM.bin").read_bytes())
+    from firmware.nvm_records import NvmRecords
+    from firmware.storage import RECORD_KEYS
+    records = NvmRecords(data, RECORD_KEYS)
+    chosen = dict(json.loads(records.read("settings.json")), meldset="default")
+    records.write("settings.json", json.dumps(chosen).encode())     # as the menu would save
+    (tmp_path / "NVM.bin").write_bytes(bytes(data))
+    result = run_board(folder, tmp_path, end_ms=3000)
+    assert "meld set default loaded: 60 melds" in result["console"]
 
 
 def test_a_qt_py_without_its_oled_boots_straight_to_the_wheel(tmp_path):
@@ -174,7 +212,7 @@ def test_a_qt_py_without_its_oled_boots_straight_to_the_wheel(tmp_path):
             in result["console"])
     assert [wheel(f) for f in result["frames"]] == [[0, 4, 7], [1, 5, 8]]
     assert "(reset)" not in result["console"]
-    assert (folder / "crashes.txt").read_text().strip() == "0"      # stable: no crash counted
+    assert kept(tmp_path, "crashes.txt") == b"0"                      # stable: no crash counted
 
 
 def test_an_oled_that_stops_answering_is_dropped(tmp_path):
