@@ -1,6 +1,7 @@
 """CircuitPython devices: the ring through neopixel_write (the primitive under Adafruit's
 neopixel library, used directly so a frame is written from our buffer with no copy), the
-encoder through rotaryio, the button through digitalio; the nvm that keeps the settings (firmware/nvm_records.py)."""
+encoder through rotaryio, the button through digitalio; the nvm that keeps the settings
+(firmware/nvm_records.py)."""
 
 import board
 import digitalio
