@@ -86,6 +86,14 @@ def wired(name, board):
     out["encoder"] = dict(board["encoder"], pin_a=gpio("encoder", "pin_a"),
                           pin_b=gpio("encoder", "pin_b"))
     out["button"] = dict(board["button"], pin=gpio("button", "pin"))
+    if board.get("display") is not None:
+        sda = gpio("display", "sda")
+        # The RP2040's I2C block on those pins: GPIO 4k and 4k+1 are I2C0, 4k+2 and 4k+3
+        # I2C1 (busio.I2C picks it so, and refuses pins that are not one block's SDA and SCL).
+        out["display"] = dict(board["display"], sda=sda, scl=gpio("display", "scl"),
+                              i2c=sda // 2 % 2)
+    if board.get("buzzer") is not None:
+        out["buzzer"] = dict(board["buzzer"], pin=gpio("buzzer", "pin"))
     return out
 
 
@@ -117,10 +125,15 @@ def is_frozen(uf2):
         return FROZEN_MARK in f.read()
 
 
-def emulated(name, flash, held=False, uf2=None):
-    """An EmulatedPico (not yet entered) for board `name` on flash image `flash`."""
-    board = load_board(name)
-    return EmulatedPico(flash, wired(name, board), held=held, uf2=firmware_image(name, uf2))
+def emulated(name, flash, held=False, uf2=None, parts=True):
+    """An EmulatedPico (not yet entered) for board `name` on flash image `flash`, with the
+    optional parts its board file has (OLED, piezo) on their pins; `parts` False leaves them
+    off (nothing on the I2C pins, not even pull-ups: a QT Py's bare STEMMA port), while the
+    firmware's own board file still names them."""
+    board = wired(name, load_board(name))
+    if not parts:
+        board = dict(board, display=None, buzzer=None)
+    return EmulatedPico(flash, board, held=held, uf2=firmware_image(name, uf2))
 
 
 def _payload_key(name, uf2):
@@ -266,12 +279,12 @@ def drive_files(flash):
 
 
 def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
-               progress=print, uf2=None, drive=None):
+               progress=print, uf2=None, drive=None, parts=True):
     """Boot the deployed firmware (from `flash`, a kept image: deployed onto a fresh one first
     if it does not exist yet; else a copy of the cached deployed one), run the script on the
     pins once it has started, return (frames, console lines). `uf2`: another MicroPython
     image. `drive`: a dict, filled with the files on a CircuitPython board's CIRCUITPY drive
-    after the run."""
+    after the run. `parts` False: the board's OLED and piezo are left off (see emulated())."""
     config = load_board(board)
     commands = compile_script(script, config["button"])
     refuse_uf2_on_kept(flash, uf2)
@@ -283,7 +296,7 @@ def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
     elif not os.path.exists(flash):
         deploy_onto(board, flash, progress, uf2)
     try:
-        with emulated(board, flash, held=hold, uf2=uf2) as pico:
+        with emulated(board, flash, held=hold, uf2=uf2, parts=parts) as pico:
             wait_started(pico)
             pico.send(*(commands + ["wait 50"]))
             pico.wait_done(timeout=600)

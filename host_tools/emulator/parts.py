@@ -1,18 +1,16 @@
 """The emulated board's optional parts read back on the host (rp2040js/parts.cjs sends them):
 the OLED's I2C writes fed to the SSD1306 model and read as text with the firmware's font, the
 piezo's PWM edges as tones. Both in emulated time, so `emulate` frames carry "display" and
-"tones" as the simulator's do."""
+"tones" as the simulator's do, on MicroPython and CircuitPython boards alike."""
 
 from host_tools.emulator.ssd1306_model import Ssd1306Chip
 from host_tools.sim.display_image import DisplayImage
 
 
 def part_events(board):
-    """The board's parts as parts.cjs takes them (JSON), or None for a board without any. Only
-    a MicroPython board gets them: CircuitPython probes an I2C address with a bit-banged
-    empty write, which no model here answers, so its bus stays bare (no pull-ups)."""
-    if board.get("platform") != "rp2":
-        return None
+    """The board's parts as parts.cjs takes them (JSON), or None for a board without any.
+    `board` is wired: its pins are GPIO numbers and "i2c" the RP2040's I2C block on them (for
+    a CircuitPython board, emulate.wired() maps its pin names)."""
     parts = {}
     display = board.get("display")
     if display is not None:

@@ -6,10 +6,11 @@ from the vendored UF2 and boot ROM (host_tools/emulator/images, see PROVENANCE.m
 the flash chip modelled at the boot ROM's flash routines (rp2040js/flash.cjs: littlefs works and
 survives power cycles), the ring's WS2812 line decoded and the knob and button driven on
 their pins (rp2040js/board.cjs), the PIO on the emulated clock at each state machine's clock
-divider with its delay cycles (rp2040js/pio_timing.cjs), a MicroPython board's OLED answering
-on its I2C bus and its piezo read off the PWM pin (rp2040js/parts.cjs), and resets that power
-the chip up again. What it lacks: core 1; I2C bus timing (a transfer takes no emulated time);
-an I2C device for CircuitPython, which probes with a bit-banged empty write.
+divider with its delay cycles (rp2040js/pio_timing.cjs), the board's OLED answering on its
+I2C bus (through the RP2040's I2C block, and on the pins to a bit-banged transfer such as
+CircuitPython's probe of its address) and its piezo read off the PWM pin (rp2040js/parts.cjs),
+and resets that power the chip up again. What it lacks: core 1; I2C timing on the I2C block
+(a transfer through it takes no emulated time).
 
 The same chip runs stock CircuitPython (a QT Py RP2040 UF2, `uf2=`), its CIRCUITPY drive a
 FAT in the flash image (host_tools/emulator/circuitpy_drive.py); the board file's pins are
@@ -95,6 +96,7 @@ def compiled(rels, tmp):
 
 
 FLASH_SIZE = 2 * 1024 * 1024          # rp2040js/flash.cjs: the Pico's W25Q16JV
+CUT_STATUS = 5                        # rp2040js/flash.cjs: the harness cut the power
 
 
 def flash_with_uf2(uf2_path):
@@ -154,9 +156,13 @@ class EmulatedPico:
         self.proc = None
         self.port = None
         self.said = bytearray()
-        self.frames = []              # [emulated ns, wire bytes, faults, bit period min, max]
+        self.frames = []              # [ns of the last bit's fall, wire bytes, faults, bit
+                                      #  period min, max, ns of the first bit's rise]
+        self.detents = []             # emulated ns of each knob edge that completes a detent
         self.serial = []              # [(emulated ns, bytes the board sent on its USB serial)]
         self.parts = []               # [(emulated ns, "oled", I2C write) | (ns, "piezo", Hz)]
+        self.flash_ops = []           # [(emulated ns, "erase" | "program", offset, bytes, ns)]
+        self.cut_at = None            # emulated ns of a power cut armed by cut_during()
         self.events = []
         self.resets = 0
         self._stop = threading.Event()
@@ -214,12 +220,37 @@ class EmulatedPico:
             time.sleep(0.02)
         raise UserError("the emulated board did not finish its knob commands in %d s" % timeout)
 
+    def cut_during(self, operation, fraction):
+        """The power goes `fraction` of the way through the flash operation `operation` (0:
+        the next) counted from when the command runs, among the knob commands."""
+        self.send("cut %d %r" % (operation, fraction))
+
+    def wait_power_cut(self, timeout=300):
+        """Block until a cut armed by cut_during() has happened; False if it did not."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() == CUT_STATUS:
+                self._wait_cut_event()
+                return True
+            time.sleep(0.05)
+        return False
+
+    def _wait_cut_event(self):
+        """Let the bridge read the events the harness wrote before it stopped."""
+        for _ in range(200):
+            if self.cut_at is not None:
+                return
+            time.sleep(0.05)
+
     def power_cut(self):
         """The power goes, now: the flash keeps what it had (it is written through)."""
         self.proc.kill()
         self.proc.wait()
 
     def power_up(self):
+        for fd in (self._events_in, self._commands_out):
+            if fd is not None:
+                os.close(fd)
         self._start(reset_reason=0)
 
     def __exit__(self, *exc):
@@ -268,6 +299,8 @@ class EmulatedPico:
 
     def _restart_after_reset(self, proc):
         status = proc.wait()
+        if status == CUT_STATUS and self._events_in is not None:
+            self._read_events()
         if self._stop.is_set() or proc is not self.proc or status not in (3, 4):
             return False
         self.resets += 1
@@ -290,10 +323,12 @@ class EmulatedPico:
                 text = line.decode()
                 self.events.append(text)
                 words = text.split()
-                if text.startswith("F ") and len(words) == 6:
-                    _, ns, wire, faults, shortest, longest = words
+                if text.startswith("F ") and len(words) == 7:
+                    _, ns, wire, faults, shortest, longest, first = words
                     self.frames.append([int(ns), bytes.fromhex(wire), int(faults),
-                                        int(shortest), int(longest)])
+                                        int(shortest), int(longest), int(first)])
+                elif text.startswith("K ") and len(words) == 2:
+                    self.detents.append(int(words[1]))
                 elif text.startswith("S ") and len(words) == 3:
                     _, ns, data = words
                     self.serial.append((int(ns), bytes.fromhex(data)))
@@ -301,4 +336,9 @@ class EmulatedPico:
                     self.parts.append((int(words[1]), "oled", bytes.fromhex(words[2])))
                 elif text.startswith("T ") and len(words) == 4:
                     self.parts.append((int(words[1]), "piezo", int(words[2])))
+                elif text.startswith("W ") and len(words) == 6:
+                    self.flash_ops.append((int(words[1]), words[2], int(words[3]),
+                                           int(words[4]), int(words[5])))
+                elif text.startswith("X ") and len(words) == 2:
+                    self.cut_at = int(words[1])
 

@@ -5,14 +5,17 @@
 // 0.25-0.55 us is a 0 bit and 0.65-0.95 us a 1 bit (WS2812B datasheet: T0H 0.4 us, T1H
 // 0.8 us, each +-150 ns), anything else is counted as a timing fault; the line low for more
 // than 50 us (the datasheet's reset time, RES) ends a frame. Frames go out as
-//   F <ns> <hex bytes> <faults> <shortest bit period ns> <longest>
+//   F <ns of the last fall> <hex bytes> <faults> <shortest bit period ns> <longest> <ns of
+//     the first rise>
 // Knob and button: commands, one a line, run one after another in emulated time:
 //   turn N      N detents (negative: anticlockwise) as quadrature edges, 1 ms apart, each
-//               with contact bounce (a flick back 40 us later, settled 40 us after that)
+//               with contact bounce (a flick back 40 us later, settled 40 us after that);
+//               the edge that completes a detent is reported as "K <ns>"
 //   press, release   the push switch (to ground: active low, pulled up)
 //   wait MS     let MS milliseconds of emulated time pass
 //   done        answer "E <ns>" when everything before it has run
 //   unplug      the OLED stops answering (parts.cjs), when the board has one
+//   cut K F     the power goes F of the way through the K-th flash operation (flash.cjs)
 'use strict';
 
 const FORWARD = [3, 1, 0, 2];                 // clockwise from rest (A B = 1 1): A leads B
@@ -24,6 +27,7 @@ const [LOW, HIGH, PULL_UP, PULL_DOWN] = [0, 1, 3, 4];      // rp2040js GPIOPinSt
 function ringDecoder(mcu, pin, emit) {
   let lastRise = 0;
   let lastFall = 0;
+  let firstRise = 0;
   let bits = [];
   let faults = 0;
   let shortest = Infinity;
@@ -41,7 +45,8 @@ function ringDecoder(mcu, pin, emit) {
     }
     if (bits.length % 8) faults += 1;
     emit(`F ${Math.round(lastFall)} ${Buffer.from(bytes).toString('hex')} ${faults} ${
-      Math.round(shortest === Infinity ? 0 : shortest)} ${Math.round(longest)}`);
+      Math.round(shortest === Infinity ? 0 : shortest)} ${Math.round(longest)} ${
+      Math.round(firstRise)}`);
     bits = [];
     faults = 0;
     shortest = Infinity;
@@ -61,6 +66,7 @@ function ringDecoder(mcu, pin, emit) {
     level = next;
     if (next === 1) {                        // rising
       if (bits.length && now - lastFall > RESET_NS) flush();
+      if (!bits.length) firstRise = now;
       if (bits.length) {
         const period = now - lastRise;
         shortest = Math.min(shortest, period);
@@ -119,7 +125,11 @@ function knob(mcu, config, emit, more = {}) {
         const from = state;
         const to = FORWARD[(FORWARD.indexOf(state) + dir + 4) % 4];
         state = to;
-        out.push([EDGE_NS, () => set(to)]);
+        const completes = e === config.ppd - 1;
+        out.push([EDGE_NS, () => {
+          set(to);
+          if (completes) emit(`K ${Math.round(mcu.clock.nanos)}`);
+        }]);
         out.push([BOUNCE_NS, () => set(from)]);
         out.push([BOUNCE_NS, () => set(to)]);
       }
@@ -136,7 +146,7 @@ function knob(mcu, config, emit, more = {}) {
       else if (verb === 'release') steps = [[0, () => button.setInputValue(true)]];
       else if (verb === 'wait') steps = [[parseInt(words[1], 10) * 1000000, null]];
       else if (verb === 'done') { emit(`E ${Math.round(mcu.clock.nanos)}`); continue; }
-      else if (more[verb]) { more[verb](); continue; }      // a part's own command, in turn
+      else if (more[verb]) { more[verb](...words.slice(1)); continue; }   // in turn
       else if (!verb) continue;
       else { emit(`? ${verb}`); continue; }
       busy = true;

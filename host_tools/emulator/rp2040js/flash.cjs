@@ -8,10 +8,26 @@
 //
 // With an image file, every erase and program is written through to it at once, so killing
 // the emulator at any moment is a power cut that keeps exactly what the chip had.
+//
+// Each operation takes the chip's time on the emulated clock (W25Q16JV datasheet, typical:
+// 4 KB sector erase 45 ms, 64 KB block erase 150 ms, 256-byte page program 0.4 ms; the CPU
+// waits on the chip's busy bit meanwhile), so a power cut lands inside one as often as on a
+// board. cutDuring(k, fraction) arms one: the k-th operation from now is cut that fraction
+// of the way through (an erase leaves its whole range erased, the worst a cut erase leaves;
+// a program keeps the bytes it finished, in address order), and the process ends with status 5. With `emit`,
+// every operation is reported as
+//   W <ns> <erase|program> <flash offset> <bytes> <ns it takes>
 'use strict';
 const fs = require('fs');
 
 const FLASH_SIZE = 2 * 1024 * 1024;          // the Pico's W25Q16JV
+const SECTOR = 4096;
+const BLOCK = 65536;
+const PAGE = 256;
+const SECTOR_ERASE_NS = 45e6;
+const BLOCK_ERASE_NS = 150e6;
+const PAGE_PROGRAM_NS = 0.4e6;
+const CUT_STATUS = 5;
 const OPS = { IF: 1, EX: 2, RE: 3, RP: 4, FC: 5, CX: 6 };
 
 function romHalf(rom, address) {
@@ -33,7 +49,22 @@ function romFunctions(rom) {
   return found;
 }
 
-function attachFlash(mcu, imagePath) {
+// The boot ROM's flash_range_erase: 64 KB block erases where a whole aligned block is in
+// range (the SDK passes block size 64 KB and command 0xD8), 4 KB sector erases elsewhere.
+function eraseNanos(start, count) {
+  let ns = 0;
+  for (let at = start; at < start + count;) {
+    if (at % BLOCK === 0 && at + BLOCK <= start + count) { ns += BLOCK_ERASE_NS; at += BLOCK; }
+    else { ns += SECTOR_ERASE_NS; at += SECTOR; }
+  }
+  return ns;
+}
+
+function programNanos(start, count) {
+  return (Math.floor((start + count - 1) / PAGE) - Math.floor(start / PAGE) + 1) * PAGE_PROGRAM_NS;
+}
+
+function attachFlash(mcu, imagePath, emit = null) {
   const flash = mcu.flash;
   const functions = romFunctions(mcu.bootrom);
   const byCode = {};
@@ -47,6 +78,17 @@ function attachFlash(mcu, imagePath) {
     if (fd !== null) fs.writeSync(fd, flash, start, length, start);
   };
   const stats = { erased: 0, programmed: 0 };
+  let cut = null;                            // { left: operations to let finish, fraction }
+  const take = (kind, start, count, ns) => {
+    if (emit) emit(`W ${Math.round(mcu.clock.nanos)} ${kind} ${start} ${count} ${Math.round(ns)}`);
+    if (cut !== null && cut.left-- === 0) return cut.fraction;
+    return null;
+  };
+  const powerCut = (ns) => {
+    mcu.clock.tick(ns);
+    if (emit) emit(`X ${Math.round(mcu.clock.nanos)}`);
+    process.exit(CUT_STATUS);                // the image has what the chip had
+  };
   mcu.onBreak = (code) => {
     const name = byCode[code];
     const core = mcu.core;
@@ -59,22 +101,33 @@ function attachFlash(mcu, imagePath) {
       const start = r[0] >>> 0;
       const count = r[1] >>> 0;
       if (start + count <= FLASH_SIZE) {
+        const ns = eraseNanos(start, count);
+        const cutAt = take('erase', start, count, ns);
         flash.fill(0xff, start, start + count);
         persist(start, count);
         stats.erased += count;
+        if (cutAt !== null) powerCut(ns * cutAt);
+        mcu.clock.tick(ns);
       }
     } else if (name === 'RP') {              // flash_range_program(offset, data, count)
       const start = r[0] >>> 0;
       const data = r[1] >>> 0;
       const count = r[2] >>> 0;
       if (start + count <= FLASH_SIZE) {
-        for (let i = 0; i < count; i++) flash[start + i] &= mcu.readUint8(data + i);
+        const ns = programNanos(start, count);
+        const cutAt = take('program', start, count, ns);
+        // Cut: the bytes programmed before it (the chip goes in address order).
+        const end = cutAt === null ? start + count : start + Math.floor(cutAt * count);
+        for (let i = 0; start + i < end; i++) flash[start + i] &= mcu.readUint8(data + i);
         persist(start, count);
-        stats.programmed += count;
+        stats.programmed += end - start;
+        if (cutAt !== null) powerCut(ns * cutAt);
+        mcu.clock.tick(ns);
       }
     }
     core.PC = r[14] & ~1;                    // return to the caller (LR)
   };
+  stats.cutDuring = (k, fraction) => { cut = { left: k, fraction }; };
   return stats;
 }
 

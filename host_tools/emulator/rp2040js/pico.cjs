@@ -45,7 +45,11 @@ function loadUf2(path) {
   }
 }
 loadFlash(mcu, uf2Path, imagePath || null, loadUf2);
-attachFlash(mcu, imagePath || null);
+// Sockets, not fs streams: a pending fs read on a pipe holds a thread-pool worker that
+// process.exit() would wait for (a reset would hang).
+const events = board ? new net.Socket({ fd: board.events_fd, readable: false, writable: true }) : null;
+const emit = events ? (line) => events.write(`${line}\n`) : null;
+const flashChip = attachFlash(mcu, imagePath || null, emit);
 
 // BOOTSEL: the QSPI chip select, pulled up by the flash and low only while the button is
 // held; rp2040js reads the pin low, and CircuitPython's safe-mode check (a held BOOTSEL, read
@@ -55,17 +59,19 @@ Object.defineProperty(mcu.qspi[1], 'inputValue', { get: () => true });
 const watchdog = mcu.peripherals[0x40058];
 let serialEvents = null;
 if (board) {
-  // Sockets, not fs streams: a pending fs read on a pipe holds a thread-pool worker that
-  // process.exit() would wait for (a reset would hang).
-  const events = new net.Socket({ fd: board.events_fd, readable: false, writable: true });
-  const emit = (line) => events.write(`${line}\n`);
   ringDecoder(mcu, board.ring, emit);
   const display = board.parts && board.parts.oled ? oled(mcu, board.parts.oled, emit) : null;
   if (board.parts && board.parts.piezo !== undefined) piezo(mcu, board.parts.piezo, emit);
   serialEvents = (buffer) => {
     if (buffer.length) emit(`S ${Math.round(mcu.clock.nanos)} ${Buffer.from(buffer).toString('hex')}`);
   };
-  const command = knob(mcu, board, emit, display ? { unplug: () => display.unplug() } : {});
+  const verbs = {
+    // cut K FRACTION: the power goes FRACTION of the way through the K-th flash operation
+    // from now (flash.cjs); the process ends with status 5 and the image keeps the chip's state
+    cut: (k, fraction) => flashChip.cutDuring(parseInt(k, 10), parseFloat(fraction)),
+  };
+  if (display) verbs.unplug = () => display.unplug();
+  const command = knob(mcu, board, emit, verbs);
   let partial = '';
   new net.Socket({ fd: board.commands_fd, readable: true, writable: false }).on('data', (chunk) => {
     partial += chunk.toString();
