@@ -445,8 +445,10 @@ def main():
             flashed["seconds"], flashed["bytes"]))
     try:
         report_rp2()
+        from host_tools.bench import ports
+        ports.report(row)
     except UserError as err:              # no Node.js or no emulator: say what to install
-        print("The real rp2 port in the emulated RP2040: skipped (%s)" % err)
+        print("The real ports in the emulated RP2040: skipped (%s)" % err)
     try:
         from host_tools.web import bench as web_bench
         web_bench.report(row)
