@@ -58,12 +58,17 @@ def run_emulate(args):
         lines = console + ["%d frames%s; %d WS2812 timing faults" % (
             len(frames), " written to " + args.frames if args.frames else "", faults)]
         if emulate.is_circuitpython(emulate.load_board(args.board)):
-            # What the board keeps on CIRCUITPY, read back from the flash image.
+            # What the board keeps, read back from the flash image: CircuitPython's own
+            # boot_out.txt on CIRCUITPY, the firmware's records in microcontroller.nvm.
             saved = {path: data.decode("utf-8", "replace") for path, data in drive.items()
                      if path in ("settings.json", "boot_out.txt")}
+            kept = {name: data.decode("utf-8", "replace")
+                    for name, data in drive.pop(emulate.NVM_RECORDS, {}).items()}
             result["drive"] = saved
+            result["nvm"] = kept
             lines += ["CIRCUITPY %s: %s" % (path, text.strip().replace("\n", " | "))
                       for path, text in sorted(saved.items())]
+            lines += ["nvm %s: %s" % (name, text) for name, text in sorted(kept.items())]
         emit(args, result, lines)
         return 0
     return _serve(args, progress)

@@ -278,13 +278,31 @@ def drive_files(flash):
     return circuitpy_drive.drive_of(flash)
 
 
+NVM_RECORDS = "(nvm)"        # run_script's drive: the records in microcontroller.nvm
+
+
+def nvm_records(flash):
+    """{name: bytes} of the firmware's records in a CircuitPython board's nvm (its settings
+    and crash count: firmware/nvm_records.py)."""
+    from firmware.nvm_records import NvmRecords
+    from firmware.storage import RECORD_KEYS
+    from host_tools.emulator import circuitpy_drive
+    records = NvmRecords(circuitpy_drive.nvm_of(flash), RECORD_KEYS)
+    found = {}
+    for name in RECORD_KEYS:
+        data = records.read(name)
+        if data is not None:
+            found[name] = data
+    return found
+
+
 def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
                progress=print, uf2=None, drive=None, parts=True):
     """Boot the deployed firmware (from `flash`, a kept image: deployed onto a fresh one first
     if it does not exist yet; else a copy of the cached deployed one), run the script on the
     pins once it has started, return (frames, console lines). `uf2`: another MicroPython
     image. `drive`: a dict, filled with the files on a CircuitPython board's CIRCUITPY drive
-    after the run. `parts` False: the board's OLED and piezo are left off (see emulated())."""
+    after the run, and under NVM_RECORDS the firmware's records in its nvm. `parts` False: the board's OLED and piezo are left off (see emulated())."""
     config = load_board(board)
     commands = compile_script(script, config["button"])
     refuse_uf2_on_kept(flash, uf2)
@@ -304,6 +322,7 @@ def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
             console = console_lines(pico)
         if drive is not None and is_circuitpython(config):
             drive.update(drive_files(flash))
+            drive[NVM_RECORDS] = nvm_records(flash)
     finally:
         if own:
             shutil.rmtree(folder, ignore_errors=True)

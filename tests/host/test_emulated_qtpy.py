@@ -108,6 +108,8 @@ def test_a_setting_the_firmware_saves_is_there_after_a_power_cycle(tmp_path, cap
     # In microcontroller.nvm (the flash sector before the drive), nothing on the drive.
     saved = NvmRecords(circuitpy_drive.nvm_of(flash), RECORD_KEYS).read("settings.json")
     assert json.loads(saved)["root"] == 3
+    assert json.loads(first["nvm"]["settings.json"]) == {"root": 3}    # what is not default
+    assert first["nvm"]["crashes.txt"] == "1"        # the app has not run 10 s yet
     assert "settings.json" not in first["drive"]
     assert main(args + ["--script", "ccw 1; wait 100"]) == 0
     second = json.loads(capsys.readouterr().out)
@@ -120,7 +122,7 @@ def test_a_setting_the_firmware_saves_is_there_after_a_power_cycle(tmp_path, cap
 def test_the_button_held_at_power_up_leaves_the_drive_to_the_computer(deployed, tmp_path):
     # The maker's guide: hold the knob's button while plugging in to copy files onto
     # CIRCUITPY. boot.py then leaves the drive to the computer and the firmware starts in
-    # safe mode (amber quarters), writing nothing.
+    # safe mode (amber quarters), writing nothing on the drive.
     flash = str(tmp_path / "held.img")
     with open(deployed, "rb") as f, open(flash, "wb") as out:
         out.write(f.read())
@@ -134,3 +136,4 @@ def test_the_button_held_at_power_up_leaves_the_drive_to_the_computer(deployed, 
     boot_out = drive["boot_out.txt"].decode()
     assert "chromawheel boot: CIRCUITPY stays writable from the computer" in boot_out
     assert "settings.json" not in drive and "crashes.txt" not in drive
+    assert drive[emulate.NVM_RECORDS] == {"crashes.txt": b"0"}   # safe mode clears the count
