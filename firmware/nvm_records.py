@@ -10,7 +10,7 @@ one flash sector outside the drive, so nothing written here can touch the drive.
 The sector is a log: each write appends a record into erased bytes, which CircuitPython does by
 programming alone (no erase), so a cut mid-append leaves every earlier record readable. Only a
 full log is erased and rewritten with the latest record of each name (compaction: once in
-60 to 200 saves, 4 KB over records of 20 to 70 bytes): a cut inside that erase loses the
+50 to 150 saves: 4 KB over records of 27 to 77 bytes): a cut inside that erase loses the
 records, never the drive.
 
 A record: MAGIC, key, length (2 bytes, little-endian), payload, Fletcher-16 of key, length and

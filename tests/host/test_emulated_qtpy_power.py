@@ -84,7 +84,7 @@ def test_a_cut_inside_an_append_keeps_the_old_settings_or_the_new(flash):
 
 
 def test_a_cut_inside_a_full_logs_erase_costs_the_settings_never_the_drive(flash):
-    # The one window left: a full log is erased and written again (once in 60 to 200 saves);
+    # The one window left: a full log is erased and written again (once in 50 to 150 saves);
     # a cut in that erase loses the records, so the wheel starts from the defaults.
     fraction = random.Random(int(os.getenv("CHROMAWHEEL_SEED", "7")) + 1).random()
     nvm = circuitpy_drive.nvm_of(flash)
