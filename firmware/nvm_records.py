@@ -98,14 +98,23 @@ class NvmRecords:
             return
         self._compact(key, record)
 
+    def _fits(self, keys, more):
+        return sum(self.latest[k][1] + OVERHEAD for k in keys) + more <= self.size
+
     def _compact(self, key, record):
-        """Erase the sector and write the latest record of each name, this one last."""
+        """Erase the sector and write the latest record of each name, this one last, after its
+        old value when that fits too: the chip programs in address order, so a cut in the
+        program after the old value keeps it (a cut in the erase loses them all)."""
         image = bytearray()
         latest = {}
-        for other, (at, length) in self.latest.items():
-            if other != key:
-                latest[other] = (len(image) + 4, length)
-                image += _record(other, bytes(self.nvm[at:at + length]))
+        order = [k for k in self.latest if k != key]
+        old = self.latest.get(key)
+        if old is not None and self._fits(order, old[1] + OVERHEAD + len(record)):
+            order.append(key)
+        for other in order:
+            at, length = self.latest[other]
+            latest[other] = (len(image) + 4, length)
+            image += _record(other, bytes(self.nvm[at:at + length]))
         latest[key] = (len(image) + 4, len(record) - OVERHEAD)
         image += record
         if len(image) > self.size:

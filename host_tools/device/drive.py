@@ -146,8 +146,23 @@ def _settings(drive):
 
 
 def _set_active(drive, name):
+    """Ask the board for set `name`. Its firmware keeps its settings in the chip's nvm and takes
+    the set from this file once each time the file changes (firmware/settings.py), so every
+    choice changes the file: "chosen" counts them (the same set asked for again, after another
+    was picked on the wheel, is taken again)."""
     values = _settings(drive)
     values["meldset"] = name
+    chosen = values.get("chosen")
+    values["chosen"] = chosen + 1 if isinstance(chosen, int) and not isinstance(chosen, bool) \
+        else 1
+    _write(drive, SETTINGS, json.dumps(values).encode())
+
+
+def _forget_choice(drive):
+    """The set the computer asked for is gone: ask for none (the wheel keeps what it shows,
+    or falls back to its last good set or the default when that was the one removed)."""
+    values = _settings(drive)
+    values.pop("meldset", None)
     _write(drive, SETTINGS, json.dumps(values).encode())
 
 
@@ -194,7 +209,7 @@ def remove_set(drive, name):
     if not os.path.exists(path):
         raise UserError("%s: no meld set %r on the drive" % (drive, name))
     if _settings(drive).get("meldset") == name:
-        _set_active(drive, "default")
+        _forget_choice(drive)
     try:
         os.remove(path)
     except OSError as err:

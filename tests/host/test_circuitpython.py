@@ -132,7 +132,7 @@ def test_meld_sets_on_the_drive(tmp_path, capsys):
     answer = json.loads(capsys.readouterr().out)
     assert answer["sets"][0][0] == "broken" and answer["sets"][0][2]
     assert main(["meldset", "remove", "jazz", "--drive", str(folder)]) == 0
-    assert json.loads((folder / "settings.json").read_text())["meldset"] == "default"
+    assert "meldset" not in json.loads((folder / "settings.json").read_text())
     assert main(["meldset", "remove", "default", "--drive", str(folder)]) == 2
     assert "cannot be removed" in capsys.readouterr().err
 
@@ -182,25 +182,37 @@ def test_settings_are_kept_while_the_computer_owns_the_drive(tmp_path):
     assert not (folder / "settings.json").exists()
 
 
-def test_the_computers_choice_of_set_is_taken_once(tmp_path, capsys):
-    # meldset flash --drive chooses the set in the drive's settings.json; the wheel takes it at
-    # the next start, and a set chosen later on the wheel is not undone by the same file.
+def test_the_computers_choice_of_set_is_taken_once_per_choice(tmp_path, capsys):
+    # meldset flash --drive asks for a set in the drive's settings.json; the wheel, whose
+    # settings are in the nvm, takes it at the next start, keeps a set chosen later on the
+    # wheel, and takes the computer's set again when it is asked for again.
     folder = deployed(tmp_path)
+    run_board(folder, tmp_path, end_ms=7000, events=[[1000, "turn", 1]])
+    assert saved_settings(tmp_path)["root"] == 1 and saved_settings(tmp_path)["meldset"] == \
+        "default"
     jazz = os.path.join(ROOT, "core", "meldsets", "jazz.json")
     assert main(["meldset", "flash", jazz, "--drive", str(folder)]) == 0
-    capsys.readouterr()
-    result = run_board(folder, tmp_path, end_ms=7000, events=[[1000, "turn", 1]])
+    result = run_board(folder, tmp_path, end_ms=7000)
     assert "meld set jazz loaded: 47 melds" in result["console"]
     assert saved_settings(tmp_path)["meldset"] == "jazz"
-    data = bytearray((tmp_path / "NVM.bin").read_bytes())
-    from firmware.nvm_records import NvmRecords
-    from firmware.storage import RECORD_KEYS
-    records = NvmRecords(data, RECORD_KEYS)
-    chosen = dict(json.loads(records.read("settings.json")), meldset="default")
-    records.write("settings.json", json.dumps(chosen).encode())     # as the menu would save
-    (tmp_path / "NVM.bin").write_bytes(bytes(data))
+    assert saved_settings(tmp_path)["root"] == 1             # the rest kept from the nvm
+
+    def choose_on_the_wheel(name):
+        from firmware.nvm_records import NvmRecords
+        from firmware.storage import RECORD_KEYS
+        data = bytearray((tmp_path / "NVM.bin").read_bytes())
+        records = NvmRecords(data, RECORD_KEYS)
+        chosen = dict(json.loads(records.read("settings.json")), meldset=name)
+        records.write("settings.json", json.dumps(chosen).encode())   # as the menu saves it
+        (tmp_path / "NVM.bin").write_bytes(bytes(data))
+
+    choose_on_the_wheel("default")
     result = run_board(folder, tmp_path, end_ms=3000)
-    assert "meld set default loaded: 60 melds" in result["console"]
+    assert "meld set default loaded: 60 melds" in result["console"]   # the file is unchanged
+    assert main(["meldset", "flash", jazz, "--drive", str(folder)]) == 0   # the same set again
+    capsys.readouterr()
+    result = run_board(folder, tmp_path, end_ms=3000)
+    assert "meld set jazz loaded: 47 melds" in result["console"]
 
 
 def test_a_qt_py_without_its_oled_boots_straight_to_the_wheel(tmp_path):

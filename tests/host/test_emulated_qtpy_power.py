@@ -69,12 +69,15 @@ def test_a_cut_inside_an_append_keeps_the_old_settings_or_the_new(flash):
     with emulate.emulated(NAME, flash) as pico:
         emulate.wait_started(pico)
         started_ns = pico.frames[0][0]
-        turn(pico, "cw 3; wait 6000")                     # saved 5 s after the knob stops
+        # Saved 5 s after the knob stops; then past the crash count's own save (the app has
+        # run 10 s), so the next flash operation is the next settings save's.
+        turn(pico, "cw 3; wait 6000; wait 5000")
         pico.wait_done(timeout=600)
-        pico.cut_during(0, fraction)                      # the next save's page program
+        pico.cut_during(0, fraction)                      # its page program
         turn(pico, "cw 1; wait 6000")
         assert pico.wait_power_cut(timeout=600)
-        assert pico.flash_ops[-1][1] == "program" and pico.cut_at is not None
+        assert pico.flash_ops[-1][1] == "program"
+        assert pico.cut_at - pico.detents[-1] >= 5e9      # the save, 5 s after the knob
         assert not nvm_only(pico.flash_ops, started_ns)   # the firmware wrote the nvm alone
         assert drive_without_boot_out(flash) == drive
         console = boot(pico)
@@ -101,6 +104,7 @@ def test_a_cut_inside_a_full_logs_erase_costs_the_settings_never_the_drive(flash
         turn(pico, "cw 1; wait 6000")
         assert pico.wait_power_cut(timeout=600)
         assert pico.flash_ops[-1][1:4] == ("erase", circuitpy_drive.NVM_OFFSET, 4096)
+        assert pico.cut_at - pico.detents[-1] >= 5e9      # the settings save's, not the count's
         assert drive_without_boot_out(flash) == drive
         console = boot(pico)
     assert "meld set default loaded: 60 melds" in console
