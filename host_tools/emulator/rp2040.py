@@ -167,6 +167,7 @@ class EmulatedPico:
         self.resets = 0
         self._stop = threading.Event()
         self._lock = threading.Lock()
+        self._retired = []            # pipes of a powered-off run, for the bridge to close
 
     def __enter__(self):
         self._master, slave = pty.openpty()
@@ -248,9 +249,12 @@ class EmulatedPico:
         self.proc.wait()
 
     def power_up(self):
-        for fd in (self._events_in, self._commands_out):
-            if fd is not None:
-                os.close(fd)
+        # The old pipes are closed by the bridge thread, which may be selecting on them now:
+        # closed here, their numbers could go to a file this thread opens next (the boot ROM),
+        # and the bridge would read that file's bytes as events.
+        with self._lock:
+            self._retired += [fd for fd in (self._events_in, self._commands_out)
+                              if fd is not None]
         self._start(reset_reason=0)
 
     def __exit__(self, *exc):
@@ -261,7 +265,7 @@ class EmulatedPico:
         self._thread.join(timeout=2)
         os.close(self._master)
         os.close(self._slave)
-        for fd in (self._events_in, self._commands_out):
+        for fd in [self._events_in, self._commands_out] + self._retired:
             if fd is not None:
                 os.close(fd)
 
@@ -269,6 +273,10 @@ class EmulatedPico:
         """Bytes between the pty (the laptop's side) and the emulator's USB serial; frames
         from the ring pin; a reset of the chip powers it up again."""
         while not self._stop.is_set():
+            with self._lock:
+                retired, self._retired = self._retired, []
+            for fd in retired:
+                os.close(fd)
             proc = self.proc
             device = proc.stdout.fileno()
             watched = [self._master, device] + ([self._events_in] if self._events_in else [])
