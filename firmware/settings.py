@@ -28,6 +28,7 @@ _FIELDS = (
     # CircuitPython: the fingerprint of the drive's settings.json last taken (_take_drive_choice)
     ("drive_file", 0, "int", 0, 0x3FFFFFFF),
 )
+_MELDSET_FIELD = [field for field in _FIELDS if field[0] == "meldset"][0]
 
 
 def _is_int(value, low, high):
@@ -101,7 +102,7 @@ class Settings:
             wanted = json.loads(raw).get("meldset") if raw else None
         except (ValueError, AttributeError):
             wanted = None
-        if wanted is not None and _good(wanted, _FIELDS[1]):
+        if wanted is not None and _good(wanted, _MELDSET_FIELD):
             self.values["meldset"] = wanted
 
     def __getitem__(self, name):

@@ -57,7 +57,7 @@ def drive_without_boot_out(flash):
     return files
 
 
-def nvm_only(ops, since_ns):
+def outside_nvm(ops, since_ns):
     """Flash operations after since_ns that lie outside the nvm sector."""
     return [op for op in ops if op[0] >= since_ns and not
             circuitpy_drive.NVM_OFFSET <= op[2] < circuitpy_drive.DRIVE_OFFSET]
@@ -78,7 +78,7 @@ def test_a_cut_inside_an_append_keeps_the_old_settings_or_the_new(flash):
         assert pico.wait_power_cut(timeout=600)
         assert pico.flash_ops[-1][1] == "program"
         assert pico.cut_at - pico.detents[-1] >= 5e9      # the save, 5 s after the knob
-        assert not nvm_only(pico.flash_ops, started_ns)   # the firmware wrote the nvm alone
+        assert not outside_nvm(pico.flash_ops, started_ns)   # the firmware wrote the nvm alone
         assert drive_without_boot_out(flash) == drive
         console = boot(pico)
     assert "meld set default loaded: 60 melds" in console
