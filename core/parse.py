@@ -76,3 +76,209 @@ def parse_degree(text):
     if code is None or degrees.to_text(code) not in degrees.VOCABULARY:
         raise DegreeError("%r is not a degree" % text)
     return code
+
+
+# Chord symbols: the suffix after the root -> the default set's meld id (docs/music.md,
+# "Chord symbols"). Case matters for a lone M (major) and m (minor): CM7 is Cmaj7, Cm7 is
+# Cmin7. Parentheses are dropped before the look-up, so Cm(maj7) is CmMaj7 and C7(b9) is C7b9.
+SYMBOLS = {
+    "": "maj", "M": "maj", "maj": "maj",
+    "m": "min", "min": "min", "mi": "min", "-": "min",
+    "dim": "dim", "\u00b0": "dim", "o": "dim",
+    "aug": "aug", "+": "aug",
+    "5": "5",
+    "sus2": "sus2", "sus4": "sus4", "sus": "sus4",
+    "6": "6", "M6": "6", "maj6": "6",
+    "m6": "min6", "min6": "min6", "-6": "min6",
+    "7": "7", "dom7": "7", "dom": "7",
+    "maj7": "maj7", "M7": "maj7", "ma7": "maj7", "\u0394": "maj7", "\u03947": "maj7",
+    "m7": "min7", "min7": "min7", "mi7": "min7", "-7": "min7",
+    "mmaj7": "min(maj7)", "mMaj7": "min(maj7)", "mM7": "min(maj7)", "minmaj7": "min(maj7)",
+    "-maj7": "min(maj7)", "m\u03947": "min(maj7)",
+    "m7b5": "min7b5", "min7b5": "min7b5", "-7b5": "min7b5", "\u00f8": "min7b5",
+    "\u00f87": "min7b5", "\u00d8": "min7b5", "\u00d87": "min7b5",
+    "dim7": "dim7", "\u00b07": "dim7", "o7": "dim7",
+    "7sus4": "7sus4", "7sus": "7sus4",
+    "add9": "add9",
+    "madd9": "min(add9)", "minadd9": "min(add9)",
+    "7#5": "7#5", "7+5": "7#5", "7+": "7#5", "+7": "7#5", "aug7": "7#5",
+    "9": "9", "dom9": "9",
+    "maj9": "maj9", "M9": "maj9", "\u03949": "maj9",
+    "m9": "min9", "min9": "min9", "-9": "min9",
+    "6/9": "6/9", "69": "6/9",
+    "7b9": "7b9", "7#9": "7#9",
+    "9sus4": "9sus4", "9sus": "9sus4",
+    "7#11": "7#11", "9#11": "9#11",
+    "11": "11",
+    "m11": "min11", "min11": "min11", "-11": "min11",
+    "13": "13",
+    "maj13": "maj13", "M13": "maj13", "\u039413": "maj13",
+    "m13": "min13", "min13": "min13", "-13": "min13",
+}
+
+# Names of scales and chords people type -> the default set's meld id. Keys are lower case
+# with single spaces ('Natural-Minor' reads as 'natural minor').
+NAMES = {
+    "natural minor": "aeolian", "minor scale": "aeolian", "ionian": "major",
+    "pentatonic major": "major-pentatonic", "pentatonic minor": "minor-pentatonic",
+    "jazz minor": "melodic-minor", "wholetone": "whole-tone", "byzantine": "double-harmonic",
+    "dominant": "7", "half diminished": "min7b5", "fully diminished": "dim7",
+    "augmented": "aug", "diminished": "dim", "power": "5",
+}
+
+_SIGNS = (("\u266f", "#"), ("\u266d", "b"))
+# In any case except a leading lone M, which is major (CM7), where m is minor (Cm7).
+_FOLDED = {}
+for _key in SYMBOLS:
+    if not (_key[:1] == "M" and not _key[1:2].isalpha()):
+        _FOLDED[_key.lower()] = SYMBOLS[_key]
+
+
+class SymbolError(ValueError):
+    """A chord symbol ChromaWheel refuses to read (a slash chord)."""
+
+
+def symbol_id(suffix):
+    """The meld id of a chord symbol's suffix ('maj7', 'm7b5', '\u00f8', '' for the major
+    triad), or None."""
+    for old, new in _SIGNS:
+        suffix = suffix.replace(old, new)
+    plain = suffix.replace("(", "").replace(")", "")
+    for form in (suffix, plain):
+        if form in SYMBOLS:
+            return SYMBOLS[form]
+    if plain[:1] == "M" and not plain[1:2].isalpha():
+        return None
+    return _FOLDED.get(plain.lower())
+
+
+def _normal(text, last_word=False):
+    """Lower case, '-' and '_' as spaces, single spaces; with last_word, a closing 'scale',
+    'chord' or 'mode' dropped ('Harmonic-Minor Scale' -> 'harmonic minor')."""
+    words = text.lower().replace("-", " ").replace("_", " ").split()
+    if last_word and len(words) > 1 and words[-1] in ("scale", "chord", "mode"):
+        words = words[:-1]
+    return " ".join(words)
+
+
+def name_id(text):
+    """The meld id a typed name stands for in the tables (a suffix such as 'dom7' on its own,
+    or a name such as 'natural minor'), or None."""
+    text = text.strip()
+    if not text:
+        return None
+    found = symbol_id(text)
+    if found is None:
+        found = NAMES.get(_normal(text))
+    if found is None:
+        found = NAMES.get(_normal(text, True))
+    return found
+
+
+def split_root(text):
+    """Every way to read text as a root then the rest, longest root first:
+    'Ebm7' -> [((2, -1), 'm7'), ((2, 0), 'bm7')]. The root's letter must be a capital, except
+    before a space ('a natural minor'), so ids such as 'add9', 'dim' or 'b9' never start with
+    a root. The root is read by parse_note, like every note name."""
+    splits = []
+    if not text or LETTERS.find(text[0].upper()) < 0:
+        return splits
+    end = 1
+    while end < len(text) and end < 3 and text[end] in _NOTE_ACCIDENTALS:
+        end += 1
+    while end >= 1:
+        rest = text[end:]
+        if text[0].isupper() or rest[:1].isspace():
+            try:
+                splits.append((parse_note(text[:end]), rest))
+            except NoteError:
+                pass
+        end -= 1
+    return splits
+
+
+def _slash(text, reads):
+    """Refuse 'C/E' (SymbolError) when the part before the slash reads and a note follows."""
+    at = text.rfind("/")
+    if at <= 0:
+        return
+    try:
+        parse_note(text[at + 1:])
+    except NoteError:
+        return
+    if reads(text[:at]):
+        raise SymbolError("%r: slash chords are not read (the wheel shows pitch classes, not "
+                          "which note is lowest); give %r without the bass note"
+                          % (text, text[:at]))
+
+
+def parse_symbol(text):
+    """A chord symbol read by the tables alone: 'F#m7b5' -> ((3, 1), 'min7b5'),
+    'A natural minor' -> ((5, 0), 'aeolian'); None when it is no symbol. A slash chord
+    raises SymbolError."""
+    text = text.strip()
+    for root, rest in split_root(text):
+        found = name_id(rest) if rest[:1].isspace() else symbol_id(rest)
+        if found is not None:
+            return root, found
+    _slash(text, parse_symbol)
+    return None
+
+
+def _index(meldset, ident):
+    for i in range(meldset.count):
+        if meldset.meld_id(i) == ident:
+            return i
+    return -1
+
+
+def _by_name(meldset, text):
+    """A meld named without a root, or -1: as core.melds.find (exact id, then id or name in any
+    case), then the tables, then ids and names in any case with '-' as a space and a closing
+    'scale', 'chord' or 'mode' dropped."""
+    if not text:
+        return -1
+    i = _index(meldset, text)
+    if i >= 0:
+        return i
+    wanted = text.lower()
+    matches = [j for j in range(meldset.count)
+               if meldset.meld_id(j).lower() == wanted or meldset.meld_name(j).lower() == wanted]
+    if len(matches) > 1:
+        raise KeyError("%r matches several melds (%s): use the exact id" % (
+            text, ", ".join(meldset.meld_id(j) for j in matches)))
+    if matches:
+        return matches[0]
+    found = name_id(text)
+    i = _index(meldset, found) if found is not None else -1
+    if i >= 0:
+        return i
+    wanted = _normal(text, True)
+    matches = [j for j in range(meldset.count)
+               if _normal(meldset.meld_id(j), True) == wanted
+               or _normal(meldset.meld_name(j), True) == wanted]
+    return matches[0] if len(matches) == 1 else -1
+
+
+def find_meld(meldset, text):
+    """(index, root) of what a user typed for a meld: an id or name as core.melds.find reads it
+    (root None), a name from the tables ('dom7', 'natural minor'), or a root then a chord
+    symbol ('Cmaj7', 'F#m7b5', 'C7alt' for a set with that id) or then a space and a name
+    ('A natural minor'). (-1, None) when nothing matches; KeyError when a name matches several
+    melds; SymbolError for a slash chord."""
+    text = text.strip()
+    i = _by_name(meldset, text)
+    if i >= 0:
+        return i, None
+    for root, rest in split_root(text):
+        if rest[:1].isspace():
+            i = _by_name(meldset, rest.strip())
+        else:
+            found = symbol_id(rest)
+            i = _index(meldset, found) if found is not None else -1
+            if i < 0 and rest:
+                i = _index(meldset, rest)
+        if i >= 0:
+            return i, root
+    _slash(text, lambda base: find_meld(meldset, base)[0] >= 0)
+    return -1, None

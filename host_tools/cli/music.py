@@ -3,28 +3,32 @@
 from core import degrees
 from core.check import check
 from core.identify import Identifier
-from core.melds import find
 from core.meldset import KINDS, kind_index
 from core.notes import format_note, note_pc
-from core.parse import parse_note
+from core.parse import NAMES, SYMBOLS, SymbolError, find_meld as read_meld, parse_note, split_root
 from core.spelling import other_name, spell
 
 from host_tools.errors import UserError
 from host_tools.meldfiles import load_set
+from host_tools.cli.options import add_set
 from host_tools.cli.output import emit
 
 
 def register(commands, common):
     p = commands.add_parser("melds", parents=[common], help="list the melds of a set")
     p.add_argument("--kind", choices=KINDS, help="only this kind")
+    add_set(p)
     p.set_defaults(run=run_melds)
 
     p = commands.add_parser("show", parents=[common], help="a meld at a root")
-    p.add_argument("meld", help="meld id or name, e.g. min7 or 'minor triad'")
-    p.add_argument("--root", required=True, help="root note, e.g. C, Eb, F#")
+    p.add_argument("meld", nargs="+", metavar="MELD",
+                   help="meld id, name or chord symbol, e.g. min7, minor triad, Cmaj7, F#m7b5")
+    p.add_argument("--root", help="root note, e.g. C, Eb, F# (not needed when MELD is a chord "
+                                  "symbol with its root)")
     p.add_argument("--other-name", action="store_true",
                    help="the enharmonic toggle: spell the root with its other name")
     p.add_argument("--unicode", action="store_true", help="show \u266f \u266d in text output")
+    add_set(p)
     p.set_defaults(run=run_show)
 
     p = commands.add_parser("identify", parents=[common],
@@ -32,20 +36,91 @@ def register(commands, common):
     p.add_argument("notes", nargs="+", metavar="NOTE")
     p.add_argument("--near", action="store_true",
                    help="with --json: list the readings one more card completes instead")
+    add_set(p)
     p.set_defaults(run=run_identify)
 
     p = commands.add_parser("check", parents=[common], help="do these NOTE cards build a meld?")
-    p.add_argument("meld", help="meld id or name")
+    p.add_argument("meld", help="meld id, name or chord symbol (C7: insist on root C)")
     p.add_argument("notes", nargs="+", metavar="NOTE")
     p.add_argument("--root", help="insist on this root (default: any)")
+    add_set(p)
     p.set_defaults(run=run_check)
 
 
-def find_meld(meldset, text):
+def find_meld(meldset, text, set_path=None):
+    """(index, root) of a meld as typed: an id or name (root None) or a chord symbol such as
+    Cmaj7 (core.parse.find_meld). Nothing found: the error suggests up to three names."""
     try:
-        return find(meldset, text)
+        index, root = read_meld(meldset, text)
     except KeyError as err:
         raise UserError(err.args[0])
+    except SymbolError as err:
+        raise UserError(str(err))
+    if index < 0:
+        near = suggestions(meldset, text)
+        raise UserError("no meld %r in meld set %r%s (chromawheel melds%s lists them all)" % (
+            text, meldset.name, "; did you mean: %s?" % ", ".join(near) if near else "",
+            " --set " + set_path if set_path else ""))
+    return index, root
+
+
+def meld_and_root(args, meldset, text):
+    """The meld and the root to use: the chord symbol's root or --root (both: they must
+    agree), or None when neither gives one."""
+    index, root = find_meld(meldset, text, args.set_path)
+    given = parse_note(args.root) if args.root else None
+    if root is not None and given is not None and given != root:
+        raise UserError("%r has the root %s but --root is %s: give one root" % (
+            text, format_note(root), format_note(given)))
+    return meldset.meld(index), given if root is None else root
+
+
+def _distance(a, b):
+    """Edit distance: insertions, deletions, changes and swaps of two neighbours."""
+    before = None
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        new = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            new[j] = min(row[j] + 1, new[j - 1] + 1, row[j - 1] + (a[i - 1] != b[j - 1]))
+            if (before is not None and i > 1 and j > 1 and a[i - 1] == b[j - 2]
+                    and a[i - 2] == b[j - 1]):
+                new[j] = min(new[j], before[j - 2] + 1)
+        before, row = row, new
+    return row[-1]
+
+
+def suggestions(meldset, text, limit=3):
+    """Up to `limit` names to type instead of `text`, one a meld, closest first: the set's ids
+    and names, the chord-symbol and name tables, and with a root in front, the root with a
+    chord symbol or a name."""
+    text = text.strip()
+    ids = [meldset.meld_id(i) for i in range(meldset.count)]
+    symbols = [(key, ident) for key, ident in SYMBOLS.items() if key and ident in ids]
+    names = [(ident, ident) for ident in ids]
+    names += [(meldset.meld_name(i), ids[i]) for i in range(meldset.count)]
+    names += [(key, ident) for key, ident in NAMES.items() if ident in ids]
+    pool = names + symbols
+    for _, rest in split_root(text):
+        if rest[:1].isspace():
+            head = text[:len(text) - len(rest.lstrip())]
+            pool += [(head + name, ident) for name, ident in names]
+        elif rest:
+            pool += [(text[:len(text) - len(rest)] + key, ident) for key, ident in symbols]
+    wanted = text.lower()
+    allowed = 1 if len(wanted) <= 4 else 2 if len(wanted) <= 8 else 3
+    best = {}
+    for order, (name, ident) in enumerate(pool):
+        lowered = name.lower()
+        score = _distance(wanted, lowered)
+        if len(wanted) >= 3 and wanted in lowered:
+            score = min(score, 1)
+        if score > allowed:
+            continue
+        rank = (score, not lowered.startswith(wanted), abs(len(lowered) - len(wanted)), order)
+        if ident not in best or rank < best[ident][0]:
+            best[ident] = (rank, name)
+    return [name for _, name in sorted(best.values())[:limit]]
 
 
 def parse_notes(texts):
@@ -82,8 +157,11 @@ def run_melds(args):
 
 def run_show(args):
     ms = load_set(args.set_path)
-    meld = ms.meld(find_meld(ms, args.meld))
-    root = parse_note(args.root)
+    text = " ".join(args.meld)
+    meld, root = meld_and_root(args, ms, text)
+    if root is None:
+        raise UserError("%r names no root: give --root NOTE, or a chord symbol with its root "
+                        "such as Cmaj7" % text)
     if args.other_name:
         root = other_name(root)
     notes = meld.notes(root)
@@ -148,9 +226,8 @@ def _missing_note(meld, root, missing_pc, cards):
 
 def run_check(args):
     ms = load_set(args.set_path)
-    meld = ms.meld(find_meld(ms, args.meld))
+    meld, root = meld_and_root(args, ms, args.meld)
     typed = parse_notes(args.notes)
-    root = parse_note(args.root) if args.root else None
     result = check(meld, [note_pc(n) for n in typed], root)
     cards = []
     for note, (pc, code) in zip(typed, result.placed):

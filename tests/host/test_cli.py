@@ -51,6 +51,71 @@ def test_show_keeps_the_typed_root_and_toggles(capsys):
     assert [p["note"] for p in data["positions"]] == ["Db", "Eb", "F", "Gb", "Ab", "Bb", "C"]
 
 
+def test_show_reads_chord_symbols(capsys):
+    code, out, _ = run(capsys, "show", "Cmaj7")
+    assert code == 0 and out.splitlines()[0] == "C major seventh chord (maj7): C E G B"
+    code, out, _ = run(capsys, "show", "F#m7b5")
+    assert code == 0 and out.splitlines()[0] == "F# half-diminished seventh (min7b5): F# A C E"
+    data = run_json(capsys, "show", "Dbmaj7")
+    assert data["root"] == "Db" and data["id"] == "maj7"
+    assert [p["note"] for p in data["positions"]] == ["Db", "F", "Ab", "C"]
+    data = run_json(capsys, "show", "C#maj7")
+    assert [p["note"] for p in data["positions"]] == ["C#", "E#", "G#", "B#"]
+    assert run_json(capsys, "show", "E\u266dm7", "--root", "Eb")["root"] == "Eb"
+    assert run_json(capsys, "show", "Bb7", "--other-name")["root"] == "A#"
+
+
+def test_show_reads_names_people_type(capsys):
+    code, out, _ = run(capsys, "show", "dom7", "--root", "C")
+    assert code == 0 and out.splitlines()[0] == "C dominant seventh (7): C E G Bb"
+    code, out, _ = run(capsys, "show", "natural", "minor", "--root", "A")
+    assert code == 0 and out.splitlines()[0] == (
+        "A aeolian (natural minor) (aeolian): A B C D E F G")
+    assert run_json(capsys, "show", "A", "natural", "minor")["id"] == "aeolian"
+    # An exact id or name comes first: m7 is the interval, Cm7 the chord.
+    assert run_json(capsys, "show", "m7", "--root", "C")["kind"] == "interval"
+    assert run_json(capsys, "show", "Cm7")["id"] == "min7"
+
+
+def test_an_unknown_name_in_another_set_points_at_that_set(capsys):
+    path = os.path.join(ROOT, "core/meldsets/modes.json")
+    code, out, err = run(capsys, "show", "Cmaj7", "--set", path)
+    assert code == 2 and out == ""
+    assert err == ("error: no meld 'Cmaj7' in meld set 'modes' (chromawheel melds --set %s "
+                   "lists them all)\n" % path)
+    jazz = os.path.join(ROOT, "core/meldsets/jazz.json")
+    data = run_json(capsys, "show", "C7alt", "--set", jazz)
+    assert data["id"] == "7alt" and data["root"] == "C"
+
+
+def test_check_reads_the_root_from_a_chord_symbol(capsys):
+    code, out, _ = run(capsys, "check", "C7", "C", "E", "G", "Bb")
+    assert code == 0 and out.splitlines()[0] == "valid: C dominant seventh (7), 4 cards, 70 points"
+    data = run_json(capsys, "check", "Am7", "C", "E", "G", "A")
+    assert data["valid"] is True and data["root"] == "A"
+    # The symbol's root is insisted on: these cards build C6, not a C minor seventh.
+    data = run_json(capsys, "check", "Cm7", "C", "E", "G", "A")
+    assert data["valid"] is False and data["root"] == "C"
+    assert run_json(capsys, "check", "C7", "C", "E", "Bb", "--root", "C")["valid"] is True
+    code, _, err = run(capsys, "check", "C7", "C", "E", "Bb", "--root", "F")
+    assert code == 2 and err == "error: 'C7' has the root C but --root is F: give one root\n"
+
+
+def test_music_md_lists_the_symbol_tables():
+    from core.parse import NAMES, SYMBOLS
+    with open(os.path.join(ROOT, "docs", "music.md"), encoding="utf-8") as f:
+        section = f.read().split("\n## Chord symbols\n")[1].split("\n## ")[0]
+    tables = {"suffixes": {}, "names": {}}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| meld id "):
+            table = tables[cells[2]]
+        elif line.startswith("| `"):
+            for key in cells[2].split(", "):
+                table[key.strip("`") if key != "(none)" else ""] = cells[0].strip("`")
+    assert tables["suffixes"] == SYMBOLS and tables["names"] == NAMES
+
+
 def test_identify_json(capsys):
     data = run_json(capsys, "identify", "C", "E", "G", "A")
     assert data == [
@@ -92,12 +157,23 @@ def test_melds_lists_the_set(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["show", "nope", "--root", "C"], "error: no meld 'nope' in meld set 'default'"),
+    (["show", "nope", "--root", "C"],
+     "error: no meld 'nope' in meld set 'default' (chromawheel melds lists them all)"),
+    (["show", "dom7x", "--root", "C"],
+     "error: no meld 'dom7x' in meld set 'default'; did you mean: dom7, dim7, dom9? "
+     "(chromawheel melds lists them all)"),
+    (["check", "Cmaj8", "C", "E"],
+     "error: no meld 'Cmaj8' in meld set 'default'; did you mean: Cmaj6, Cmaj7, Cmaj9? "
+     "(chromawheel melds lists them all)"),
+    (["show", "Cmaj7", "--root", "D"],
+     "error: 'Cmaj7' has the root C but --root is D: give one root"),
+    (["show", "C/E"], "error: 'C/E': slash chords are not read (the wheel shows pitch classes, "
+                      "not which note is lowest); give 'C' without the bass note"),
     (["show", "maj", "--root", "H"], "error: 'H' is not a note name (the letter must be A-G)"),
     (["identify", "C", "Q#"], "error: 'Q#' is not a note name (the letter must be A-G)"),
     (["check", "maj", "C", "E#b"], "error: 'E#b' is not a note name (mixes sharps and flats)"),
     (["melds", "--set", "/nonexistent.json"],
-     "error: /nonexistent.json: cannot read (No such file or directory)"),
+     "error: /nonexistent.json: no such meld-set file"),
 ])
 def test_bad_input_is_one_error_line_and_exit_2(capsys, argv, message):
     code, out, err = run(capsys, *argv)
