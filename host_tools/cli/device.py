@@ -7,10 +7,13 @@ import sys
 
 from hardware import board as board_file
 
+from host_tools import cache
 from host_tools.device import deploy as deploy_tools
 from host_tools.cli import knob_input
 from host_tools.device.files import board_path, build_flash
+from host_tools.cli.options import add_board, add_set
 from host_tools.cli.output import emit
+from host_tools.errors import UserError
 from host_tools.sim.simulator import parse_heap
 from host_tools.sim.vboard import VirtualBoard, lit_sectors
 
@@ -24,7 +27,9 @@ def register(commands, common):
     where.add_argument("--port", help="serial port of a MicroPython board, e.g. /dev/ttyACM0")
     where.add_argument("--drive", metavar="PATH",
                        help="the mounted CIRCUITPY drive of a CircuitPython board")
-    p.add_argument("--board", help="board file to install (default: the one on the device)")
+    add_board(p, "the board file to install (default: the one on the device)")
+    add_set(p, help="a meld set to install beside the default one and use: a shipped set's "
+            "name (jazz) or a JSON source")
     p.set_defaults(run=run_deploy)
 
     p = commands.add_parser("vboard", parents=[common],
@@ -33,12 +38,14 @@ def register(commands, common):
                             "typed on its standard input (cw 1, click, long, ...) reach the "
                             "simulated hardware; the ring's lit notes are printed as they "
                             "change. Stops on Ctrl-C.")
-    p.add_argument("--dir", default="build/vboard", help="its flash folder (default: "
-                   "build/vboard; an empty folder is a board with nothing installed)")
-    p.add_argument("--board", default="sim", help="the simulated hardware (default: sim)")
+    p.add_argument("--dir", help="its flash folder (default: vboard in the tools' cache: "
+                   "build/vboard in a checkout; an empty folder is a board with nothing "
+                   "installed)")
+    add_board(p, "the simulated hardware", default="sim")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 128k")
     p.add_argument("--firmware", action="store_true",
                    help="lay the current firmware into the folder first, as if deployed")
+    add_set(p, help="with --firmware: a meld set laid in beside the default one and chosen")
     p.set_defaults(run=run_vboard)
 
 
@@ -47,8 +54,11 @@ def run_deploy(args):
     if args.drive:
         from host_tools.device import drive
         report = drive.deploy(args.drive, args.board, progress=progress)
+        if args.set_path:
+            report["meldset"] = drive.flash_set(args.drive, args.set_path, progress)
     else:
-        report = deploy_tools.deploy(args.port, args.board, progress=progress)
+        report = deploy_tools.deploy(args.port, args.board, progress=progress,
+                                     meldset=args.set_path)
     emit(args, report, ["deployed %d of %d files (%d bytes) in %.1f s" % (
         report["sent"], report["files"], report["bytes_sent"], report["seconds"])])
     return 0
@@ -60,8 +70,13 @@ def _stop(signum, frame):
 
 def run_vboard(args):
     board_path(args.board)
+    if args.set_path and not args.firmware:
+        raise UserError("--set goes with --firmware (a deploy or meldset flash puts sets on "
+                        "the virtual board otherwise)")
+    args.dir = args.dir or cache("vboard")
+    os.makedirs(args.dir, exist_ok=True)
     if args.firmware:
-        build_flash(args.dir, args.board)
+        build_flash(args.dir, args.board, meldset=args.set_path)
     board = VirtualBoard(args.dir, args.board, parse_heap(args.heap))
     port = board.start()
     emit(args, {"port": port, "flash": os.path.abspath(args.dir)},

@@ -6,6 +6,7 @@ import shutil
 import signal
 import sys
 
+from host_tools.device.files import board_key
 from host_tools.emulator import emulate
 
 from host_tools.cli import knob_input
@@ -25,7 +26,8 @@ def register(commands, common):
         "(cached): over mpremote on a MicroPython board, as the CIRCUITPY drive that deploy "
         "--drive lays out on a CircuitPython one.")
     p.add_argument("--board", default="pico",
-                   help="an rp2 board file, or qtpy_rp2040 (CircuitPython) (default: pico)")
+                   help="an rp2 board (a shipped name or a board file's path), or qtpy_rp2040 "
+                        "(CircuitPython) (default: pico)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--script", help="e.g. 'cw 3; click; ccw 1; double; long; wait 200'")
     where.add_argument("--port", action="store_true",
@@ -83,7 +85,7 @@ def _serve(args, progress):
     flash = args.flash
     emulate.refuse_uf2_on_kept(flash, args.uf2)
     if flash is None:
-        flash = os.path.join(emulate.CACHE, "%s-port.img" % args.board)
+        flash = os.path.join(emulate.CACHE, "%s-port.img" % board_key(args.board))
         os.makedirs(emulate.CACHE, exist_ok=True)
         shutil.copyfile(emulate.deployed_image(args.board, progress, args.uf2), flash)
     elif not os.path.exists(flash) and emulate.is_circuitpython(config):

@@ -1,6 +1,7 @@
 """The `chromawheel` command line.
 
-Every command takes --set PATH (another meld set, JSON source or compiled) and --json.
+Every command takes --json; the commands that use a meld set take --set (a shipped set's name or
+a file), those that use a board file take --board (a shipped board's name or a file).
 Exit status: 0 on success; 2 on bad input, with one `error: ...` line per problem on stderr;
 never a Python traceback (set CHROMAWHEEL_DEBUG=1 to see one for an internal error).
 """
@@ -11,7 +12,9 @@ import sys
 
 from core.meldset import MeldSetError
 from core.parse import DegreeError, NoteError
+from hardware.board import BoardError
 
+from host_tools import __version__
 from host_tools.cli import board, device, emulate, meldset, music, play, score, sim, web
 from host_tools.errors import UserError
 
@@ -28,12 +31,10 @@ class Parser(argparse.ArgumentParser):
 def build_parser():
     parser = Parser(prog="chromawheel",
                     description="ChromaWheel: melds on the chromatic wheel, from the laptop.")
+    parser.add_argument("--version", action="version", version="chromawheel %s" % __version__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     common = Parser(add_help=False)
-    common.add_argument("--set", metavar="PATH", dest="set_path",
-                        help="meld set to use: a JSON source or a compiled .cwm file "
-                             "(default: the built-in default set)")
     common.add_argument("--json", action="store_true", help="machine-readable output")
     for module in COMMAND_MODULES:
         module.register(commands, common)
@@ -44,7 +45,7 @@ def main(argv=None):
     try:
         args = build_parser().parse_args(argv)
         return args.run(args) or 0
-    except (UserError, MeldSetError, NoteError, DegreeError) as err:
+    except (UserError, MeldSetError, NoteError, DegreeError, BoardError) as err:
         lines = str(err).splitlines() or [type(err).__name__]
         for line in lines:
             sys.stderr.write("error: %s\n" % line)

@@ -5,7 +5,7 @@ import os
 from core.meldset import MeldSet, MeldSetError
 
 from host_tools.device import deploy
-from host_tools.meldfiles import COMPILED_SUFFIX, compile_file, write_atomic
+from host_tools.meldfiles import COMPILED_SUFFIX, compile_file, set_source, write_atomic
 from host_tools.cli.output import emit
 
 
@@ -15,7 +15,7 @@ def register(commands, common):
     actions.required = True
 
     a = actions.add_parser("validate", parents=[common], help="check a JSON meld-set source")
-    a.add_argument("path")
+    a.add_argument("path", metavar="FILE|NAME", help="a JSON source, or a shipped set's name")
     a.set_defaults(run=run_validate)
 
     a = actions.add_parser("compile", parents=[common],
@@ -27,7 +27,7 @@ def register(commands, common):
 
     a = actions.add_parser("flash", parents=[common],
                            help="validate, compile and install a set on a device, and use it")
-    a.add_argument("path")
+    a.add_argument("path", metavar="FILE|NAME", help="a JSON source, or a shipped set's name")
     _where(a)
     a.set_defaults(run=run_flash)
 
@@ -63,7 +63,7 @@ def _summary(ms):
 
 def run_validate(args):
     try:
-        blob = compile_file(args.path)
+        blob = compile_file(set_source(args.path))
     except MeldSetError as err:
         if args.json:
             emit(args, {"path": args.path, "valid": False,

@@ -7,6 +7,7 @@ from core.games.rng import Rng
 from host_tools.cli import play_others
 from host_tools.errors import UserError
 from host_tools.meldfiles import load_set
+from host_tools.cli.options import SET_HELP, add_set
 from host_tools.cli.output import emit
 
 # Every engine has Game(meldset, players, seed) with .round, .over, .finish_round(), .totals,
@@ -14,6 +15,8 @@ from host_tools.cli.output import emit
 GAMES = {"carmony": (carmony, "Carmony"),
          "looking-glass": (looking_glass, "Through the Looking Glass"),
          "chord-poker": (chord_poker, "Chord Poker")}
+# The games that deal no meld card: --set means nothing to them.
+SET_FREE_GAMES = ("solitaire", "colour-map", "half-whole-step", "alphabet")
 
 
 def register(commands, common):
@@ -31,6 +34,7 @@ def register(commands, common):
     p.add_argument("--deck", choices=["full", "half"],
                    help="bluff: default half below 4 players, as the rulebook recommends")
     play_others.register_options(p)
+    add_set(p, help=SET_HELP + "; not for %s" % ", ".join(SET_FREE_GAMES))
     p.set_defaults(run=run_play)
 
 
@@ -104,6 +108,8 @@ def run_play(args):
         raise UserError("--games %d: at least 1" % args.games)
     if args.game != "bluff" and (args.advanced or args.deck):
         raise UserError("--advanced and --deck are options of bluff only")
+    if args.set_path and args.game in SET_FREE_GAMES:
+        raise UserError("--set: %s uses no meld set" % args.game)
     if args.game in play_others.GAMES:
         play_others.run(args)
         return

@@ -9,6 +9,7 @@ from core.parse import parse_note
 
 from host_tools.errors import UserError
 from host_tools.meldfiles import load_set
+from host_tools.cli.options import add_set
 from host_tools.cli.output import emit
 
 
@@ -24,6 +25,7 @@ def register(commands, common):
     g.add_argument("--unplayed", type=int, default=0, metavar="N",
                    help="NOTE cards left in hand")
     g.add_argument("--went-out", action="store_true", help="this player went out")
+    add_set(g)
     g.set_defaults(run=run_carmony)
 
     g = games.add_parser("looking-glass", parents=[common], help="Through the Looking Glass")
@@ -31,6 +33,7 @@ def register(commands, common):
                    help="an INTERVAL card won, e.g. P8, TT, m3 (repeat for each card)")
     g.add_argument("--alices", type=int, default=0, metavar="N", help="A cards won")
     g.add_argument("--rabbits", type=int, default=0, metavar="N", help="rabbit's runs")
+    add_set(g)
     g.set_defaults(run=run_looking_glass)
 
     g = games.add_parser("chord-poker", parents=[common], help="Chord Poker")

@@ -4,8 +4,10 @@ import os
 import sys
 
 from host_tools.sim import simulator, terminal
-from host_tools.device.files import ROOT, board_path, build_flash
+from host_tools import cache
+from host_tools.device.files import board_path, build_flash
 from host_tools.errors import UserError
+from host_tools.cli.options import add_board, add_set
 from host_tools.cli.output import emit
 
 DEMO_SCRIPT = ("cw 12; click; cw 3; click; double; ccw 2; click; click; double; cw 5; "
@@ -19,7 +21,10 @@ def register(commands, common):
                             "the knob and button (a non-interactive terminal gets a demo). "
                             "With --script: no terminal; every frame shown is written to "
                             "--frames as a JSON line.")
-    p.add_argument("--board", default="sim", help="board file (default: sim)")
+    add_board(p, "the simulated hardware", default="sim")
+    add_set(p, help="a meld set to try before flashing it: a shipped set's name (jazz) or a "
+            "JSON source, installed beside the default set and chosen (default: the set the "
+            "flash folder has)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 48k (a small board)")
     p.add_argument("--script", help="e.g. 'cw 3; click; ccw 1; double; long; wait 200'")
     p.add_argument("--frames", metavar="FILE", help="with --script: write frames here")
@@ -53,19 +58,19 @@ def run_sim(args):
         frames, console = simulator.run_script(args.script, args.frames, heap, args.board,
                                                args.flash, args.hold_button,
                                                args.reset_cause or "power", args.uptime_ms or 0,
-                                               args.wav, args.display_svg)
+                                               args.wav, args.display_svg, args.set_path)
         emit(args, {"frames": len(frames), "console": console},
              console + ["%d frames%s" % (len(frames),
                                           " written to " + args.frames if args.frames else "")])
         return 0
     if sys.stdin.isatty() and sys.stdout.isatty() and not args.json:
-        flash = args.flash or os.path.join(ROOT, "build", "sim-flash")
+        flash = args.flash or cache("sim-flash")
         os.makedirs(flash, exist_ok=True)
-        build_flash(flash, args.board)
+        build_flash(flash, args.board, meldset=args.set_path)
         terminal.run(flash, heap, args.board)
         return 0
     frames, _ = simulator.run_script(DEMO_SCRIPT, None, heap, args.board, None,
-                                     args.hold_button)
+                                     args.hold_button, meldset=args.set_path)
     if args.json:
         emit(args, frames, [])
     else:

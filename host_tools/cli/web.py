@@ -4,6 +4,7 @@ MicroPython WebAssembly with board `web`, and the meld-set studio) and serves it
 import os
 import sys
 
+from host_tools import IN_CHECKOUT
 from host_tools.cli.output import emit
 from host_tools.errors import UserError
 
@@ -32,19 +33,27 @@ def register(commands, common):
 
 def run_web(args):
     from host_tools.web import build, server
-    if args.set_path:
-        raise UserError("--set: the page's studio opens meld sets (open or an example), and "
-                        "previews them on the wheel")
     if not 0 <= args.port <= 65535:
         raise UserError("--port %d: 0 to 65535" % args.port)
     report = None
+    if not IN_CHECKOUT:
+        # An installed tool carries the site built into its wheel; building needs a checkout.
+        if args.build_only:
+            raise UserError("--build-only: this installed chromawheel carries its site ready "
+                            "built; building one needs a checkout (make web)")
+        if not os.path.isfile(os.path.join(build.OUT, "index.html")):
+            raise UserError("this chromawheel was packaged without its web site (a wheel built "
+                            "without make web): install a release wheel, or run make web in a "
+                            "checkout")
+        args.no_build = True
     if not args.no_build:
         report = build.build(progress=(lambda line: None) if args.json else print)
     if args.build_only:
         emit(args, report, [])
         return 0
     site = server.SiteServer(build.OUT, args.port)
-    emit(args, {"url": site.url, "folder": os.path.relpath(build.OUT)},
+    folder = os.path.relpath(build.OUT) if IN_CHECKOUT else build.OUT
+    emit(args, {"url": site.url, "folder": folder},
          ["ChromaWheel at %s  (Ctrl-C stops)" % site.url])
     sys.stdout.flush()
     try:

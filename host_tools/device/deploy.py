@@ -11,12 +11,24 @@ import re
 import subprocess
 import time
 
-from host_tools.device.files import compiled_mpy, data_files, library_files, python_files
+from hardware import board as board_file
+
+from host_tools.device.files import (board_path, compiled_mpy, data_files, library_files,
+                                     python_files)
 from host_tools.device.link import DeviceLink
 from host_tools.errors import UserError
 from host_tools.meldfiles import set_to_flash
 from host_tools.tools import mpy_cross_path
 
+# What a board file's platform runs on, as the board reports it (sys.implementation.name,
+# sys.platform): checked before anything is written.
+PLATFORM_REPORTS = {
+    "rp2": ("micropython", ("rp2",)),
+    "esp32": ("micropython", ("esp32",)),
+    "sim": ("micropython", ("linux", "darwin")),           # the unix port (the virtual board)
+    "web": ("micropython", ("webassembly",)),
+    "circuitpython": ("circuitpython", None),
+}
 CODE_DIRS = ("core", "hardware", "firmware")
 ROOT_FILES = ("boot.py", "main.py", "board.json")
 LIB_DIR = "lib"            # outside libraries (compared, never removed: may be the user's)
@@ -69,9 +81,40 @@ def _board_on_device(link):
     return found.group(1) if found else None
 
 
-def deploy(port, board=None, progress=print):
-    """Copy the firmware to the device on `port`; returns a report dict."""
+def check_platform(port, info, board, config):
+    """UserError, before anything is written, when the board file is for another platform
+    than the board on `port` runs."""
+    name, platforms = PLATFORM_REPORTS[config["platform"]]
+    if info["name"] == name and (platforms is None or info["platform"] in platforms):
+        return
+    where = "%s %s on %s" % (info["name"], ".".join(map(str, info["version"])),
+                             info["platform"])
+    hint = ""
+    if info["name"] == "circuitpython":
+        hint = "; a CircuitPython board is deployed with --drive (its CIRCUITPY drive)"
+    else:
+        fits = [p for p, (n, ps) in sorted(PLATFORM_REPORTS.items())
+                if n == info["name"] and ps and info["platform"] in ps]
+        if fits:
+            hint = "; give a board file for platform %s" % fits[0]
+    raise UserError("%s runs %s, but board file %s is for platform %s: nothing was written%s"
+                    % (port, where, board, config["platform"], hint))
+
+
+def _not_started(port, line, link):
+    """Why the firmware did not start after the deploy, in the board's own words."""
+    if link.failure:
+        return UserError("%s: the firmware did not start after the deploy; the board said:\n%s"
+                         % (port, "\n".join("  " + l for l in link.failure)))
+    return UserError("%s: the firmware did not start after the deploy (%s)"
+                     % (port, line or "no answer"))
+
+
+def deploy(port, board=None, progress=print, meldset=None):
+    """Copy the firmware to the device on `port`; returns a report dict. meldset: a set
+    (shipped name or file) installed beside the default one and chosen."""
     started = time.time()
+    chosen = set_to_flash(meldset) if meldset and meldset != "default" else None
     compiler_mpy = mpy_cross_version()
     # Compiled before connecting (and cached), so the board's watchdog never waits on it.
     for source, rel in python_files() + (library_files(board) if board else []):
@@ -84,9 +127,12 @@ def deploy(port, board=None, progress=print):
         board = board or _board_on_device(link)
         if board is None:
             raise UserError("%s has no board file yet: name it with --board" % port)
+        check_platform(port, info, board, board_file.load(board_path(board)))
         device_mpy = device_mpy_version(info)
         compiled = device_mpy is not None and device_mpy == compiler_mpy
         files = payload(board, compiled)
+        if chosen is not None:
+            files.append(("%s/%s.cwm" % (MELD_DIR, chosen[2]), chosen[0]))
         progress("%s: %s %s, board %s, %s" % (
             port, info["name"], ".".join(map(str, info["version"])), board,
             "compiled .mpy v%d.%d" % device_mpy if compiled else "source .py files"))
@@ -96,8 +142,10 @@ def deploy(port, board=None, progress=print):
         wanted = set(path for path, _ in files)
         stale = sorted(p for p in before if p.split("/")[0] in CODE_DIRS and p not in wanted)
         sent = 0
-        if changed or stale:
+        if changed or stale or meldset:
             sent = _copy(link, changed, stale, progress)
+            if meldset:
+                link.run(_SET_SETTING.replace("NAME", repr(chosen[2] if chosen else "default")))
             after = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
             wrong = [path for path, data in files
                      if after.get(path) != digest(data, after.get(path))]
@@ -109,8 +157,11 @@ def deploy(port, board=None, progress=print):
             progress("all %d files already there" % len(files))
         line = link.reset_and_listen(_app_started)
     if line is None or line.startswith("safe mode"):
-        raise UserError("%s: the firmware did not start after the deploy (%s)"
-                        % (port, line or "no answer"))
+        raise _not_started(port, line, link)
+    want = "meld set %s loaded:" % (chosen[2] if chosen else "default")
+    if meldset and not line.startswith(want):
+        raise UserError("%s: the firmware started, but not with the set asked for (%s)"
+                        % (port, line))
     progress("verified %d files; %s" % (len(files), line))
     return {"files": len(files), "sent": len(changed), "bytes_sent": sent, "removed": stale,
             "compiled": compiled, "board": board, "seconds": time.time() - started,

@@ -2,13 +2,14 @@
 the virtual board and the mpy-cross check, so they can never disagree."""
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 
-from host_tools import ROOT
+from host_tools import ROOT, cache, shipped
 from host_tools.errors import UserError
-from host_tools.meldfiles import DEFAULT_SOURCE, compile_file
+from host_tools.meldfiles import DEFAULT_SOURCE, compile_file, set_to_flash
 from host_tools.tools import mpy_cross_path
 
 PACKAGES = ("core", "hardware", "firmware")
@@ -28,7 +29,7 @@ def on_device(rel):
     if rel in HOST_ONLY or rel in ROOT_SCRIPTS:
         return False
     return not rel.startswith("core/games/") or rel in DEVICE_GAMES
-BOARD_DIR = os.path.join(ROOT, "boards")
+BOARD_DIR = shipped("boards")
 
 
 def python_files():
@@ -79,10 +80,24 @@ def board_names():
 
 
 def board_path(name):
+    """The board file named: a shipped board's name (pico), or a path to a file of one's own
+    (anything ending in .json or naming a folder: ./myring.json, boards/pico.json)."""
+    if name.endswith(".json") or os.sep in name or "/" in name:
+        if not os.path.isfile(name):
+            raise UserError("board file %s: no such file" % name)
+        return name
     path = os.path.join(BOARD_DIR, name + ".json")
     if not os.path.exists(path):
-        raise UserError("no board %r (boards: %s)" % (name, ", ".join(board_names())))
+        raise UserError("no board %r (boards: %s; or give a board file's path)"
+                        % (name, ", ".join(board_names())))
     return path
+
+
+def board_key(name):
+    """A board's name fit for a file name: a shipped name as it is, a board file's own name
+    without its folder and .json."""
+    base = os.path.basename(name)
+    return base[:-5] if base.endswith(".json") else base
 
 
 def data_files(board, meldset_sources=(DEFAULT_SOURCE,)):
@@ -106,7 +121,7 @@ def compile_mpy(source, rel, target, mpy_cross=None):
 
 # Compiled modules, kept between runs: a deploy with nothing changed, or another simulator
 # run, compiles nothing (mpy-cross is a process per module: most of a deploy's host time).
-MPY_CACHE = os.path.join(ROOT, "build", "mpy-cache")
+MPY_CACHE = cache("mpy-cache")
 _compiler_ids = {}
 
 
@@ -138,10 +153,13 @@ def compiled_mpy(source, rel, tool=None):
         return f.read()
 
 
-def build_flash(dest, board="sim", compiled=True):
+def build_flash(dest, board="sim", compiled=True, meldset=None):
     """Lay out a device's flash in folder `dest` (kept: settings, logs, flashed sets stay).
     Modules are precompiled with mpy-cross, as deploy does: compiling on the device would
-    take RAM a small board does not have. boot.py and main.py stay source, as on a board."""
+    take RAM a small board does not have. boot.py and main.py stay source, as on a board.
+    meldset: a set (shipped name or file) to install beside the default one and choose, as
+    `meldset flash` does on a board."""
+    chosen = set_to_flash(meldset) if meldset and meldset != "default" else None
     tool = mpy_cross_path() if compiled else None
     for source, rel in python_files():
         target = os.path.join(dest, rel)
@@ -160,4 +178,28 @@ def build_flash(dest, board="sim", compiled=True):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(target, "wb") as f:
             f.write(data)
+    if chosen is not None:
+        blob, _, name = chosen
+        with open(os.path.join(dest, "melds", name + ".cwm"), "wb") as f:
+            f.write(blob)
+    if meldset:
+        choose_set(dest, chosen[2] if chosen else "default")
     return dest
+
+
+def choose_set(dest, name):
+    """Make the firmware in flash folder `dest` load set `name` at its next start: the
+    settings file's meldset, the other settings kept (what deploy.flash_set does on a
+    board)."""
+    path = os.path.join(dest, "settings.json")
+    try:
+        with open(path) as f:
+            settings = json.load(f)
+    except (OSError, ValueError):
+        settings = {}
+    if not isinstance(settings, dict):
+        settings = {}
+    settings["meldset"] = name
+    with open(path + ".tmp", "w") as f:
+        f.write(json.dumps(settings))
+    os.replace(path + ".tmp", path)

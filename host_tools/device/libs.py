@@ -18,11 +18,11 @@ import tarfile
 import urllib.request
 import zipfile
 
-from host_tools import ROOT
+from host_tools import cache
 from host_tools.errors import UserError
 
 
-CACHE = os.path.join(ROOT, "build", "device-libs")
+CACHE = cache("device-libs")
 FILES = "https://files.pythonhosted.org/packages/"
 
 # (platform, file, URL tail, sha256, members: path in the archive -> path under lib/)

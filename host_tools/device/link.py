@@ -214,7 +214,9 @@ class DeviceLink:
 
     def reset_and_listen(self, until, timeout=15):
         """Hard reset and read what the firmware prints until a line satisfies `until`:
-        that line, or None on timeout. The device is left running."""
+        that line, or None on timeout or once the firmware has died of an exception
+        (`failure` then holds its traceback's lines). The device is left running."""
+        self.failure = []
         self.restart()
         deadline = time.time() + timeout
         buffer = b""
@@ -237,6 +239,9 @@ class DeviceLink:
                 if until(line):
                     serial.close()
                     return line
+            self.failure = traceback_of(lines[:-1])
+            if self.failure:
+                break
         if serial is not None:
             serial.close()
         return None
@@ -251,6 +256,18 @@ class DeviceLink:
     def leave_maintenance(self):
         """Remove the flag if no firmware was there to use it up (a fresh board)."""
         self.remove(MAINTENANCE_PATH)
+
+
+def traceback_of(lines):
+    """The lines of the last complete traceback among `lines` (from 'Traceback' to its
+    'SomeError: ...' line), or []."""
+    for start in range(len(lines) - 1, -1, -1):
+        if lines[start].startswith("Traceback (most recent call last)"):
+            for end in range(start + 1, len(lines)):
+                if lines[end][:1].isalpha():        # the exception line; frames are indented
+                    return [line.rstrip() for line in lines[start:end + 1]]
+            return []
+    return []
 
 
 def _message(err):

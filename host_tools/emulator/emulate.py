@@ -29,13 +29,14 @@ import time
 from hardware import board as board_file
 
 from host_tools.device import deploy
-from host_tools.device.files import ROOT, board_path
+from host_tools import cache
+from host_tools.device.files import board_key, board_path
 from host_tools.errors import UserError
 from host_tools.emulator.parts import Parts, part_events
 from host_tools.emulator.rp2040 import EmulatedPico, flash_with_uf2, image
 from host_tools.sim.simulator import compile_script, decode_frame
 
-CACHE = os.path.join(ROOT, "build", "emulator")
+CACHE = cache("emulator")
 BOOT_TIMEOUT_S = 60
 STARTED = ("meld set ", "safe mode")
 FROZEN_MARK = b"chromawheel_defaults"     # the frozen module of build_uf2.sh frozen
@@ -57,7 +58,7 @@ TERMINAL = re.compile(r"\x1b\][^\x1b\x07]*(?:\x1b\\|\x07)|\x1b\[[0-9;]*[A-Za-z]"
 def load_board(name):
     board = board_file.load(board_path(name))
     if board["platform"] == "rp2" or (board["platform"] == "circuitpython"
-                                      and name in CIRCUITPYTHON):
+                                      and board["board"] in CIRCUITPYTHON):
         return board
     raise UserError("board %s cannot be emulated: the emulator is an RP2040 running MicroPython "
                     "(rp2 board files) or CircuitPython on %s"
@@ -73,7 +74,7 @@ def wired(name, board):
     names its pins)."""
     if not is_circuitpython(board):
         return board
-    pins = CIRCUITPYTHON[name][1]
+    pins = CIRCUITPYTHON[board["board"]][1]
 
     def gpio(part, key):
         pin = board[part][key]
@@ -104,7 +105,7 @@ def firmware_image(name, uf2=None):
         if uf2:
             raise UserError("--uf2 is for a MicroPython board; %s runs the stock CircuitPython "
                             "image" % name)
-        return image(CIRCUITPYTHON[name][0])
+        return image(CIRCUITPYTHON[board["board"]][0])
     if uf2:
         if not os.path.isfile(uf2):
             raise UserError("--uf2 %s: no such file" % uf2)
@@ -154,7 +155,7 @@ def _payload_key(name, uf2):
 def deployed_image(name, progress=print, uf2=None):
     """A flash image with the firmware deployed for board `name` (cached); its path."""
     firmware = firmware_image(name, uf2)
-    path = os.path.join(CACHE, "%s-%s.img" % (name, _payload_key(name, firmware)))
+    path = os.path.join(CACHE, "%s-%s.img" % (board_key(name), _payload_key(name, firmware)))
     if os.path.exists(path):
         return path
     os.makedirs(CACHE, exist_ok=True)

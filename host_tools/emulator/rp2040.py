@@ -23,10 +23,12 @@ import pty
 import select
 import shutil
 import subprocess
+import sys
 import threading
 import time
 import tty
 
+from host_tools import IN_CHECKOUT, cache
 from host_tools.emulator.parts import part_events
 from host_tools.errors import UserError
 
@@ -130,10 +132,41 @@ def image(name):
 def node_path():
     node = shutil.which("node")
     if node is None:
-        raise UserError("the RP2040 emulator needs Node.js 18 or newer (apt-get install nodejs)")
-    if not os.path.isdir(os.path.join(JS, "node_modules", "rp2040js")):
-        raise UserError("the RP2040 emulator is not installed (run: make setup)")
+        raise UserError("the RP2040 emulator needs Node.js 18 or newer and npm (Debian: "
+                        "apt-get install nodejs npm; elsewhere: nodejs.org)")
     return node
+
+
+def node_modules():
+    """The folder holding the harness's npm packages (rp2040js, pinned by its lock file): in a
+    checkout, installed there by make setup; in an installed tool, installed once into the
+    user's cache by npm on first use."""
+    if IN_CHECKOUT:
+        folder = os.path.join(JS, "node_modules")
+        if not os.path.isdir(os.path.join(folder, "rp2040js")):
+            raise UserError("the RP2040 emulator is not installed (run: make setup)")
+        return folder
+    with open(os.path.join(JS, "package-lock.json"), "rb") as f:
+        lock = f.read()
+    home = cache("npm", "rp2040js-" + hashlib.sha256(lock).hexdigest()[:12])
+    folder = os.path.join(home, "node_modules")
+    if os.path.exists(os.path.join(folder, ".installed")):
+        return folder
+    npm = shutil.which("npm")
+    if npm is None:
+        raise UserError("the RP2040 emulator needs npm to install its packages once (Debian: "
+                        "apt-get install npm)")
+    os.makedirs(home, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(os.path.join(JS, name), os.path.join(home, name))
+    sys.stderr.write("installing the emulator's npm packages into %s (once)\n" % home)
+    proc = subprocess.run([npm, "ci", "--prefix", home, "--silent", "--no-audit", "--no-fund"],
+                          capture_output=True, text=True)
+    if proc.returncode:
+        said = (proc.stderr or proc.stdout).strip().splitlines()
+        raise UserError("npm ci in %s failed: %s" % (home, said[-1] if said else "no message"))
+    open(os.path.join(folder, ".installed"), "w").close()
+    return folder
 
 
 class EmulatedPico:
@@ -197,8 +230,9 @@ class EmulatedPico:
                                     "events_fd": events_w, "commands_fd": commands_r}))
             fds = (events_w, commands_r)
             self._events_in, self._commands_out = events_r, commands_w
+        env = dict(os.environ, NODE_PATH=node_modules())
         self.proc = subprocess.Popen(
-            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
             stderr=None if os.getenv("CHROMAWHEEL_EMULATOR_DEBUG") else subprocess.DEVNULL,
             pass_fds=fds)
         for fd in fds:

@@ -176,7 +176,8 @@ class Firmware:
 
 
 def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hold=False,
-               reset_cause="power", uptime_ms=0, wav_path=None, display_svg=None):
+               reset_cause="power", uptime_ms=0, wav_path=None, display_svg=None,
+               meldset=None):
     """Run a script without a terminal. Returns (frames, console lines); each frame is
     {"wheel", "leds", "console"}, also written as JSON lines to frames_path. On a board with a
     display or a buzzer a frame also has "display" (the text on it once the frame is shown)
@@ -185,12 +186,12 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
     how the board started, "power" (a power-up) or "reset" (a reset or a watchdog).
     uptime_ms: where the virtual clock starts, as if the board had run that long (its ticks
     wrap every 2**30 like a real port's: ticks_us after 17.9 minutes, ticks_ms after 12.4
-    days)."""
+    days). meldset: a set (shipped name or file) installed and chosen before power-up."""
     commands = compile_script(script, board_file.load(board_path(board))["button"])
     own_flash = flash is None
     flash = flash or tempfile.mkdtemp(prefix="chromawheel-sim-")
     try:
-        build_flash(flash, board)
+        build_flash(flash, board, meldset=meldset)
         firmware = Firmware(flash, heap, board, reset_cause)
         # The boot frame shows before the first command (a real user cannot be faster).
         prelude = ["clock virtual %d" % uptime_ms] + (["press"] if hold else ["wait 20"])

@@ -27,7 +27,7 @@ import sys
 from firmware.render import NOTE_COLOURS
 from hardware import board as board_file
 
-from host_tools import ROOT
+from host_tools import ROOT, shipped
 from host_tools.device import deploy
 from host_tools.device.files import board_path
 from host_tools.errors import UserError
@@ -36,7 +36,7 @@ from host_tools.sim.display_image import GLYPHS
 HERE = os.path.dirname(os.path.abspath(__file__))
 SITE = os.path.join(HERE, "site")
 PAGE_PY = os.path.join(HERE, "py")
-OUT = os.path.join(ROOT, "build", "web")
+OUT = shipped("web")                     # build/web in a checkout; inside an installed wheel
 BOARD = "web"
 RUNTIME_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")

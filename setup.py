@@ -1,0 +1,32 @@
+"""Packaging hook (the rest is in pyproject.toml): the wheel carries the data the tools need
+beside their packages, in host_tools/shipped/ (host_tools/__init__.py finds it there): the board
+files, and the web site when `make web` has built it (make dist does)."""
+
+import os
+import shutil
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+# shipped name -> where a checkout keeps it
+SHIPPED = {"boards": "boards", "web": os.path.join("build", "web")}
+REQUIRED = ("boards",)
+
+
+class BuildPyWithShipped(build_py):
+    def run(self):
+        super().run()
+        if self.editable_mode:
+            return                          # a checkout finds them where they are
+        for name, source in sorted(SHIPPED.items()):
+            if not os.path.isdir(source):
+                if name in REQUIRED:
+                    raise SystemExit("%s/ is missing: the wheel needs it" % source)
+                continue
+            target = os.path.join(self.build_lib, "host_tools", "shipped", name)
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(source, target,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".*"))
+
+
+setup(cmdclass={"build_py": BuildPyWithShipped})

@@ -1,0 +1,189 @@
+"""The tool as a user installs it: a wheel built from the checkout's files (as make dist builds
+it), installed into a fresh virtual environment, every command run from a folder outside the
+checkout, with nothing of the checkout on the path. The virtual board and the meld-set flash go
+through the real mpremote the wheel depends on."""
+
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+import host_tools
+from host_tools.web import build as web_build
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PYTHON = sys.executable
+
+
+def _run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, timeout=600, **kw)
+
+
+def _stage(dest):
+    """The checkout's files (tracked and new, as the work tree has them) and the built site:
+    what a fresh clone has after make web."""
+    listed = _run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                  cwd=ROOT).stdout.split("\0")
+    for rel in filter(None, listed):
+        source = os.path.join(ROOT, rel)
+        if os.path.isfile(source):
+            os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
+            shutil.copy2(source, os.path.join(dest, rel))
+    web_build.build(progress=lambda line: None)
+    shutil.copytree(web_build.OUT, os.path.join(dest, "build", "web"))
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(command runner, temporary folder): chromawheel from a fresh venv holding its wheel."""
+    base = tmp_path_factory.mktemp("install")
+    stage, dist, venv, away = (str(base / n) for n in ("stage", "dist", "venv", "away"))
+    _stage(stage)
+    built = _run([PYTHON, "-m", "build", "--no-isolation", "--wheel", "--outdir", dist, stage])
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    wheels = [n for n in os.listdir(dist) if n.endswith(".whl")]
+    assert wheels == ["chromawheel-%s-py3-none-any.whl" % host_tools.__version__]
+    _run([PYTHON, "-m", "venv", venv]).check_returncode()
+    pip = _run([os.path.join(venv, "bin", "python"), "-m", "pip", "install", "--quiet",
+                "--disable-pip-version-check", os.path.join(dist, wheels[0])])
+    assert pip.returncode == 0, pip.stderr
+    os.makedirs(away)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "CHROMAWHEEL_DEBUG")}
+    env["CHROMAWHEEL_CACHE"] = str(base / "cache")
+    env["PATH"] = os.path.join(venv, "bin") + os.pathsep + env.get("PATH", "")
+    command = os.path.join(venv, "bin", "chromawheel")
+
+    def chromawheel(*args):
+        return _run([command] + list(args), cwd=away, env=env)
+
+    chromawheel.popen = lambda *args: subprocess.Popen(
+        [command] + list(args), cwd=away, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    chromawheel.venv = venv
+    chromawheel.env = env
+    return chromawheel, away
+
+
+def test_it_runs_from_its_own_environment(installed):
+    chromawheel, away = installed
+    where = _run([os.path.join(chromawheel.venv, "bin", "python"), "-c",
+                  "import host_tools, core; print(host_tools.__file__); print(core.__file__)"],
+                 cwd=away, env=chromawheel.env).stdout.split()
+    assert all(path.startswith(chromawheel.venv) for path in where), where
+    version = chromawheel("--version")
+    assert version.stdout.strip() == "chromawheel %s" % host_tools.__version__
+
+
+def test_music_commands(installed):
+    chromawheel, _ = installed
+    shown = chromawheel("show", "maj", "--root", "C")
+    assert shown.returncode == 0 and shown.stdout.splitlines()[0] == "C major triad (maj): C E G"
+    melds = chromawheel("melds", "--set", "modes")
+    assert melds.stdout.splitlines()[-1] == "34 melds in set 'modes'"
+
+
+def test_the_simulator_runs_a_shipped_set(installed):
+    chromawheel, _ = installed
+    sim = chromawheel("sim", "--set", "jazz", "--script", "wait 10")
+    assert sim.returncode == 0, sim.stderr
+    assert sim.stdout.splitlines()[0] == "meld set jazz loaded: 47 melds"
+
+
+def test_boards_games_and_scores(installed):
+    chromawheel, away = installed
+    boards = chromawheel("board", "list", "--json")
+    assert {"pico", "sim", "qtpy_rp2040", "esp32", "web"} <= {
+        b["board"] for b in json.loads(boards.stdout)}
+    played = chromawheel("play", "colour-map", "--seed", "3")
+    assert played.returncode == 0 and "every card accounted for" in played.stdout, played.stderr
+    scored = chromawheel("score", "colour-map", "--hand", "red:7", "purple:2")
+    assert scored.stdout.splitlines()[-1].split() == ["total", "-4"], scored.stderr
+    wiring = chromawheel("board", "wiring", "pico", "-o", "pico.svg")
+    assert wiring.returncode == 0 and os.path.getsize(os.path.join(away, "pico.svg")) > 1000
+
+
+def _first_line(proc, pattern, timeout=60):
+    """The first match of `pattern` in what the background command prints."""
+    deadline = time.time() + timeout
+    said = ""
+    while time.time() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 1)
+        if ready:
+            line = proc.stdout.readline()
+            said += line
+            found = re.search(pattern, line)
+            if found:
+                return found
+        if proc.poll() is not None:
+            break
+    raise AssertionError("no %r in %r" % (pattern, said))
+
+
+def _stop(proc):
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=30)
+
+
+def test_the_web_site_is_inside(installed):
+    chromawheel, _ = installed
+    site = chromawheel.popen("web", "--port", "0")
+    try:
+        url = _first_line(site, r"http://127\.0\.0\.1:\d+/").group(0)
+        with urllib.request.urlopen(url, timeout=30) as page:
+            assert b"ChromaWheel" in page.read()
+        with urllib.request.urlopen(url + "runtime/micropython.wasm", timeout=30) as wasm:
+            assert wasm.read()[:4] == b"\0asm"          # the pinned runtime came along
+    finally:
+        _stop(site)
+
+
+def test_vboard_deploy_and_flash(installed, tmp_path):
+    chromawheel, away = installed
+    flash = str(tmp_path / "vboard")
+    board = chromawheel.popen("vboard", "--dir", flash)
+    try:
+        port = _first_line(board, r"virtual board on (\S+)").group(1)
+        # A Pico's board file onto the unix port: refused before anything is written.
+        wrong = chromawheel("deploy", "--port", port, "--board", "pico")
+        assert wrong.returncode == 2
+        assert "board file pico is for platform rp2" in wrong.stderr, wrong.stderr
+        assert "linux" in wrong.stderr and "nothing was written" in wrong.stderr
+        assert os.listdir(flash) == []
+        # A board file of one's own: the nearest one copied.
+        shutil.copyfile(os.path.join(ROOT, "boards", "sim.json"),
+                        os.path.join(away, "myboard.json"))
+        deployed = chromawheel("deploy", "--port", port, "--board", "./myboard.json")
+        assert deployed.returncode == 0, deployed.stderr
+        assert "meld set default loaded: 60 melds" in deployed.stdout
+        with open(os.path.join(ROOT, "core", "meldsets", "jazz.json")) as f:
+            mine = json.load(f)
+        mine["name"] = "mine"
+        with open(os.path.join(away, "mine.json"), "w") as f:
+            json.dump(mine, f)
+        flashed = chromawheel("meldset", "flash", "mine.json", "--port", port)
+        assert flashed.returncode == 0, flashed.stderr
+        assert "the device says: meld set mine loaded: 47 melds" in flashed.stdout
+        assert sorted(os.listdir(os.path.join(flash, "melds"))) == ["default.cwm", "mine.cwm"]
+    finally:
+        _stop(board)
+
+
+@pytest.mark.skipif(not shutil.which("node") and not os.environ.get("CI"),
+                    reason="the emulator needs Node.js (make test installs it in CI)")
+def test_the_emulator_installs_its_packages_on_first_use(installed):
+    chromawheel, _ = installed
+    run = chromawheel("emulate", "--script", "cw 1")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "installing the emulator's npm packages" in run.stderr
+    assert run.stdout.splitlines()[:3] == ["meld set default loaded: 60 melds",
+                                           "C major triad (maj): C E G",
+                                           "Db major triad (maj): Db F Ab"]
