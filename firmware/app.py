@@ -12,21 +12,10 @@ from hardware.clock import ticks_add, ticks_diff, ticks_since
 from hardware.presses import CLICK, DOUBLE, LONG, PressDetector
 
 from firmware import crashes, render
-from firmware.modes import load_mode
+from firmware.modes import Context, load_mode
 from firmware.settings import Settings
 
 ERROR_SHOW_MS = 1500
-TURN = 4
-
-
-def _log(line):
-    from firmware import log      # loaded on the first message, not at boot
-    log.write(line)
-
-
-def _log_exception(where, err):
-    from firmware import log
-    log.exception(where, err)
 
 
 EROFS = 30
@@ -49,15 +38,18 @@ def _sleep_ms(ms):
 class App:
     def __init__(self, hw, settings=None):
         self.hw = hw
+        self.records = hw.records
         self.now = hw.clock.ticks_ms()
-        self.settings = settings or Settings().load()
+        self.settings = settings or Settings(hw.records).load()
         for problem in self.settings.problems:
-            _log(problem)
-        from firmware import meldstore        # used at start and from the menu only
-        self.meldset, self.meldset_name = meldstore.load_with_fallback(
-            self.settings["meldset"], self.settings["last_good_meldset"], _log)
-        self.settings.set("last_good_meldset", self.meldset_name, self.now)
-        print("meld set %s loaded: %d melds" % (self.meldset_name, self.meldset.count))
+            self._log(problem)
+        from firmware import installed_sets        # used at start and from the menu only
+        meldset, name = installed_sets.load_with_fallback(
+            self.settings["meldset"], self.settings["last_good_meldset"], self._log)
+        self.ctx = Context(self, self.settings, meldset, name)     # what the modes see
+        self.ctx.now = self.now
+        self.settings.set("last_good_meldset", name, self.now)
+        print("meld set %s loaded: %d melds" % (name, meldset.count))
         button = hw.board["button"]
         self.presses = PressDetector(button["debounce_ms"], button["long_ms"], button["double_ms"])
         self.frame_ms = 1000 // hw.board["ring"]["max_fps"]
@@ -79,47 +71,67 @@ class App:
         self.watchdog = None
         self.stopped = False
 
+    @property
+    def meldset(self):
+        return self.ctx.meldset
+
+    @property
+    def meldset_name(self):
+        return self.ctx.meldset_name
+
+    def _log(self, line):
+        self.records.log(line)
+
+    def _log_exception(self, where, err):
+        from firmware.log import exception_text
+        self.records.log(exception_text(where, err))
+
     # ---- modes and settings (event time: these may allocate) --------------------------------
 
     def _start_mode(self, name):
         try:
-            return load_mode(name, self)
+            return load_mode(name, self.ctx)
         except Exception as err:
-            _log_exception("mode %s" % name, err)
-            return load_mode("explorer", self)
+            self._log_exception("mode %s" % name, err)
+            return load_mode("explorer", self.ctx)
 
     @property
     def active(self):
         return self.menu or self.mode
 
+    # ---- what the modes ask for through their context (firmware/modes/__init__.py) ---------
+
     def open_menu(self):
         from firmware.modes.menu import Mode as Menu
-        self.menu = Menu(self)
+        self.menu = Menu(self.ctx, ("buzzer",) if self.hw.buzzer is not None else ())
 
     def close_menu(self):
         self.menu = None
 
-    def set_brightness(self, level, preview=False):
-        self.hw.ring.brightness = level
-        if not preview:
-            self.settings.set("brightness", level, self.now)
+    def set_names(self):
+        from firmware import installed_sets
+        return installed_sets.names()
+
+    def apply_setting(self, key, value):
+        """Keep a setting the menu changed, and do what it means now."""
+        if key == "meldset":
+            self.switch_set(value)            # kept only if the set loads
+            return
+        self.settings.set(key, value, self.now)
+        if key == "mode":
+            self.mode = self._start_mode(value)
+        elif key == "brightness":
+            self.hw.ring.brightness = value
         self.dirty = True
 
-    def apply_setting(self, item, value):
-        if item == "mode":
-            self.settings.set("mode", value, self.now)
-            self.mode = self._start_mode(value)
-        elif item == "meld set":
-            self.switch_set(value)
-        elif item == "brightness":
-            self.set_brightness(value)
-        elif item == "colours":
-            self.settings.set("colours", value, self.now)
-        elif item == "root name":
-            self.settings.set("other_root_name", value == "other", self.now)
-        elif item == "sound":
-            from firmware.modes.menu import VOLUMES
-            self.settings.set("volume", VOLUMES.index(value), self.now)
+    def preview(self, key, value):
+        """Show a value while the menu turns through them, without keeping it (None: back to
+        the kept one)."""
+        if key == "brightness":
+            self.hw.ring.brightness = self.settings["brightness"] if value is None else value
+            self.dirty = True
+        elif key == "volume" and value is not None:
+            self.beep(value)
 
     def play_meld(self, index, root):
         """The meld on the buzzer (if the board has one and the sound is on)."""
@@ -135,41 +147,42 @@ class App:
 
     def switch_set(self, name):
         """Load another meld set; a set that fails to load changes nothing."""
-        from firmware import meldstore
+        from firmware import installed_sets
         try:
-            meldset = meldstore.load_named(name)
+            meldset = installed_sets.load_named(name)
         except MeldSetError as err:
-            _log("meld set %s refused: %s; keeping %s" % (
+            self._log("meld set %s refused: %s; keeping %s" % (
                 name, str(err).replace("\n", "; "), self.meldset_name))
             return False
-        self.meldset = meldset
-        self.meldset_name = name
+        self.ctx.meldset = meldset
+        self.ctx.meldset_name = name
         self.settings.set("meldset", name, self.now)
         self.settings.set("last_good_meldset", name, self.now)
-        if hasattr(self.mode, "set_changed"):
-            self.mode.set_changed()
-        _log("meld set %s loaded: %d melds" % (name, meldset.count))
+        self.mode.set_changed()
+        self._log("meld set %s loaded: %d melds" % (name, meldset.count))
         return True
 
     def _failed(self, err):
         """A mode raised: log it, show the error pattern, go back to the explorer."""
-        _log_exception("mode %s" % self.active.name, err)
+        self._log_exception("mode %s" % self.active.name, err)
         self.menu = None
         self.error_until = ticks_add(self.now, ERROR_SHOW_MS)
-        self.mode = load_mode("explorer", self)
+        self.mode = load_mode("explorer", self.ctx)
         self.settings.set("mode", "explorer", self.now)
         self.dirty = True
 
-    def _dispatch(self, event, steps=0):
+    def _dispatch(self, press, steps=0):
+        """A turn of `steps` detents (press None) or a press (CLICK, DOUBLE, LONG) to the
+        active mode."""
         mode = self.active
         try:
-            if event == TURN:
+            if press is None:
                 mode.on_turn(steps)
-            elif event == CLICK:
+            elif press == CLICK:
                 mode.on_click()
-            elif event == DOUBLE:
+            elif press == DOUBLE:
                 mode.on_double()
-            elif event == LONG:
+            elif press == LONG:
                 mode.on_long()
             self.announce()
         except Exception as err:
@@ -187,15 +200,15 @@ class App:
     # ---- the loop tick: nothing below allocates unless something happened -------------------
 
     def tick(self, now):
-        self.now = now
         hw = self.hw
         if hw.link is not None:
             hw.link.poll()
-            now = self.now = hw.clock.ticks_ms()
+            now = hw.clock.ticks_ms()
+        self.now = self.ctx.now = now
         steps = hw.encoder.take()
         if steps:
             self.settings.touch(now)
-            self._dispatch(TURN, steps)
+            self._dispatch(None, steps)
         event = self.presses.update(hw.button.pressed(), now)
         if event:
             self.settings.touch(now)
@@ -205,11 +218,11 @@ class App:
                 self.settings.save()
             except OSError as err:
                 if not self.settings.retry_ms:       # once per run of failures, not per try
-                    _log(_save_problem(err))
+                    self._log(_save_problem(err))
                 self.settings.save_failed(now)
         if not self.stable and ticks_diff(now, self.started_at) >= crashes.STABLE_MS:
             self.stable = True
-            crashes.set_count(0)
+            crashes.set_count(self.records, 0)
         if self.error_until is not None and ticks_diff(now, self.error_until) >= 0:
             self.error_until = None
             self.dirty = True
@@ -236,7 +249,7 @@ class App:
     def _show_on_display(self):
         display = self.hw.display
         active = self.active
-        text = active.display() if hasattr(active, "display") else self.last_line
+        text = active.display() or self.last_line
         try:
             display.show(self._layout(text, display.columns, display.rows))
         except OSError as err:
@@ -244,7 +257,7 @@ class App:
             # CircuitPython: ENODEV/ETIMEDOUT/EIO): the wheel goes on without its screen.
             self.hw.display = None
             self._layout = None
-            _log("display lost (%s): running without it" % err)
+            self._log("display lost (%s): running without it" % err)
 
     def _render(self):
         frame = self.hw.ring.frame
@@ -272,4 +285,4 @@ class App:
         if hw.buzzer is not None:
             hw.buzzer.stop()
         self.settings.save_before_stop()
-        crashes.set_count(0)     # a clean stop is not a crash
+        crashes.set_count(self.records, 0)     # a clean stop is not a crash

@@ -5,35 +5,35 @@ whole run.
 A boot is counted before the app is built, so a crash while building it (no meld set loads, a
 MemoryError on import) counts too. A power-up starts the count afresh: the boot before it was
 ended by a power cut or an unplugged cable, not by a crash (a crash ends in a watchdog or a
-machine reset), so a user who unplugs during boot never lands in safe mode."""
+machine reset), so a user who unplugs during boot never lands in safe mode.
 
-from firmware import storage
+`records` is the board's record store (firmware/records.py)."""
 
 CRASH_PATH = "crashes.txt"
 CRASH_LIMIT = 3
 STABLE_MS = 10000
 
 
-def count():
-    raw = storage.read_record(CRASH_PATH)
+def count(records):
+    raw = records.read(CRASH_PATH)
     try:
         return int(raw) if raw else 0
     except ValueError:
         return 0
 
 
-def previous(reset_cause):
+def previous(records, reset_cause):
     """Crashed boots in a row before this one ("power": none, whatever the file says)."""
-    return 0 if reset_cause == "power" else count()
+    return 0 if reset_cause == "power" else count(records)
 
 
-def booting(reset_cause):
+def booting(records, reset_cause):
     """This boot has begun: it counts as a crash until the app clears it once stable."""
-    set_count(previous(reset_cause) + 1)
+    set_count(records, previous(records, reset_cause) + 1)
 
 
-def set_count(value):
+def set_count(records, value):
     try:
-        storage.write_record(CRASH_PATH, str(value).encode())
+        records.write(CRASH_PATH, str(value).encode())
     except OSError:
         pass

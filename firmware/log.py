@@ -1,11 +1,9 @@
-"""A small, bounded log file on flash: at most two files of LOG_LIMIT bytes. Not on
-CircuitPython, whose FAT drive a cut mid-write can wipe (firmware/storage.py): there the
-console (and the REPL) has the lines."""
+"""A small, bounded log file on flash: at most two files of LOG_LIMIT bytes. The file record
+store writes here (firmware/records.py); CircuitPython's, whose FAT drive a cut mid-write can
+wipe, keeps the lines on the console only."""
 
 import os
 import sys
-
-from firmware import storage
 
 LOG_PATH = "log.txt"
 OLD_LOG_PATH = "log.old.txt"
@@ -22,8 +20,6 @@ def _size(path):
 def write(line):
     """Append a line (and print it on the console); never raises."""
     print(line)
-    if storage.drive_is_kept_still():
-        return
     try:
         if _size(LOG_PATH) + len(line) > LOG_LIMIT:
             try:
@@ -37,8 +33,8 @@ def write(line):
         pass
 
 
-def exception(where, err):
-    """Log an exception with its traceback, bounded like every other line."""
+def exception_text(where, err):
+    """An exception with its traceback's last lines, for a record store's log()."""
     text = "%s: %s: %s" % (where, type(err).__name__, err)
     try:
         import io
@@ -51,4 +47,4 @@ def exception(where, err):
         text += "\n" + buf.getvalue()[-600:]
     except Exception:
         pass
-    write(text)
+    return text

@@ -32,7 +32,7 @@ def reason(hw):
             return "maintenance for a deploy or meld-set flash (the next reset starts the app)"
     if button_held(hw):
         return "button held at power-up"
-    count = crashes.previous(hw.reset_cause())
+    count = crashes.previous(hw.records, hw.reset_cause())
     if count >= crashes.CRASH_LIMIT:
         return "%d crashed boots in a row" % count
     return None
@@ -45,4 +45,4 @@ def run(hw, why):
     hw.ring.show()
     print("safe mode: %s. The app is not started; the REPL is free." % why)
     print("To leave: fix or reflash, then reset (the crash count is cleared on the next boot).")
-    crashes.set_count(0)
+    crashes.set_count(hw.records, 0)

@@ -1,16 +1,15 @@
 """User settings: read with every field checked (a bad value means its default, a bad file
 means all defaults, never a failed boot), saved only after the knob has been still for a while
-(flash wears out), atomically."""
+(flash wears out), in the board's record store (firmware/records.py)."""
 
 import json
-
-from firmware import storage
 
 SETTINGS_PATH = "settings.json"
 SAVE_AFTER_MS = 5000
 # After a failed save (full or read-only flash) the next try waits twice as long, up to this.
 RETRY_MAX_MS = 600000
 BRIGHTNESS_LEVELS = (8, 16, 32, 64, 96, 128, 192, 255)
+VOLUMES = ("off", "soft", "medium", "loud")          # the volume setting is an index here
 
 # (name, default, kind[, low, high]); kind: "int", "bool", "name" or a tuple of choices.
 # One table and one checker: a function per field would cost RAM on a small board.
@@ -25,10 +24,13 @@ _FIELDS = (
     ("melds", (0, 1, 0), "int", 0, 255),      # a cursor per kind: three ints
     ("root", 0, "int", 0, 11),
     ("volume", 2, "int", 0, 3),               # the buzzer: off, soft, medium, loud
-    # CircuitPython: the fingerprint of the drive's settings.json last taken (_take_drive_choice)
-    ("drive_file", 0, "int", 0, 0x3FFFFFFF),
 )
 _MELDSET_FIELD = [field for field in _FIELDS if field[0] == "meldset"][0]
+
+
+def is_set_name(value):
+    """Could `value` be the meldset setting (a name of 1 to 24 characters)?"""
+    return _good(value, _MELDSET_FIELD)
 
 
 def _is_int(value, low, high):
@@ -57,7 +59,8 @@ def defaults():
 
 
 class Settings:
-    def __init__(self, path=SETTINGS_PATH):
+    def __init__(self, records, path=SETTINGS_PATH):
+        self.records = records
         self.path = path
         self.values = defaults()
         self.problems = []
@@ -66,7 +69,7 @@ class Settings:
 
     def load(self):
         """Read the file; every field that is missing or bad keeps its default."""
-        raw = storage.read_record(self.path)
+        raw = self.records.read(self.path)
         if raw is None:
             return self
         try:
@@ -84,26 +87,7 @@ class Settings:
                     self.values[name] = data[name]
                 else:
                     self.problems.append("setting %s: bad value, using the default" % name)
-        if storage.drive_is_kept_still():
-            self._take_drive_choice()
         return self
-
-    def _take_drive_choice(self):
-        """CircuitPython keeps the settings in the nvm; settings.json on the drive is what the
-        computer wrote there (`meldset flash --drive` chooses the set). Its meldset is taken
-        once each time the file changes, so a set chosen later on the wheel stays chosen."""
-        from firmware.nvm_records import fingerprint
-        raw = storage.read_recovering(self.path)
-        seen = fingerprint(raw) if raw else 0
-        if seen == self.values["drive_file"]:
-            return
-        self.values["drive_file"] = seen          # kept with the next save
-        try:
-            wanted = json.loads(raw).get("meldset") if raw else None
-        except (ValueError, AttributeError):
-            wanted = None
-        if wanted is not None and _good(wanted, _MELDSET_FIELD):
-            self.values["meldset"] = wanted
 
     def __getitem__(self, name):
         return self.values[name]
@@ -133,7 +117,7 @@ class Settings:
         for name, value in defaults().items():
             if self.values[name] != value:
                 changed[name] = self.values[name]
-        storage.write_record(self.path, json.dumps(changed).encode())
+        self.records.write(self.path, json.dumps(changed).encode())
         self._dirty_since = None
         self.retry_ms = 0
 

@@ -1,14 +1,14 @@
 """Boot: board file, devices, safe mode or the app. Ctrl-C always reaches the REPL.
 
-What is needed only to start (the board-file checker, the platform factory, the safe-mode
+What is needed only to start (the board-file checker, the port's factory, the safe-mode
 checks) is dropped from memory before the app starts: a small board needs that RAM."""
 
 from firmware.unload import unload
 
 BOARD_PATH = "board.json"
-BOOT_ONLY = ("hardware.board", "firmware.platform", "firmware.safemode")
+BOOT_ONLY = ("hardware.board", "firmware.ports", "firmware.safemode")
 # Needed to build the app, then only from the menu or on errors (imported again there).
-START_ONLY = ("firmware.meldstore", "firmware.log")
+START_ONLY = ("firmware.installed_sets", "firmware.log")
 
 
 def _boot():
@@ -18,9 +18,9 @@ def _boot():
         board = board_file.load(BOARD_PATH)
     except board_file.BoardError as err:
         return None, "the board file is not usable:\n%s" % err
-    from firmware import platform, safemode
+    from firmware import ports, safemode
     try:
-        hw = platform.build(board)
+        hw = ports.build(board)
     except board_file.BoardError as err:      # a driver this chip cannot have
         return None, "the board file is not usable:\n%s" % err
     if hw.link is not None:
@@ -30,8 +30,8 @@ def _boot():
 
 def start_app(hw):
     """The app, built with boot-only code already gone and start-only code dropped after."""
-    from firmware import platform
-    platform.add_parts(hw)
+    from firmware import ports
+    ports.add_parts(hw)
     unload(BOOT_ONLY)
     from firmware.app import App
     app = App(hw)
@@ -49,7 +49,7 @@ def main():
             safemode.run(hw, why)
         return
     from firmware import crashes
-    crashes.booting(hw.reset_cause())          # before the app is built: that can crash too
+    crashes.booting(hw.records, hw.reset_cause())   # before the app is built: that can crash
     app = None
     try:
         import asyncio
@@ -57,7 +57,7 @@ def main():
         asyncio.run(app.run())
     except KeyboardInterrupt:
         _silence(hw)               # else the piezo sounds on at the REPL
-        crashes.set_count(0)       # a deliberate stop (mpremote), not a crash
+        crashes.set_count(hw.records, 0)      # a deliberate stop (mpremote), not a crash
         if app is not None:
             app.settings.save_before_stop()
         raise
@@ -65,7 +65,7 @@ def main():
         _silence(hw)
         try:
             from firmware import log, render
-            log.exception("fatal", err)
+            hw.records.log(log.exception_text("fatal", err))
             render.paint_pattern(hw.ring.frame, render.ERROR, 2)
             hw.ring.show()
         except Exception:

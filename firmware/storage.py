@@ -4,44 +4,10 @@ rename is atomic; on FAT (MicroPython's and CircuitPython's extmod/vfs_fat.c) re
 the old file first, so a cut between the two leaves only the complete temporary file, which
 read_recovering() finds.
 
-Records (the settings, the crash count: written every boot and after the knob rests) go through
-read_record() and write_record(): files like the above, except on CircuitPython, whose drive is
-FAT that a cut mid-write can wipe (firmware/nvm_records.py): there they go to the nvm, and the
-firmware writes nothing on the drive in normal running."""
+Records (the settings, the crash count, the log) go through a store (firmware/records.py).
+"""
 
 import os
-
-RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2}
-_nvm_records = None             # a NvmRecords once keep_records_in_nvm() ran
-
-
-def keep_records_in_nvm(nvm):
-    """From now on, records live in `nvm` (CircuitPython's microcontroller.nvm)."""
-    global _nvm_records
-    from firmware.nvm_records import NvmRecords
-    _nvm_records = NvmRecords(nvm, RECORD_KEYS)
-
-
-def drive_is_kept_still():
-    """True where the firmware must not write the drive in normal running (CircuitPython)."""
-    return _nvm_records is not None
-
-
-def read_record(path):
-    """A record's bytes, or None. In the nvm, else (or, after an update from a firmware that
-    kept them on the drive, also) the file."""
-    if _nvm_records is not None:
-        data = _nvm_records.read(path)
-        if data is not None:
-            return data
-    return read_recovering(path)
-
-
-def write_record(path, data):
-    if _nvm_records is not None:
-        _nvm_records.write(path, data)
-    else:
-        write_atomic(path, data)
 
 
 def exists(path):

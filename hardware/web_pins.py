@@ -68,16 +68,6 @@ class WebClock:
 
 
 
-class WebHardware(Hardware):
-    """The page says how the board started and does its resets."""
-
-    def reset_cause(self):
-        return webpins.reset_cause
-
-    def restart(self):
-        webpins.reset()
-
-
 class WebRingOutput:
     def __init__(self):
         self._ring = webpins.ring
@@ -122,10 +112,10 @@ class WebLink(CommandQueue):
 
 
 def build(board):
-    """The devices of the web board (firmware/platform.py calls this for platform "web")."""
+    """The devices of the web board (firmware/ports/web.py calls this)."""
     clock = WebClock()
     encoder = SimEncoder(board["encoder"])
     button = SimButton(board["button"])
     link = WebLink(clock, encoder, button, LOOP_PERIOD_MS)
     ring = Ring(board["ring"], WebRingOutput())
-    return WebHardware(board, ring, encoder, button, clock, link)
+    return Hardware(board, ring, encoder, button, clock, link)

@@ -1,7 +1,7 @@
 """Laptop-side tools. Packages: cli (the command line), device (link, deploy, drive, what goes
 onto a board), sim (simulator and virtual board), emulator (the real ports in an emulated
 RP2040 and the board models at the pins), bench (make bench), builds (UF2, mip package, font,
-wiring pictures). errors, tools and meldfiles are shared by all of them.
+wiring pictures). errors, tools and set_files are shared by all of them.
 
 The same code runs from a checkout and from an installed wheel. What differs is where things
 are, and this module is the one place that says so:

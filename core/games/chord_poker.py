@@ -1,7 +1,7 @@
 """Carmony, Chord Poker: the rule engine. The scoring table is core/games/chord_poker_table.py."""
 
 from core.games import NOTE_CARDS, RoundsGame, RuleError, note_pc
-from core.games.chord_poker_table import score
+from core.games.chord_poker_table import chord_sectors, going_back, is_complete, score
 
 # ---- the rule engine ----------------------------------------------------------------------
 #
@@ -21,7 +21,6 @@ from core.games.chord_poker_table import score
 # - The dealer rotates clockwise each round; the player on the dealer's left starts. Seats are
 #   clockwise.
 
-from core import degrees
 from core.games.rng import Rng
 
 HAND = 7
@@ -58,16 +57,19 @@ class Round:
 
     def sectors(self, root=None):
         """(required pcs, optional pcs) of the chord at a root (default: the current one)."""
-        root = self.root if root is None else root
-        required = []
-        optional = []
-        for code in self.meld.codes:
-            pc = (root + degrees.semitones(code)) % 12
-            (optional if degrees.is_optional(code) else required).append(pc)
-        return required, optional
+        required, optional = chord_sectors(self.meld.codes, self.root if root is None else root)
+        return _pcs(required), _pcs(optional)
+
+    def placed(self):
+        """The sectors holding a card, as a mask."""
+        mask = 0
+        for pc in range(12):
+            if self.wheel[pc] is not None:
+                mask |= 1 << pc
+        return mask
 
     def complete(self):
-        return all(self.wheel[pc] is not None for pc in self.sectors()[0])
+        return is_complete(chord_sectors(self.meld.codes, self.root)[0], self.placed())
 
     # ---- legal moves --------------------------------------------------------------------
 
@@ -128,9 +130,9 @@ class Round:
             self.hands[player].remove(card)
             self.root = note_pc(card)
             self.wheel[self.root] = card
-            required, optional = self.sectors()
+            going = going_back(self.placed(), *chord_sectors(self.meld.codes, self.root))
             for pc in range(12):
-                if self.wheel[pc] is not None and pc not in required and pc not in optional:
+                if going >> pc & 1:
                     self.hands[player].append(self.wheel[pc])
                     self.wheel[pc] = None
             self._after(player)
@@ -181,6 +183,10 @@ class Round:
     def scores(self):
         return [score([note_pc(c) for c in self.hands[p]], self.completed_by == p)[0]
                 for p in range(self.players)]
+
+
+def _pcs(mask):
+    return [pc for pc in range(12) if mask >> pc & 1]
 
 
 def random_move(round_, rng):

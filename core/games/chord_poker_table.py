@@ -1,17 +1,43 @@
-"""Carmony, Chord Poker: the scoring table (rulebook "SCORING TABLE"), apart from the rule
-engine (core/games/chord_poker.py) so that the device can use it without the engine.
+"""Carmony, Chord Poker: the chord on the Wheel (its sectors, when it is complete, what a root
+change sends back) and the scoring table (rulebook "SCORING TABLE"), apart from the rule engine
+(core/games/chord_poker.py) so that the device's table mode plays by the same rules without the
+engine. Sectors and cards on the Wheel are pitch-class masks (bit pc).
 
 A hand's matching NOTE cards (the same note) are grouped into pairs (2 points), threes of a
 kind (5) and fours of a kind (8); every card left unmatched costs 1. There is no limit to the
 melds, so each note's cards take the grouping that scores best. Completing the chord: 5.
 """
 
+from core import degrees
 from core.games import ScoreError
 
 CHORD_POINTS = 5
 GROUP_POINTS = {2: 2, 3: 5, 4: 8}
 UNMATCHED = -1
 MAX_OF_A_NOTE = 8         # 8 NOTE cards of every note
+
+
+def chord_sectors(codes, root):
+    """(required, optional) sector masks of a chord (its degree codes) at `root`."""
+    required = optional = 0
+    for code in codes:
+        bit = 1 << ((root + degrees.semitones(code)) % 12)
+        if degrees.is_optional(code):
+            optional |= bit
+        else:
+            required |= bit
+    return required, optional & ~required
+
+
+def is_complete(required, placed):
+    """Every required sector holds a card."""
+    return required & ~placed == 0
+
+
+def going_back(placed, required, optional):
+    """After a root change: the cards on the Wheel that are no note of the chord at the new
+    root, which go to the hand of the player who changed it."""
+    return placed & ~(required | optional)
 
 
 def best_grouping(count):

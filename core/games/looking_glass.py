@@ -5,6 +5,7 @@ by interval, with +3 for holding all 3 cards of the octave, the tritone, the fif
 """
 
 from core.games import NOTE_CARDS, RoundsGame, RuleError, ScoreError, note_pc, round_winner
+from core.games.looking_glass_table import builds, picks_up
 
 ALICE_POINTS = 4
 ALL_ALICES = 8            # there are 8 A cards in the NOTE deck
@@ -80,11 +81,6 @@ A_PC = 9
 
 
 
-def builds(interval, first_pc, second_pc):
-    """Do two notes build the interval (semitones 1..12) with `first_pc` on position 1?"""
-    return (second_pc - first_pc) % 12 == interval % 12
-
-
 class Round:
     def __init__(self, players, dealer, rng, interval_semitones):
         if not 2 <= players <= 4:
@@ -132,13 +128,16 @@ class Round:
             return []
         player = self.turn
         moves = []
+        occupied = 0
+        for sector in range(12):
+            if self.wheel[sector]:
+                occupied |= 1 << sector
         for card in self.hands[player]:
             pc = note_pc(card)
             if self.interval is not None:
-                interval = self.semitones(self.interval)
+                picks = picks_up(self.semitones(self.interval), pc, occupied)
                 for sector in range(12):
-                    if self.wheel[sector] and (builds(interval, pc, sector)
-                                               or builds(interval, sector, pc)):
+                    if picks >> sector & 1:
                         moves.append(("pick", card, sector))
             for owner in range(self.players):
                 pile = self.piles[owner]

@@ -10,6 +10,7 @@ one letter: an E is never Fb, a C never B#, so they are not offered."""
 
 from core.notes import LETTERS, NATURAL_PC, format_note, pc_names
 
+from firmware import modes
 from firmware.modes.names import plain_names
 from firmware.render import CARD, OPTIONAL_LEVEL, PLACED, clear, paint_sector
 
@@ -22,11 +23,11 @@ def carriers(letter):
     return [(letter, acc) for acc in (-1, 0, 1) if (letter, acc) in pc_names(natural + acc)]
 
 
-class Mode:
+class Mode(modes.Mode):
     name = "alphabet"
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, ctx):
+        modes.Mode.__init__(self, ctx)
         self.names = plain_names()
         self.at = 0                     # the last card's name: an index into self.names
         self.interval = 2
@@ -54,8 +55,6 @@ class Mode:
         self.at = self.names.index((self.next_letter(), 0))
         self._changed()
 
-    def on_long(self):
-        self.app.open_menu()
 
     def render(self, frame):
         clear(frame)

@@ -15,31 +15,32 @@ from core import degrees
 from core.notes import format_note, note_pc, pc_names
 from core.spelling import spell
 
+from firmware import modes
 from firmware.modes.names import meld_notes, plain_names, short_title
 from firmware.render import OPTIONAL_LEVEL, clear, paint_cursor, paint_meld
 
 SCALE = 2                 # the meld kind
 
 
-class Mode:
+class Mode(modes.Mode):
     name = "bluff"
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, ctx):
+        modes.Mode.__init__(self, ctx)
         self.position = 0
         self.names = plain_names()
         self.name_at = 0
         self.set_changed()
 
     def set_changed(self):
-        self.scales = self.app.meldset.of_kind(SCALE)
+        self.scales = self.ctx.meldset.of_kind(SCALE)
         self.position %= max(1, len(self.scales))
         self.step = "scale"
         self.next = 0                       # the degree the next card goes on (an index)
         self._scale_changed()
 
     def _scale_changed(self):
-        self.codes = self.app.meldset.meld_codes(self.scale) if self.scales else b""
+        self.codes = self.ctx.meldset.meld_codes(self.scale) if self.scales else b""
 
     @property
     def scale(self):
@@ -83,8 +84,6 @@ class Mode:
         elif self.step == "play":
             self.step = "root"                  # BLUFF: the scale restarts from degree 1
 
-    def on_long(self):
-        self.app.open_menu()
 
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
@@ -92,10 +91,10 @@ class Mode:
         if self.scale is None:
             clear(frame)
             return
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         root_pc = note_pc(self.root) if self.step != "scale" else 0
         paint_meld(frame, meldset.required_mask(self.scale), meldset.optional_mask(self.scale),
-                   root_pc, SCALE, self.app.settings["colours"] == "note")
+                   root_pc, SCALE, self.ctx.settings["colours"] == "note")
         if self.step != "play":
             return
         codes = self.codes
@@ -111,7 +110,7 @@ class Mode:
     def describe(self):
         if self.scale is None:
             return "bluff: this meld set has no scales"
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         i = self.scale
         codes = self.codes
         title = "%s (%s)" % (meldset.meld_name(i), meldset.meld_id(i))
@@ -134,7 +133,7 @@ class Mode:
         """The panel's shorter text: the scale by name, its notes, the degree wanted next."""
         if self.scale is None or self.step == "scale":
             return self.describe()
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         head = "bluff: " + short_title(meldset, self.scale, self.root)
         notes = meld_notes(self.root, self.codes)
         if self.step == "root":

@@ -9,13 +9,15 @@ Steps, each with the same three controls:
 The ring in the wheel step: cards placed green (the root whitened), required notes still
 missing orange, optional ones dim orange. In the preview, the cards that stay are green and
 those that go back to the hand red. Once every required note is placed the chord is complete
-(5 points); a click then starts the next chord."""
+(5 points); a click then starts the next chord. The rules are the engine's own
+(core/games/chord_poker_table.py)."""
 
 from core import degrees
-from core.games.chord_poker_table import CHORD_POINTS
+from core.games.chord_poker_table import CHORD_POINTS, chord_sectors, going_back, is_complete
 from core.notes import format_note, pc_label
 from core.spelling import spell
 
+from firmware import modes
 from firmware.modes.names import meld_title, root_note, short_title
 from firmware.render import (GOING, MISSING, PLACED, ROOT_WHITE, OPTIONAL_LEVEL, clear,
                              paint_cursor, paint_meld, paint_sector)
@@ -23,22 +25,22 @@ from firmware.render import (GOING, MISSING, PLACED, ROOT_WHITE, OPTIONAL_LEVEL,
 CHORD = 1                 # the meld kind
 
 
-class Mode:
+class Mode(modes.Mode):
     name = "chord poker"
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, ctx):
+        modes.Mode.__init__(self, ctx)
         self.position = 0
         self.set_changed()
 
     def set_changed(self):
-        self.chords = self.app.meldset.of_kind(CHORD)
+        self.chords = self.ctx.meldset.of_kind(CHORD)
         self.position %= max(1, len(self.chords))
         self.step = "chord"
         self.root = 0
         self.cursor = 0
         self.new_root = 0
-        self.placed = bytearray(12)
+        self.placed = 0                   # the sectors holding a card (a pc mask)
         self.hint = None
         self._masks()
 
@@ -52,21 +54,12 @@ class Mode:
         self.new_required, self.new_optional = self._sectors(self.new_root)
 
     def _sectors(self, root):
-        required = optional = 0
-        if self.chord is not None:
-            for code in self.app.meldset.meld_codes(self.chord):
-                bit = 1 << ((root + degrees.semitones(code)) % 12)
-                if code & degrees.OPTIONAL:
-                    optional |= bit
-                else:
-                    required |= bit
-        return required, optional
+        if self.chord is None:
+            return 0, 0
+        return chord_sectors(self.ctx.meldset.meld_codes(self.chord), root)
 
     def complete(self):
-        for pc in range(12):
-            if self.required >> pc & 1 and not self.placed[pc]:
-                return False
-        return True
+        return is_complete(self.required, self.placed)
 
     # ---- events -------------------------------------------------------------------------
 
@@ -88,8 +81,7 @@ class Mode:
             if self.chords:
                 self.step = "root"
         elif self.step == "root":
-            self.placed = bytearray(12)
-            self.placed[self.root] = 1          # the first NOTE card lies on its sector
+            self.placed = 1 << self.root        # the first NOTE card lies on its sector
             self.cursor = self.root
             self.step = "wheel"
         elif self.step == "wheel":
@@ -109,17 +101,14 @@ class Mode:
         elif not (self.required | self.optional) >> pc & 1:
             self.hint = "%s is not in the chord: it goes to the pile" % pc_label(pc)
         else:
-            self.placed[pc] ^= 1
+            self.placed ^= 1 << pc
 
     def _change_root(self):
         """The hand card goes on the new root's sector; cards not in the chord there go back."""
         self.root = self.new_root
         self._masks()
-        keep = self.required | self.optional
-        for pc in range(12):
-            if self.placed[pc] and not keep >> pc & 1:
-                self.placed[pc] = 0
-        self.placed[self.root] = 1
+        self.placed &= ~going_back(self.placed, self.required, self.optional)
+        self.placed |= 1 << self.root
         self.cursor = self.root
         self.step = "wheel"
 
@@ -128,7 +117,7 @@ class Mode:
         if self.step == "root":
             self.step = "chord"
         elif self.step == "wheel":
-            if self.placed[self.cursor]:
+            if self.placed >> self.cursor & 1:
                 self.hint = "%s is taken: a new root needs a free sector" % pc_label(self.cursor)
             else:
                 self.new_root = self.cursor
@@ -137,8 +126,6 @@ class Mode:
             self.step = "wheel"
         self._masks()
 
-    def on_long(self):
-        self.app.open_menu()
 
     def _free_sector(self, start, steps):
         """The next sector without a card, `steps` free sectors on (either way)."""
@@ -147,7 +134,7 @@ class Mode:
         for _ in range(abs(steps)):
             for _ in range(12):
                 pc = (pc + direction) % 12
-                if not self.placed[pc]:
+                if not self.placed >> pc & 1:
                     break
         return pc
 
@@ -158,11 +145,11 @@ class Mode:
             clear(frame)
             return
         if self.step in ("chord", "root"):
-            meldset = self.app.meldset
+            meldset = self.ctx.meldset
             root = self.root if self.step == "root" else 0
             paint_meld(frame, meldset.required_mask(self.chord),
                        meldset.optional_mask(self.chord), root, CHORD,
-                       self.app.settings["colours"] == "note")
+                       self.ctx.settings["colours"] == "note")
             return
         preview = self.step == "preview"
         root = self.new_root if preview else self.root
@@ -173,7 +160,7 @@ class Mode:
             white = ROOT_WHITE if pc == root else 0
             if pc == root and preview:
                 paint_sector(frame, pc, PLACED, 255, white)      # the card the change plays
-            elif self.placed[pc]:
+            elif self.placed >> pc & 1:
                 stays = (required | optional) & bit
                 paint_sector(frame, pc, PLACED if stays else GOING, 255, white)
             elif required & bit:
@@ -189,13 +176,13 @@ class Mode:
     def describe(self):
         if self.chord is None:
             return "chord poker: this meld set has no chords"
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         codes = meldset.meld_codes(self.chord)
         if self.step == "chord":
             return "chord poker: CHORD card %s %s (click to keep)" % (
                 meldset.meld_id(self.chord), meldset.meld_name(self.chord))
         if self.step == "root":
-            root = root_note(self.app, self.root, codes)
+            root = root_note(self.ctx, self.root, codes)
             return "chord poker: root %s: %s (click to keep)" % (
                 format_note(root), meld_title(meldset, self.chord, root))
         root_pc = self.new_root if self.step == "preview" else self.root
@@ -215,22 +202,22 @@ class Mode:
 
     def _notes(self, root_pc):
         """(root, names on the Wheel, names still missing (optional ones in parentheses))."""
-        codes = self.app.meldset.meld_codes(self.chord)
-        root = root_note(self.app, root_pc, codes)
+        codes = self.ctx.meldset.meld_codes(self.chord)
+        root = root_note(self.ctx, root_pc, codes)
         placed = []
         missing = []
         for code in codes:
             pc = (root_pc + degrees.semitones(code)) % 12
             name = format_note(spell(root, code))
-            if self.placed[pc] or (self.step == "preview" and pc == root_pc):
+            if self.placed >> pc & 1 or (self.step == "preview" and pc == root_pc):
                 placed.append(name)
             else:
                 missing.append("(" + name + ")" if code & degrees.OPTIONAL else name)
         return root, placed, missing
 
     def _going(self):
-        return " ".join(pc_label(pc) for pc in range(12) if self.placed[pc] and not (
-            self.new_required | self.new_optional) >> pc & 1) or "nothing"
+        going = going_back(self.placed, self.new_required, self.new_optional)
+        return " ".join(pc_label(pc) for pc in range(12) if going >> pc & 1) or "nothing"
 
     def display(self):
         """The panel's shorter text: the chord, the Wheel, what is missing, the cursor."""
@@ -238,7 +225,7 @@ class Mode:
             return self.describe()
         root_pc = self.new_root if self.step == "preview" else self.root
         root, placed, missing = self._notes(root_pc)
-        parts = [short_title(self.app.meldset, self.chord, root),
+        parts = [short_title(self.ctx.meldset, self.chord, root),
                  "Wheel: " + (" ".join(placed) or "-"), "missing: " + (" ".join(missing) or "-")]
         if self.step == "preview":
             return "; ".join(["root change to " + format_note(root)] + parts

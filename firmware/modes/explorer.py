@@ -5,16 +5,17 @@ noisy."""
 
 from core.meldset import KINDS
 
+from firmware import modes
 from firmware.modes.names import meld_notes, meld_title, root_note, short_title
 from firmware.render import paint_meld
 
 
-class Mode:
+class Mode(modes.Mode):
     name = "explorer"
 
-    def __init__(self, app):
-        self.app = app
-        settings = app.settings
+    def __init__(self, ctx):
+        modes.Mode.__init__(self, ctx)
+        settings = ctx.settings
         self.kind = settings["kind"]
         self.positions = list(settings["melds"])     # index within each kind
         self.root = settings["root"]
@@ -23,7 +24,7 @@ class Mode:
 
     def set_changed(self):
         """The meld set changed: rebuild the per-kind lists and keep the cursor in range."""
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         self.kinds = [meldset.of_kind(k) for k in range(len(KINDS))]
         for k in range(len(KINDS)):
             if self.kinds[k]:
@@ -39,11 +40,9 @@ class Mode:
         return self.kinds[self.kind][self.positions[self.kind]]
 
     def _save(self):
-        now = self.app.now
-        settings = self.app.settings
-        settings.set("kind", self.kind, now)
-        settings.set("melds", list(self.positions), now)
-        settings.set("root", self.root, now)
+        self.ctx.keep("kind", self.kind)
+        self.ctx.keep("melds", list(self.positions))
+        self.ctx.keep("root", self.root)
 
     def _next_kind(self):
         for _ in range(len(KINDS)):
@@ -59,34 +58,32 @@ class Mode:
         melds = self.kinds[self.kind]
         self.positions[self.kind] = (self.positions[self.kind] + 1) % len(melds)
         self._save()
-        self.app.play_meld(self.meld, self.root)
+        self.ctx.play_meld(self.meld, self.root)
 
     def on_double(self):
         self._next_kind()
         self._save()
-        self.app.play_meld(self.meld, self.root)
+        self.ctx.play_meld(self.meld, self.root)
 
-    def on_long(self):
-        self.app.open_menu()
 
     def render(self, frame):
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         i = self.meld
         paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), self.root,
-                   meldset.kind(i), self.app.settings["colours"] == "note")
+                   meldset.kind(i), self.ctx.settings["colours"] == "note")
 
     def describe(self):
         """'Eb minor triad (min): Eb Gb Bb', optional notes in parentheses."""
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         i = self.meld
         codes = meldset.meld_codes(i)
-        root = root_note(self.app, self.root, codes)
+        root = root_note(self.ctx, self.root, codes)
         return "%s: %s" % (meld_title(meldset, i, root), meld_notes(root, codes))
 
     def display(self):
         """The same, with a long id left out ('C major pentatonic: C D E G A')."""
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         i = self.meld
         codes = meldset.meld_codes(i)
-        root = root_note(self.app, self.root, codes)
+        root = root_note(self.ctx, self.root, codes)
         return "%s; %s" % (short_title(meldset, i, root), meld_notes(root, codes))

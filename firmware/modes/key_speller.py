@@ -9,24 +9,25 @@ from core import degrees
 from core.notes import format_note, note_pc
 from core.spelling import spell
 
+from firmware import modes
 from firmware.modes.names import meld_notes, plain_names
 from firmware.render import clear, paint_cursor, paint_meld
 
 SCALE = 2                 # the meld kind
 
 
-class Mode:
+class Mode(modes.Mode):
     name = "key speller"
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, ctx):
+        modes.Mode.__init__(self, ctx)
         self.names = plain_names()
         self.at = 0
         self.position = 0
         self.set_changed()
 
     def set_changed(self):
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         self.scales = meldset.of_kind(SCALE)
         self.position = 0
         for k in range(len(self.scales)):       # Key's Corners' own example: the major scale
@@ -36,7 +37,7 @@ class Mode:
         self._scale_changed()
 
     def _scale_changed(self):
-        self.codes = self.app.meldset.meld_codes(self.scales[self.position]) \
+        self.codes = self.ctx.meldset.meld_codes(self.scales[self.position]) \
             if self.scales else b""
 
     @property
@@ -57,25 +58,23 @@ class Mode:
             self.degree = None
             self._scale_changed()
 
-    def on_long(self):
-        self.app.open_menu()
 
     def render(self, frame):
         if not self.scales:
             clear(frame)
             return
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         i = self.scales[self.position]
         root = note_pc(self.key)
         paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), root, SCALE,
-                   self.app.settings["colours"] == "note")
+                   self.ctx.settings["colours"] == "note")
         if self.degree is not None:
             paint_cursor(frame, (root + degrees.semitones(self.codes[self.degree])) % 12)
 
     def describe(self):
         if not self.scales:
             return "key speller: this meld set has no scales"
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         i = self.scales[self.position]
         line = "key speller: %s %s: %s" % (format_note(self.key), meldset.meld_name(i),
                                            meld_notes(self.key, self.codes))

@@ -10,9 +10,11 @@ with it green (either card may be on position 1), the Wheel's other cards dim; t
 names them."""
 
 from core import degrees
+from core.games.looking_glass_table import picks_up
 from core.notes import format_note, pc_label
 from core.spelling import spell
 
+from firmware import modes
 from firmware.modes.names import meld_notes, root_note
 from firmware.render import CARD, PLACED, clear, paint_cursor, paint_meld, paint_sector
 
@@ -20,16 +22,16 @@ INTERVAL = 0              # the meld kind
 OTHER_CARD_LEVEL = 60     # of 255: a Wheel card that does not pick the interval up
 
 
-class Mode:
+class Mode(modes.Mode):
     name = "looking glass"
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, ctx):
+        modes.Mode.__init__(self, ctx)
         self.position = 0
         self.set_changed()
 
     def set_changed(self):
-        self.intervals = self.app.meldset.of_kind(INTERVAL)
+        self.intervals = self.ctx.meldset.of_kind(INTERVAL)
         self.position %= max(1, len(self.intervals))
         self.step = "interval"
         self.cursor = 0
@@ -42,18 +44,20 @@ class Mode:
         return self.intervals[self.position] if self.intervals else None
 
     def _picks(self):
-        """Sectors whose top card builds the interval with the hand note (a pc mask)."""
+        """Sectors whose top card builds the interval with the hand note (a pc mask): the
+        rule the engine plays by (core/games/looking_glass_table.py)."""
         self.picks = 0
         if self.interval is None:
             return
-        up = self.semitones()
+        occupied = 0
         for pc in range(12):
-            if self.wheel[pc] and ((pc - self.hand) % 12 == up or (self.hand - pc) % 12 == up):
-                self.picks |= 1 << pc
+            if self.wheel[pc]:
+                occupied |= 1 << pc
+        self.picks = picks_up(self.semitones(), self.hand, occupied)
 
     def semitones(self):
         """The interval's size within the octave (the octave itself: 0, two of one note)."""
-        codes = self.app.meldset.meld_codes(self.interval)
+        codes = self.ctx.meldset.meld_codes(self.interval)
         return degrees.semitones(codes[-1]) % 12
 
     # ---- events -------------------------------------------------------------------------
@@ -86,8 +90,6 @@ class Mode:
             self.step = "wheel"
         self._picks()
 
-    def on_long(self):
-        self.app.open_menu()
 
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
@@ -96,10 +98,10 @@ class Mode:
             clear(frame)
             return
         if self.step == "interval":
-            meldset = self.app.meldset
+            meldset = self.ctx.meldset
             paint_meld(frame, meldset.required_mask(self.interval),
                        meldset.optional_mask(self.interval), 0, INTERVAL,
-                       self.app.settings["colours"] == "note")
+                       self.ctx.settings["colours"] == "note")
             return
         hand = self.step == "hand"
         for pc in range(12):
@@ -121,13 +123,13 @@ class Mode:
     def describe(self):
         if self.interval is None:
             return "looking glass: this meld set has no intervals"
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         i = self.interval
         codes = meldset.meld_codes(i)
         title = "%s (%s)" % (meldset.meld_name(i), meldset.meld_id(i))
         if self.step == "interval":
             return "looking glass: INTERVAL card %s, at C: %s (click to keep)" % (
-                title, meld_notes(root_note(self.app, 0, codes), codes))
+                title, meld_notes(root_note(self.ctx, 0, codes), codes))
         cards = " ".join(pc_label(pc) for pc in range(12) if self.wheel[pc]) or "none"
         if self.step == "wheel":
             return "looking glass: %s; cards on the Wheel: %s; cursor %s" % (
@@ -146,11 +148,11 @@ class Mode:
             if not self.picks >> pc & 1:
                 continue
             if (pc - self.hand) % 12 == up:           # the hand card on position 1
-                root = root_note(self.app, self.hand, codes)
+                root = root_note(self.ctx, self.hand, codes)
                 pairs.append("%s (%s-%s)" % (pc_label(pc), format_note(root),
                                              format_note(spell(root, codes[-1]))))
             if up and (self.hand - pc) % 12 == up:    # the Wheel card on position 1
-                root = root_note(self.app, pc, codes)
+                root = root_note(self.ctx, pc, codes)
                 pairs.append("%s (%s-%s)" % (pc_label(pc), format_note(root),
                                              format_note(spell(root, codes[-1]))))
         return pairs

@@ -13,6 +13,7 @@ from core.identify import Identifier
 from core.notes import format_note, pc_label
 from core.spelling import spell
 
+from firmware import modes
 from firmware.modes.names import meld_title, root_note
 from firmware.render import CARD, paint_cursor, paint_meld, paint_sector
 
@@ -21,11 +22,11 @@ ONE_CARD_LEVEL = 150      # of 255: a sector with one card; two or more are full
 NEAR_SHOWN = 3            # one-card-short readings named on the console
 
 
-class Mode:
+class Mode(modes.Mode):
     name = "meld check"
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, ctx):
+        modes.Mode.__init__(self, ctx)
         self.cursor = 0
         self.cards = []                 # pitch classes, in the order entered
         self.counts = bytearray(12)
@@ -33,12 +34,12 @@ class Mode:
         self.set_changed()
 
     def set_changed(self):
-        self.identifier = Identifier(self.app.meldset)
+        self.identifier = Identifier(self.ctx.meldset)
         self._identify()
 
     def _identify(self):
         """Readings as (points, meld index, root), best points first; the ring shows the first."""
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         readings = []
         for i, root in self.identifier.exact(self.cards):
             readings.append((meld_points(meldset.meld(i), len(self.cards)), i, root))
@@ -69,7 +70,7 @@ class Mode:
 
     def on_long(self):
         if not self.cards:
-            self.app.open_menu()
+            self.ctx.open_menu()
             return
         self.cards = []
         for pc in range(12):
@@ -82,10 +83,10 @@ class Mode:
     def render(self, frame):
         shown = self.shown
         if shown is not None:
-            meldset = self.app.meldset
+            meldset = self.ctx.meldset
             i = shown[1]
             paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), shown[2],
-                       meldset.kind(i), self.app.settings["colours"] == "note")
+                       meldset.kind(i), self.ctx.settings["colours"] == "note")
         else:
             for sector in range(12):
                 count = self.counts[sector]
@@ -101,14 +102,14 @@ class Mode:
             head += " (%s)" % self.hint
         if not self.cards:
             return head + "; no cards (click adds one)"
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         if not self.readings:
             return "%s; cards %s: no meld%s" % (
                 head, " ".join(pc_label(pc) for pc in self.cards), self._near())
         words = []
         for points, i, root_pc in self.readings:
             codes = meldset.meld_codes(i)
-            root = root_note(self.app, root_pc, codes)
+            root = root_note(self.ctx, root_pc, codes)
             words.append("%s %d points%s" % (meld_title(meldset, i, root), points,
                                              " (C root: refill)" if root_pc == 0 else ""))
         points, i, root_pc = self.readings[0]
@@ -118,12 +119,12 @@ class Mode:
         """The panel's shorter text: the melds by root and id ('C 6', 'A min7') with points."""
         if not self.cards or not self.readings:
             return self.describe()
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         parts = ["meld check: cursor %s" % pc_label(self.cursor)]
         points, i, root_pc = self.readings[0]
         parts.append("cards " + self._spelled(i, root_pc))
         for points, i, root_pc in self.readings:
-            root = root_note(self.app, root_pc, meldset.meld_codes(i))
+            root = root_note(self.ctx, root_pc, meldset.meld_codes(i))
             parts.append("%s %s: %d pts" % (format_note(root), meldset.meld_id(i), points))
             if root_pc == 0:
                 parts.append("(C root: refill)")
@@ -131,8 +132,8 @@ class Mode:
 
     def _spelled(self, i, root_pc):
         """The cards in the order entered, named as the notes of the meld they build."""
-        codes = self.app.meldset.meld_codes(i)
-        root = root_note(self.app, root_pc, codes)
+        codes = self.ctx.meldset.meld_codes(i)
+        root = root_note(self.ctx, root_pc, codes)
         names = {}
         for code in codes:
             names[(root_pc + degrees.semitones(code)) % 12] = format_note(spell(root, code))
@@ -144,10 +145,10 @@ class Mode:
         near = self.identifier.near(self.cards)
         if not near:
             return ""
-        meldset = self.app.meldset
+        meldset = self.ctx.meldset
         words = []
         for i, root_pc, extra in near[:NEAR_SHOWN]:
-            root = root_note(self.app, root_pc, meldset.meld_codes(i))
+            root = root_note(self.ctx, root_pc, meldset.meld_codes(i))
             words.append("%s with %s" % (meld_title(meldset, i, root), pc_label(extra)))
         more = len(near) - NEAR_SHOWN
         return "; one more card builds %s%s" % (", ".join(words),

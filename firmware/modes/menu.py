@@ -1,102 +1,133 @@
-"""The menu (long press from any mode): mode, meld set, brightness, colour scheme, root name,
-the colour-order test, and the sound (off, soft, medium, loud) on a board with a buzzer.
+"""The menu (long press from any mode): one table of items, each changing one setting.
 
 Turn to choose an item, click to change it (turn through the values, click to keep one),
-long or double press to leave. Brightness previews live while it is being changed. The colour
-test shows red, green and blue on C, C# and D until the next click: a wrong colour order or LED
-position in the board file shows at once."""
+long or double press to leave. Brightness previews live while it is being changed, and the
+sound plays each volume. The colour test shows red, green and blue on C, C# and D until the
+next click: a wrong colour order or LED position in the board file shows at once."""
 
-from firmware import meldstore
-from firmware.modes import mode_names
+from firmware import modes
 from firmware.render import COLOUR_TEST_TEXT, paint_bar, paint_colour_test, paint_dot
-from firmware.settings import BRIGHTNESS_LEVELS
+from firmware.settings import BRIGHTNESS_LEVELS, VOLUMES
 
-ITEMS = ("mode", "meld set", "brightness", "colours", "root name", "colour test", "sound")
-TEST_ITEM = 5
-SOUND_ITEM = 6                 # only on a board with a buzzer
-VOLUMES = ("off", "soft", "medium", "loud")
+# How an item's value is kept in its setting.
+AS_VALUE = 0          # the value itself
+AS_INDEX = 1          # its place among the values (sound: 0..3)
+AS_FLAG = 2           # True for the second value (root name: "other")
+AS_NEAREST = 3        # the value itself; the current one is the nearest value (brightness)
+
+# label, setting key (None: nothing kept), values (a tuple, or "modes" / "sets" for the names
+# found when the item is opened), how it is kept, shown live while turning, the part it needs.
+ITEMS = (
+    ("mode", "mode", "modes", AS_VALUE, False, None),
+    ("meld set", "meldset", "sets", AS_VALUE, False, None),
+    ("brightness", "brightness", BRIGHTNESS_LEVELS, AS_NEAREST, True, None),
+    ("colours", "colours", ("kind", "note"), AS_VALUE, False, None),
+    ("root name", "other_root_name", ("auto", "other"), AS_FLAG, False, None),
+    ("colour test", None, ("on",), AS_VALUE, False, None),
+    ("sound", "volume", VOLUMES, AS_INDEX, True, "buzzer"),
+)
+LABEL, KEY, VALUES, KEPT, LIVE, NEEDS = range(6)
 _BROWSE = bytes((255, 255, 255))
 _EDIT = bytes((0, 200, 255))
 
 
-class Mode:
+def items_for(parts):
+    """The items a board shows: those whose part (`buzzer`) it has, from `parts`."""
+    return [item for item in ITEMS if item[NEEDS] is None or item[NEEDS] in parts]
+
+
+def stored(item, value):
+    """The setting's value for a menu value."""
+    if item[KEPT] == AS_INDEX:
+        return item[VALUES].index(value)
+    if item[KEPT] == AS_FLAG:
+        return value == item[VALUES][1]
+    return value
+
+
+def shown(item, setting, values):
+    """The menu value for a setting's value."""
+    if item[KEPT] == AS_INDEX:
+        return values[setting]
+    if item[KEPT] == AS_FLAG:
+        return values[1] if setting else values[0]
+    if item[KEPT] == AS_NEAREST:
+        return min(values, key=lambda v: abs(v - setting))
+    return setting
+
+
+class Mode(modes.Mode):
     name = "menu"
 
-    def __init__(self, app):
-        self.app = app
-        self.items = ITEMS if app.hw.buzzer is not None else ITEMS[:SOUND_ITEM]
+    def __init__(self, ctx, parts=()):
+        modes.Mode.__init__(self, ctx)
+        self.items = items_for(parts)
         self.item = 0
         self.editing = False
         self.choices = ()
         self.choice = 0
 
+    @property
+    def current(self):
+        return self.items[self.item]
+
     def _choices(self, item):
         """(values, index of the current one) for an item."""
-        settings = self.app.settings
-        if item == 0:
-            values = mode_names()
-            current = settings["mode"]
-        elif item == 1:
-            values = meldstore.names() or [self.app.meldset_name]
-            current = self.app.meldset_name
-        elif item == 2:
-            values = BRIGHTNESS_LEVELS
-            current = min(BRIGHTNESS_LEVELS, key=lambda v: abs(v - settings["brightness"]))
-        elif item == 3:
-            values = ("kind", "note")
-            current = settings["colours"]
-        elif item == TEST_ITEM:
-            return ("on",), 0
-        elif item == SOUND_ITEM:
-            values = VOLUMES
-            current = VOLUMES[settings["volume"]]
-        else:
-            values = ("auto", "other")
-            current = "other" if settings["other_root_name"] else "auto"
-        return values, (values.index(current) if current in values else 0)
+        values = item[VALUES]
+        if values == "modes":
+            values = modes.mode_names()
+        elif values == "sets":
+            values = self.ctx.set_names() or [self.ctx.meldset_name]
+        if item[KEY] is None:
+            return values, 0
+        setting = self.ctx.meldset_name if item[KEY] == "meldset" else self.ctx.settings[
+            item[KEY]]
+        now = shown(item, setting, values)
+        return values, (values.index(now) if now in values else 0)
 
     def on_turn(self, steps):
-        if self.editing:
-            self.choice = (self.choice + steps) % len(self.choices)
-            if self.item == 2:
-                self.app.set_brightness(self.choices[self.choice], preview=True)
-            elif self.item == SOUND_ITEM:
-                self.app.beep(self.choice)
-        else:
+        if not self.editing:
             self.item = (self.item + steps) % len(self.items)
+            return
+        self.choice = (self.choice + steps) % len(self.choices)
+        if self.current[LIVE]:
+            self.ctx.preview(self.current[KEY], stored(self.current, self.choices[self.choice]))
 
     def on_click(self):
         if not self.editing:
-            self.choices, self.choice = self._choices(self.item)
+            self.choices, self.choice = self._choices(self.current)
             self.editing = True
             return
         self.editing = False
-        if self.item != TEST_ITEM:
-            self.app.apply_setting(self.items[self.item], self.choices[self.choice])
+        item = self.current
+        if item[KEY] is not None:
+            self.ctx.apply(item[KEY], stored(item, self.choices[self.choice]))
 
     def on_double(self):
         self.on_long()
 
     def on_long(self):
-        if self.editing and self.item == 2:
-            self.app.set_brightness(self.app.settings["brightness"], preview=True)
+        item = self.current
+        if self.editing and item[LIVE]:        # a preview not kept: back to the setting
+            self.ctx.preview(item[KEY], None)
         self.editing = False
-        self.app.close_menu()
+        self.ctx.close_menu()
 
     def render(self, frame):
+        item = self.current
         if not self.editing:
             paint_dot(frame, self.item, _BROWSE, 24)
-        elif self.item == TEST_ITEM:
+        elif item[KEY] is None:
             paint_colour_test(frame)
-        elif self.item == 2:
+        elif item[KEPT] == AS_NEAREST:
             paint_bar(frame, self.choice + 1, _EDIT)
         else:
             paint_dot(frame, self.choice, _EDIT, 24)
 
     def describe(self):
-        if self.editing and self.item == TEST_ITEM:
+        if self.editing and self.current[KEY] is None:
             return COLOUR_TEST_TEXT + "; click to end"
         if self.editing:
             return "menu > %s: %s (turn to change, click to keep)" % (
-                self.items[self.item], self.choices[self.choice])
-        return "menu: %s (click to change, long press to leave)" % self.items[self.item]
+                self.current[LABEL], self.choices[self.choice])
+        return "menu: %s (click to change, long press to leave)" % self.current[LABEL]

@@ -4,10 +4,10 @@ from core.notes import format_note, pc_names
 from core.spelling import other_name, root_name, spell
 
 
-def root_note(app, pc, codes):
+def root_note(ctx, pc, codes):
     """The root's name for a meld, with the user's enharmonic toggle applied."""
     root = root_name(pc, codes)
-    return other_name(root) if app.settings["other_root_name"] else root
+    return other_name(root) if ctx.settings["other_root_name"] else root
 
 
 def meld_notes(root, codes):

@@ -6,14 +6,15 @@ whole step is played."""
 
 from core.notes import pc_label
 
+from firmware import modes
 from firmware.render import CARD, MISSING, PLACED, clear, paint_sector
 
 
-class Mode:
+class Mode(modes.Mode):
     name = "steps"
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, ctx):
+        modes.Mode.__init__(self, ctx)
         self.top = 0
 
     def on_turn(self, steps):
@@ -25,8 +26,6 @@ class Mode:
     def on_double(self):
         self.top = (self.top + 2) % 12
 
-    def on_long(self):
-        self.app.open_menu()
 
     def render(self, frame):
         clear(frame)

@@ -15,11 +15,11 @@ import time
 
 from core import degrees
 from core.identify import Identifier
-from core.meldsource import compile_source
+from core.meldset_compiler import compile_source
 from core.meldset import MeldSet
 
 from host_tools.errors import UserError
-from host_tools.meldfiles import DEFAULT_SOURCE, read_source
+from host_tools.set_files import DEFAULT_SOURCE, read_source
 from host_tools.tools import micropython_path
 from host_tools import ROOT
 

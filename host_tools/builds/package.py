@@ -5,7 +5,7 @@ import json
 import os
 
 from host_tools.device.files import ROOT, python_files
-from host_tools.meldfiles import DEFAULT_SOURCE, compile_file, write_atomic
+from host_tools.set_files import DEFAULT_SOURCE, compile_file, write_atomic
 
 PACKAGE_PATH = os.path.join(ROOT, "package.json")
 COMPILED_DEFAULT = os.path.join(ROOT, "core", "meldsets", "default.cwm")

@@ -6,7 +6,7 @@ from hardware import board as board_file
 
 from host_tools.device.files import board_names, board_path
 from host_tools.errors import UserError
-from host_tools.meldfiles import write_atomic
+from host_tools.set_files import write_atomic
 from host_tools.cli.output import emit
 from host_tools.builds.wiring import svg
 

@@ -5,7 +5,7 @@ import os
 from core.meldset import MeldSet, MeldSetError
 
 from host_tools.device import deploy
-from host_tools.meldfiles import COMPILED_SUFFIX, compile_file, set_source, write_atomic
+from host_tools.set_files import COMPILED_SUFFIX, compile_file, set_source, write_atomic
 from host_tools.cli.output import emit
 
 

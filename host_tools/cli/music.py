@@ -9,7 +9,7 @@ from core.parse import NAMES, SYMBOLS, SymbolError, find_meld as read_meld, pars
 from core.spelling import other_name, spell
 
 from host_tools.errors import UserError
-from host_tools.meldfiles import load_set
+from host_tools.set_files import load_set
 from host_tools.cli.options import add_set
 from host_tools.cli.output import emit
 

@@ -4,9 +4,9 @@ after every move."""
 from core.games import bluff, carmony, chord_poker, looking_glass, solitaire
 from core.games.rng import Rng
 
-from host_tools.cli import play_others
+from host_tools.cli import play_other_decks
 from host_tools.errors import UserError
-from host_tools.meldfiles import load_set
+from host_tools.set_files import load_set
 from host_tools.cli.options import SET_HELP, add_set
 from host_tools.cli.output import emit
 
@@ -23,7 +23,7 @@ def register(commands, common):
     p = commands.add_parser("play", parents=[common],
                             help="play whole games with random legal moves")
     p.add_argument("game", choices=sorted(GAMES) + ["bluff", "solitaire"]
-                   + sorted(play_others.GAMES))
+                   + sorted(play_other_decks.GAMES))
     p.add_argument("--players", type=int,
                    help="2 to 4 (default 3); bluff: 2 to 8 (default 4); solitaire: 1; Musicards games: "
                         "2 to 5; colour-map: 2 to what the deck allows")
@@ -33,7 +33,7 @@ def register(commands, common):
                    help="bluff: names must follow the letter rule (spellings can be corrected)")
     p.add_argument("--deck", choices=["full", "half"],
                    help="bluff: default half below 4 players, as the rulebook recommends")
-    play_others.register_options(p)
+    play_other_decks.register_options(p)
     add_set(p, help=SET_HELP + "; not for %s" % ", ".join(SET_FREE_GAMES))
     p.set_defaults(run=run_play)
 
@@ -110,10 +110,10 @@ def run_play(args):
         raise UserError("--advanced and --deck are options of bluff only")
     if args.set_path and args.game in SET_FREE_GAMES:
         raise UserError("--set: %s uses no meld set" % args.game)
-    if args.game in play_others.GAMES:
-        play_others.run(args)
+    if args.game in play_other_decks.GAMES:
+        play_other_decks.run(args)
         return
-    play_others.check_options(args)
+    play_other_decks.check_options(args)
     if args.game == "bluff":
         run_bluff(args)
         return

@@ -17,7 +17,7 @@ from host_tools.device.files import (board_path, compiled_mpy, data_files, libra
                                      python_files)
 from host_tools.device.link import DeviceLink
 from host_tools.errors import UserError
-from host_tools.meldfiles import set_to_flash
+from host_tools.set_files import set_to_flash
 from host_tools.tools import mpy_cross_path
 
 # What a board file's platform runs on, as the board reports it (sys.implementation.name,
@@ -188,8 +188,8 @@ def _copy(link, changed, stale, progress):
 
 _COLOUR_TEST = """
 from hardware import board
-from firmware import platform, render
-hw = platform.build(board.load('board.json'))
+from firmware import ports, render
+hw = ports.build(board.load("board.json"))
 hw.ring.brightness = 64
 render.paint_colour_test(hw.ring.frame)
 hw.ring.show()

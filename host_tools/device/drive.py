@@ -20,7 +20,7 @@ from core.meldset import MeldSet, MeldSetError
 from host_tools.device.files import (ROOT, board_path, data_files, library_files,
                                      python_files)
 from host_tools.errors import UserError
-from host_tools.meldfiles import set_to_flash, write_atomic
+from host_tools.set_files import set_to_flash, write_atomic
 
 CODE_DIRS = ("core", "hardware", "firmware")
 MELD_DIR = "melds"

@@ -9,16 +9,17 @@ import subprocess
 
 from host_tools import ROOT, cache, shipped
 from host_tools.errors import UserError
-from host_tools.meldfiles import DEFAULT_SOURCE, compile_file, set_to_flash
+from host_tools.set_files import DEFAULT_SOURCE, compile_file, set_to_flash
 from host_tools.tools import mpy_cross_path
 
 PACKAGES = ("core", "hardware", "firmware")
 # Host-only modules: the device never compiles a JSON source.
-HOST_ONLY = ("core/meldsource.py", "core/parse.py")
+HOST_ONLY = ("core/meldset_compiler.py", "core/parse.py")
 # The rule engines run on MicroPython (the core cases prove it) but the firmware uses only the
-# scoring tables: the engines stay off the device's flash.
+# device-sized rule modules (*_table.py) they share with the engines: the engines stay off the
+# device's flash.
 DEVICE_GAMES = ("core/games/__init__.py", "core/games/carmony_table.py",
-                "core/games/chord_poker_table.py")
+                "core/games/chord_poker_table.py", "core/games/looking_glass_table.py")
 
 
 # Copied to the device's root under other names (boot.py, main.py or code.py).

@@ -159,7 +159,7 @@ def deployed_image(name, progress=print, uf2=None):
     if os.path.exists(path):
         return path
     os.makedirs(CACHE, exist_ok=True)
-    fresh = path + ".new"
+    fresh = "%s.%d.new" % (path, os.getpid())     # two runs at once each make their own
     if os.path.exists(fresh):
         os.remove(fresh)
     deploy_onto(name, fresh, progress, uf2)
@@ -286,7 +286,7 @@ def nvm_records(flash):
     """{name: bytes} of the firmware's records in a CircuitPython board's nvm (its settings
     and crash count: firmware/nvm_records.py)."""
     from firmware.nvm_records import NvmRecords
-    from firmware.storage import RECORD_KEYS
+    from firmware.records import RECORD_KEYS
     from host_tools.emulator import circuitpy_drive
     records = NvmRecords(circuitpy_drive.nvm_of(flash), RECORD_KEYS)
     found = {}

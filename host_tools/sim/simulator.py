@@ -123,7 +123,7 @@ class Firmware:
         args = [micropython_path()]
         if heap:
             args += ["-X", "heapsize=%d" % heap]
-        env = dict(os.environ, CHROMAWHEEL_RESET_CAUSE=reset_cause)   # firmware/devices.py
+        env = dict(os.environ, CHROMAWHEEL_RESET_CAUSE=reset_cause)   # firmware/ports/sim.py
         self.proc = subprocess.Popen(args + ["-c", BOOT], cwd=flash, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self._buffer = b""

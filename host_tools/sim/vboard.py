@@ -126,7 +126,7 @@ class VirtualBoard:
         env = dict(os.environ)
         env["MICROPYPATH"] = ":%s:.frozen" % self.runtime
         env[LINK_VARIABLE] = self.link
-        env[RESET_CAUSE_VARIABLE] = cause        # "power" or "reset": see firmware/devices.py
+        env[RESET_CAUSE_VARIABLE] = cause        # "power" or "reset": see firmware/ports/sim.py
         args = [micropython_path()]
         if self.heap:
             args += ["-X", "heapsize=%d" % self.heap]

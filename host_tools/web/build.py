@@ -7,7 +7,7 @@
                                 version, as deploy decides; boot.py, main.py, board.json, the
                                 compiled default set), one after another
   host.bin                      what the page runs as the laptop: the core's meld-set validator
-                                (core/meldsource.py and what it imports), the page's source
+                                (core/meldset_compiler.py and what it imports), the page's source
                                 reader and checks (host_tools/web/py), and the simulator's
                                 script language, copied out of host_tools/sim/simulator.py
   site.json                     where each file lies in those two, the board file, the
@@ -43,7 +43,7 @@ RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 # The laptop's side of a meld set, run by the page's second MicroPython: the validator and the
 # modules it imports (host-only modules included: the device never compiles a source).
 HOST_CORE = ("core/__init__.py", "core/degrees.py", "core/notes.py", "core/parse.py",
-             "core/meldset.py", "core/meldsource.py")
+             "core/meldset.py", "core/meldset_compiler.py")
 SIMULATOR = os.path.join(ROOT, "host_tools", "sim", "simulator.py")
 SCRIPT_NAMES = ("TURN_GAP_MS", "WAIT_LIMIT_MS", "gestures", "compile_script", "_number")
 DEPLOY = os.path.join(ROOT, "host_tools", "device", "deploy.py")

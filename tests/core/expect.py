@@ -17,9 +17,9 @@ def default_set():
     """The default meld set, compiled from its JSON source (loaded once)."""
     global _default
     if _default is None:
-        from core import meldsource
+        from core import meldset_compiler
         with open(repo_path("core", "meldsets", "default.json")) as f:
-            _default = meldsource.load_source(json.load(f), "default.json")
+            _default = meldset_compiler.load_source(json.load(f), "default.json")
     return _default
 
 

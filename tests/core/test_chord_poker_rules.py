@@ -150,3 +150,24 @@ def test_four_rounds_four_different_chords():
         dealers.append(game.dealer)
     assert len(set(chords)) == 4                                 # no chord used twice
     assert [(d - dealers[0]) % 3 for d in dealers] == [0, 1, 2, 0]   # rotates clockwise
+
+
+def mask(*pcs):
+    bits = 0
+    for pc in pcs:
+        bits |= 1 << pc
+    return bits
+
+
+def test_the_wheel_rules_the_table_mode_shares():
+    # C7 is 1 3 (5) b7: at C, C E Bb required and G optional; at A, A C# G and E optional.
+    from core.games.chord_poker_table import chord_sectors, going_back, is_complete
+    codes = default_set().meld_codes(find(default_set(), "7"))
+    assert chord_sectors(codes, 0) == (mask(0, 4, 10), mask(7))
+    assert chord_sectors(codes, 9) == (mask(9, 1, 7), mask(4))
+    assert not is_complete(mask(0, 4, 10), mask(0, 4, 7))
+    assert is_complete(mask(0, 4, 10), mask(0, 4, 7, 10))
+    # "Changing the root ... the others go to the hand": C E G on the Wheel, the root to A:
+    # E and G are notes of A7, C goes back.
+    required, optional = chord_sectors(codes, 9)
+    assert going_back(mask(0, 4, 7, 9), required, optional) == mask(0)

@@ -145,3 +145,15 @@ def test_alices_and_scores():
         r.interval_deck.remove(c)
     r.check_cards()
     assert r.scores()[0] == 7 * 4 + 3 * 8 + 3           # 7 Alices, all 3 octaves
+
+
+def test_which_wheel_cards_pick_up_the_interval():
+    # The major third with C, E and Bb on the Wheel: a hand D with Bb (Bb-D), a hand E with C
+    # (C-E), a hand G# with C (Ab-C) or E (E-G#); the octave with the same note only.
+    from core.games.looking_glass_table import picks_up
+    wheel = (1 << 0) | (1 << 4) | (1 << 10)
+    assert picks_up(4, 2, wheel) == 1 << 10
+    assert picks_up(4, 4, wheel) == 1 << 0
+    assert picks_up(4, 8, wheel) == (1 << 0) | (1 << 4)
+    assert picks_up(12, 4, wheel) == 1 << 4
+    assert picks_up(12, 5, wheel) == 0

@@ -2,7 +2,7 @@ from expect import default_set, raises, repo_path
 
 import json
 
-from core import meldsource
+from core import meldset_compiler
 from core.meldset import MeldSet, MeldSetError
 from core.melds import find
 
@@ -21,14 +21,14 @@ def small_source():
 
 
 def problems(source):
-    return ["%s: %s" % p for p in meldsource.validate(source)]
+    return ["%s: %s" % p for p in meldset_compiler.validate(source)]
 
 
 def test_default_source_is_valid_and_compact():
     with open(repo_path("core", "meldsets", "default.json")) as f:
         source = json.load(f)
-    assert meldsource.validate(source) == []
-    blob = meldsource.compile_source(source)
+    assert meldset_compiler.validate(source) == []
+    blob = meldset_compiler.compile_source(source)
     assert len(blob) < 3072
     assert default_set().size == len(blob)
 
@@ -114,12 +114,12 @@ def test_oversize_sets_and_fields():
 def test_compile_refuses_a_bad_source_and_names_the_file():
     source = small_source()
     source["melds"][0]["kind"] = "triad"
-    err = raises(MeldSetError, meldsource.compile_source, source, "tiny.json")
+    err = raises(MeldSetError, meldset_compiler.compile_source, source, "tiny.json")
     assert str(err) == "tiny.json: melds[0].kind: 'triad' is not a kind (interval, chord, scale)"
 
 
 def test_compiled_round_trip():
-    ms = MeldSet(meldsource.compile_source(small_source()))
+    ms = MeldSet(meldset_compiler.compile_source(small_source()))
     assert ms.name == "tiny" and ms.count == 6
     assert [ms.meld_id(i) for i in range(6)] == ["M3", "maj", "7", "P8", "maj7", "major"]
     assert ms.meld(2).degree_text() == "1 3 (5) b7"
@@ -127,13 +127,13 @@ def test_compiled_round_trip():
 
 
 def test_truncated_blob_refused_at_every_length():
-    blob = meldsource.compile_source(small_source())
+    blob = meldset_compiler.compile_source(small_source())
     for n in range(len(blob)):
         raises(MeldSetError, MeldSet, blob[:n])
 
 
 def test_every_single_byte_change_refused():
-    blob = meldsource.compile_source(small_source())
+    blob = meldset_compiler.compile_source(small_source())
     for at in range(len(blob)):
         for flip in (0x01, 0x80, 0xFF):
             damaged = bytearray(blob)

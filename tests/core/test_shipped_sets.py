@@ -5,7 +5,7 @@ import os
 
 from expect import repo_path
 
-from core import meldsource
+from core import meldset_compiler
 from core.melds import find
 from core.notes import format_note
 from core.parse import parse_note
@@ -18,7 +18,7 @@ def shipped():
 
 def load(name):
     with open(repo_path("core", "meldsets", name)) as f:
-        return meldsource.load_source(json.load(f), name)
+        return meldset_compiler.load_source(json.load(f), name)
 
 
 def test_every_shipped_set_validates():
@@ -27,7 +27,7 @@ def test_every_shipped_set_validates():
     for name in names:
         with open(repo_path("core", "meldsets", name)) as f:
             source = json.load(f)
-        assert meldsource.validate(source) == [], name
+        assert meldset_compiler.validate(source) == [], name
         assert source["name"] + ".json" == name
 
 

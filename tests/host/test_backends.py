@@ -3,6 +3,7 @@ that their decoding is right. (The real ones need a board; the pure logic they w
 in tests/core under both interpreters.)"""
 
 import importlib
+import os
 import sys
 import types
 
@@ -318,3 +319,61 @@ def test_circuitpython_devices(monkeypatch):
     button = cp.PinButton({"pin": "A0", "active_low": True, "pull": "up"})
     button._pin.value = False
     assert button.pressed() and button._pin.pull == "up"
+
+
+# ---- the port modules (firmware/ports/): each offers the whole interface --------------------
+
+PORT_FUNCTIONS = ("build", "display_panel", "tone_output", "watchdog", "reset_cause", "restart")
+
+
+def _port(monkeypatch, name):
+    monkeypatch.delitem(sys.modules, "firmware.ports." + name, raising=False)
+    monkeypatch.delitem(sys.modules, "firmware.ports.micropython", raising=False)
+    return importlib.import_module("firmware.ports." + name)
+
+
+def test_every_platform_has_a_port_with_the_whole_interface(machine, monkeypatch):
+    from hardware.board import PLATFORMS
+    _circuitpython(monkeypatch)
+    webpins = types.ModuleType("webpins")
+    fake_modules(monkeypatch, webpins=webpins, uctypes=types.ModuleType("uctypes"))
+    for name in PLATFORMS:
+        port = _port(monkeypatch, name)
+        assert [f for f in PORT_FUNCTIONS if not callable(getattr(port, f, None))] == [], name
+
+
+def test_reset_cause_on_the_boards(machine, monkeypatch):
+    machine.PWRON_RESET, machine.HARD_RESET = 1, 2
+    machine.reset_cause = lambda: machine.PWRON_RESET
+    rp2 = _port(monkeypatch, "rp2")
+    assert rp2.reset_cause() == "power"
+    machine.reset_cause = lambda: machine.HARD_RESET
+    assert rp2.reset_cause() == "reset"
+    assert _port(monkeypatch, "esp32").reset_cause() == "reset"
+    micro = types.ModuleType("microcontroller")
+    micro.ResetReason = types.SimpleNamespace(POWER_ON=0, SOFTWARE=1)
+    micro.cpu = types.SimpleNamespace(reset_reason=micro.ResetReason.SOFTWARE)
+    fake_modules(monkeypatch, microcontroller=micro)
+    _circuitpython(monkeypatch)
+    circuitpython = _port(monkeypatch, "circuitpython")
+    assert circuitpython.reset_cause() == "reset"
+    micro.cpu.reset_reason = micro.ResetReason.POWER_ON
+    assert circuitpython.reset_cause() == "power"
+    monkeypatch.setenv("CHROMAWHEEL_RESET_CAUSE", "reset")
+    assert _port(monkeypatch, "sim").reset_cause() == "reset"
+
+
+def test_only_the_port_chooser_reads_the_platform_name():
+    """A new port is a module and a board file: nothing else in firmware/ compares names."""
+    import re
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "firmware")
+    found = []
+    for folder, _, names in os.walk(root):
+        for name in names:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path) as f:
+                    for number, line in enumerate(f, 1):
+                        if re.search(r"\[[\"']platform[\"']\]|\.platform\b", line):
+                            found.append("%s:%d" % (os.path.relpath(path, root), number))
+    assert found == ["ports/__init__.py:19"]

@@ -47,7 +47,7 @@ def kept(tmp_path, name):
     """A record the firmware saved (settings.json, crashes.txt): CircuitPython keeps them in
     microcontroller.nvm, which the fake board keeps in NVM.bin beside the drive."""
     from firmware.nvm_records import NvmRecords
-    from firmware.storage import RECORD_KEYS
+    from firmware.records import RECORD_KEYS
     nvm = tmp_path / "NVM.bin"
     return NvmRecords(bytearray(nvm.read_bytes()), RECORD_KEYS).read(name) if nvm.exists() \
         else None
@@ -199,7 +199,7 @@ def test_the_computers_choice_of_set_is_taken_once_per_choice(tmp_path, capsys):
 
     def choose_on_the_wheel(name):
         from firmware.nvm_records import NvmRecords
-        from firmware.storage import RECORD_KEYS
+        from firmware.records import RECORD_KEYS
         data = bytearray((tmp_path / "NVM.bin").read_bytes())
         records = NvmRecords(data, RECORD_KEYS)
         chosen = dict(json.loads(records.read("settings.json")), meldset=name)

@@ -18,7 +18,7 @@ def test_the_device_gets_every_firmware_module_and_no_host_code():
     assert "firmware/app.py" in targets and "core/meldset.py" in targets
     assert "hardware/rp2_pio_encoder.py" in targets
     assert not [t for t in targets if t.startswith("host_tools/")]
-    assert "core/meldsource.py" not in targets
+    assert "core/meldset_compiler.py" not in targets
     # The rule engines run on the unix port in the core cases; the device needs only the
     # scoring tables its modes use.
     assert "core/games/carmony_table.py" in targets and "core/games/carmony.py" not in targets

@@ -163,11 +163,13 @@ def test_rotation_180_on_circuitpython(circuitpython_on_cpython):
 
 
 def test_a_missing_display_is_left_out(circuitpython_on_cpython, capsys):
-    from firmware import platform
+    from firmware import ports
     from firmware.devices import Hardware
+    from firmware.ports import circuitpython
     hw = Hardware({"display": dict(CONFIG, sda="SDA", scl="SCL", address=0x3D),
-                   "buzzer": None, "platform": "circuitpython"}, None, None, None, None)
-    platform.add_parts(hw)
+                   "buzzer": None, "platform": "circuitpython"}, None, None, None, None,
+                  port=circuitpython)
+    ports.add_parts(hw)
     assert hw.display is None
     assert "display not found" in capsys.readouterr().out
 

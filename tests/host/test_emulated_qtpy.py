@@ -11,7 +11,7 @@ import json
 import pytest
 
 from firmware.nvm_records import NvmRecords
-from firmware.storage import RECORD_KEYS
+from firmware.records import RECORD_KEYS
 from hardware import board as board_file
 from host_tools.cli.main import main
 from host_tools.device.files import board_path

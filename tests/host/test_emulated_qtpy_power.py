@@ -16,7 +16,7 @@ import shutil
 import pytest
 
 from firmware.nvm_records import NvmRecords
-from firmware.storage import RECORD_KEYS
+from firmware.records import RECORD_KEYS
 from host_tools.emulator import circuitpy_drive, emulate
 from host_tools.sim.simulator import compile_script
 

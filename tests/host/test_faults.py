@@ -10,7 +10,7 @@ import time
 
 from host_tools.cli.main import main
 from host_tools.device.files import ROOT, build_flash
-from host_tools.meldfiles import compile_file
+from host_tools.set_files import compile_file
 from host_tools.tools import micropython_path
 from host_tools.sim.vboard import VirtualBoard, lit_sectors
 

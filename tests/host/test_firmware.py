@@ -7,6 +7,7 @@ import os
 import pytest
 
 from firmware import crashes, log, safemode
+from firmware.records import FileRecords
 from firmware.settings import Settings
 from firmware_harness import Device
 
@@ -92,7 +93,7 @@ def test_settings_restore_the_explorer_after_a_reboot(device, tmp_path):
 def test_colour_by_note_and_other_root_name(device):
     device.turn(1)
     assert device.line == "Db major triad (maj): Db F Ab"
-    device.app.apply_setting("root name", "other")
+    device.app.apply_setting("other_root_name", True)
     device.app.announce()
     assert device.line == "C# major triad (maj): C# E# G#"
     by_kind = device.wheel()
@@ -119,7 +120,7 @@ def test_bad_settings_file_means_defaults(tmp_path, monkeypatch, capsys):
 def test_settings_survive_a_cut_between_remove_and_rename(tmp_path):
     os.chdir(tmp_path)
     (tmp_path / "settings.json.tmp").write_text('{"root": 7}')
-    assert Settings().load()["root"] == 7
+    assert Settings(FileRecords()).load()["root"] == 7
 
 
 def damaged_copy(name, cut):
@@ -177,19 +178,19 @@ def test_log_stays_bounded(tmp_path):
 
 def test_safe_mode_reasons(device, monkeypatch):
     assert safemode.reason(device.hw) is None
-    crashes.set_count(3)
+    crashes.set_count(device.hw.records, 3)
     assert safemode.reason(device.hw) is None          # a power-up: those boots lost power
     monkeypatch.setenv("CHROMAWHEEL_RESET_CAUSE", "reset")
     assert safemode.reason(device.hw) == "3 crashed boots in a row"
-    crashes.set_count(0)
+    crashes.set_count(device.hw.records, 0)
     device.button.down = True
     assert safemode.reason(device.hw) == "button held at power-up"
 
 
 def test_crash_counter_cleared_once_stable(device):
-    crashes.set_count(2)
+    crashes.set_count(device.hw.records, 2)
     device.wait(10100)
-    assert crashes.count() == 0
+    assert crashes.count(device.hw.records) == 0
 
 
 def test_maintenance_only_after_a_deliberate_reset(device, monkeypatch):
@@ -201,25 +202,6 @@ def test_maintenance_only_after_a_deliberate_reset(device, monkeypatch):
     monkeypatch.setenv("CHROMAWHEEL_RESET_CAUSE", "power")
     assert safemode.reason(device.hw) is None                 # a power-up starts the app
     assert not os.path.exists(safemode.MAINTENANCE_PATH)
-
-
-def test_reset_cause_on_the_boards(device, monkeypatch):
-    import sys
-    import types
-    machine = types.ModuleType("machine")
-    machine.PWRON_RESET, machine.HARD_RESET = 1, 2
-    machine.reset_cause = lambda: machine.PWRON_RESET
-    monkeypatch.setitem(sys.modules, "machine", machine)
-    monkeypatch.setitem(device.hw.board, "platform", "rp2")
-    assert device.hw.reset_cause() == "power"
-    machine.reset_cause = lambda: machine.HARD_RESET
-    assert device.hw.reset_cause() == "reset"
-    micro = types.ModuleType("microcontroller")
-    micro.ResetReason = types.SimpleNamespace(POWER_ON=0, SOFTWARE=1)
-    micro.cpu = types.SimpleNamespace(reset_reason=micro.ResetReason.SOFTWARE)
-    monkeypatch.setitem(sys.modules, "microcontroller", micro)
-    monkeypatch.setitem(device.hw.board, "platform", "circuitpython")
-    assert device.hw.reset_cause() == "reset"
 
 
 def test_a_failing_save_backs_off_and_is_reported_once(device, monkeypatch):

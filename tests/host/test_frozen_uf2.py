@@ -15,7 +15,7 @@ import pytest
 from host_tools import ROOT
 from host_tools.device.files import board_path, python_files
 from host_tools.emulator import emulate
-from host_tools.meldfiles import DEFAULT_SOURCE
+from host_tools.set_files import DEFAULT_SOURCE
 from host_tools.sim import simulator
 from tests.host.test_emulated_pico import SCRIPT
 

@@ -5,10 +5,10 @@ import json
 from core.games import bluff, carmony, chord_poker, looking_glass, solitaire
 from core.games.rng import Rng
 from core.meldset import MeldSet
-from core.meldsource import compile_source
+from core.meldset_compiler import compile_source
 from host_tools.cli.main import main
 from host_tools.cli.play import play
-from host_tools.meldfiles import load_set
+from host_tools.set_files import load_set
 
 
 def test_a_thousand_seeded_games_keep_every_card():

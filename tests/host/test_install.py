@@ -37,8 +37,7 @@ def _stage(dest):
         if os.path.isfile(source):
             os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
             shutil.copy2(source, os.path.join(dest, rel))
-    web_build.build(progress=lambda line: None)
-    shutil.copytree(web_build.OUT, os.path.join(dest, "build", "web"))
+    web_build.build(out=os.path.join(dest, "build", "web"), progress=lambda line: None)
 
 
 @pytest.fixture(scope="module")

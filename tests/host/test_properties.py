@@ -7,7 +7,7 @@ import os
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import degrees, meldsource, pcset
+from core import degrees, meldset_compiler, pcset
 from core.check import check
 from core.identify import Identifier
 from core.meldset import MeldSet, MeldSetError
@@ -19,7 +19,7 @@ from core.melds import all_melds
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 with open(os.path.join(ROOT, "core", "meldsets", "default.json")) as f:
     SOURCE = json.load(f)
-SET = meldsource.load_source(SOURCE)
+SET = meldset_compiler.load_source(SOURCE)
 IDENTIFIER = Identifier(SET)
 MELDS = all_melds(SET)
 
@@ -137,10 +137,10 @@ def _mutate(draw_data, value):
 @given(st.data())
 def test_validator_on_mutated_sources_raises_only_its_own_error(data):
     source = _mutate(data, SOURCE)
-    problems = meldsource.validate(source)
+    problems = meldset_compiler.validate(source)
     assert all(isinstance(w, str) and isinstance(m, str) and m for w, m in problems)
     try:
-        blob = meldsource.compile_source(source)
+        blob = meldset_compiler.compile_source(source)
     except MeldSetError as err:
         assert err.problems
         return
@@ -151,14 +151,14 @@ def test_validator_on_mutated_sources_raises_only_its_own_error(data):
 @given(json_values)
 def test_validator_on_random_json_raises_only_its_own_error(value):
     try:
-        meldsource.compile_source(value)
+        meldset_compiler.compile_source(value)
     except MeldSetError:
         pass
 
 
 @given(st.binary(max_size=64), st.integers(0, 2000))
 def test_loader_refuses_random_damage(junk, at):
-    blob = bytearray(meldsource.compile_source(SOURCE))
+    blob = bytearray(meldset_compiler.compile_source(SOURCE))
     at %= len(blob)
     damaged = bytes(blob[:at]) + junk + bytes(blob[at + len(junk):])
     if damaged == bytes(blob):

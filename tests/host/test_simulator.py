@@ -95,16 +95,17 @@ def test_power_cuts_during_boot_are_not_crashes(tmp_path):
 
 
 def test_a_crash_while_the_app_is_built_is_counted(tmp_path):
-    # A heap too small for the app: a MemoryError while it is built. Each reset counts, so the
-    # third reset in a row reaches safe mode (which needs less) instead of restarting forever.
+    # A heap too small for the app: a MemoryError while it is built (80 KB on the 64-bit unix
+    # port: the boot and the count fit, the app does not). Each reset counts, so the third
+    # reset in a row reaches safe mode (which needs less) instead of restarting forever.
     for boot in (1, 2, 3):
         try:
-            run_script("wait 50", flash=str(tmp_path), reset_cause="reset", heap=64 * 1024)
+            run_script("wait 50", flash=str(tmp_path), reset_cause="reset", heap=80 * 1024)
         except UserError:
             pass                                  # the simulator stops where a board resets
         assert (tmp_path / "crashes.txt").read_text() == str(boot)
     _, console = run_script("wait 50", flash=str(tmp_path), reset_cause="reset",
-                            heap=64 * 1024)
+                            heap=80 * 1024)
     assert console[0].startswith("safe mode: 3 crashed boots in a row")
 
 

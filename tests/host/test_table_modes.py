@@ -183,7 +183,7 @@ def test_switching_modes_drops_the_last_ones_code_and_sets_without_the_kind(tmp_
     import sys
 
     from core.meldset import MeldSet
-    from host_tools.meldfiles import compile_file
+    from host_tools.set_files import compile_file
     from firmware_harness import Device
 
     monkeypatch.chdir(tmp_path)

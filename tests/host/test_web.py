@@ -20,7 +20,7 @@ from host_tools.cli.main import main
 from host_tools.device import deploy
 from host_tools.device.files import ROOT
 from host_tools.errors import UserError
-from host_tools.meldfiles import compile_file
+from host_tools.set_files import compile_file
 from host_tools.sim import simulator
 from host_tools.web import browser, build
 from host_tools.web.bridge import SerialBridge

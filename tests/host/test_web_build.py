@@ -17,7 +17,7 @@ from host_tools.cli.main import main
 from host_tools.device import deploy
 from host_tools.device.files import ROOT, board_path
 from host_tools.errors import UserError
-from host_tools.meldfiles import parse_source
+from host_tools.set_files import parse_source
 from host_tools.sim import simulator
 from host_tools.tools import micropython_path
 from host_tools.web import build
@@ -67,8 +67,8 @@ def test_the_flash_is_what_a_deploy_sends(site):
     assert report["bytes"] == build.site_size(out)
     # Laptop-only code never reaches the board's flash; the page's laptop side has it.
     host = _unbundle(out, "host.bin", manifest["host"])
-    assert "core/meldsource.py" not in flash and "core/meldsource.mpy" not in flash
-    assert {"core/meldsource.py", "core/parse.py", "sourcefile.py", "studio.py",
+    assert "core/meldset_compiler.py" not in flash and "core/meldset_compiler.mpy" not in flash
+    assert {"core/meldset_compiler.py", "core/parse.py", "sourcefile.py", "studio.py",
             "script.py"} <= set(host)
 
 
@@ -246,9 +246,9 @@ def test_the_web_command_builds_serves_and_says_where(capsys, site):
     import urllib.request
     assert main(["web", "--set", "x.json"]) == 2
     assert main(["web", "--port", "70000"]) == 2
-    assert capsys.readouterr().err.splitlines() == [
-        "error: --set: the page's studio opens meld sets (open or an example), and previews "
-        "them on the wheel", "error: --port 70000: 0 to 65535"]
+    assert capsys.readouterr().err.splitlines() == [     # an option only where it is used
+        "error: unrecognized arguments: --set x.json (see 'chromawheel --help')",
+        "error: --port 70000: 0 to 65535"]
     exe = os.path.join(os.path.dirname(sys.executable), "chromawheel")
     proc = subprocess.Popen([exe, "web", "--port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)

@@ -1,10 +1,10 @@
-"""A meld-set source file read as the laptop reads it (host_tools/meldfiles.py: read_bytes,
+"""A meld-set source file read as the laptop reads it (host_tools/set_files.py: read_bytes,
 then parse_source), with the same messages, for the page's MicroPython, whose json module
 says only "syntax error in JSON" and has no object_pairs_hook.
 
 The decoder follows CPython's json scanner (Modules/_json.c, 3.9-3.12) step by step: the same
 values, the same first error at the same place ("Expecting ',' delimiter", line and column in
-characters), duplicate keys and NaN/Infinity refused as meldfiles refuses them. It works on
+characters), duplicate keys and NaN/Infinity refused as set_files refuses them. It works on
 the UTF-8 bytes (every JSON delimiter is ASCII) and turns a byte offset into characters only
 for a message, so a long file costs no quadratic indexing on MicroPython."""
 
@@ -19,7 +19,7 @@ MAX_DEPTH = 50
 
 
 class SourceError(ValueError):
-    """One line: what meldfiles would have raised as a UserError."""
+    """One line: what set_files would have raised as a UserError."""
 
 
 class _DecodeError(Exception):
@@ -234,7 +234,7 @@ class _Decoder:
                     raise _DecodeError("Expecting ',' delimiter", idx)
                 idx = self.skip(idx + 1)
         result = {}
-        for key, val in pairs:           # meldfiles' object_pairs_hook, at the object's end
+        for key, val in pairs:           # set_files' object_pairs_hook, at the object's end
             if key in result:
                 raise SourceError("duplicate key %r" % key)
             result[key] = val
@@ -270,7 +270,7 @@ def _line_column(data, pos):
 
 
 def loads(data):
-    """json.loads of UTF-8 bytes with meldfiles' hooks; _DecodeError or SourceError."""
+    """json.loads of UTF-8 bytes with set_files' hooks; _DecodeError or SourceError."""
     if data[:3] == b"\xef\xbb\xbf":
         raise _DecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0)
     decoder = _Decoder(data)
@@ -286,7 +286,7 @@ def loads(data):
 
 
 def parse_source(data, path):
-    """meldfiles.read_bytes' size check, then meldfiles.parse_source: the decoded source, or
+    """set_files.read_bytes' size check, then set_files.parse_source: the decoded source, or
     SourceError with the line the command line prints (after "error: ")."""
     if len(data) > MAX_SOURCE_BYTES:
         raise SourceError("%s: larger than %d bytes" % (path, MAX_SOURCE_BYTES))

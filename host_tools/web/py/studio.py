@@ -1,6 +1,6 @@
 """The studio's checks, run by the page's second MicroPython (the laptop's side): a meld set
 read, validated and compiled as `chromawheel meldset validate` does (the core's own
-validator, core/meldsource.py), with its messages, and what `meldset flash` would send.
+validator, core/meldset_compiler.py), with its messages, and what `meldset flash` would send.
 
 check() answers JSON for the page: {"path", "valid", "lines" (what the command line prints,
 without its "error: "), and for a valid set "name", "melds", "bytes", "blob" (the compiled
@@ -10,7 +10,7 @@ import json
 from binascii import hexlify
 
 from core.meldset import MeldSet, MeldSetError
-from core.meldsource import compile_source
+from core.meldset_compiler import compile_source
 from sourcefile import SourceError, parse_source
 
 KINDS = 3
@@ -44,7 +44,7 @@ def check(path, filename):
                       blob=hexlify(blob).decode())
         result["lines"] = ["%s: valid meld set '%s': %s, %d bytes compiled" % (
             path, ms.name, _summary(ms), len(blob))]
-        if source["name"] == "default":          # host_tools/meldfiles.set_to_flash
+        if source["name"] == "default":          # host_tools/set_files.set_to_flash
             result["refused"] = ("%s: the set named 'default' comes with the firmware (deploy "
                                  "updates it); give your set another name" % path)
     return json.dumps(result)

@@ -1,6 +1,6 @@
 // The laptop's side of the page, in a worker of its own (this runtime keeps its state in the
 // global scope, so it cannot share one with the board's interpreter): a second MicroPython
-// running the core's meld-set validator and compiler (core/meldsource.py, unchanged), the
+// running the core's meld-set validator and compiler (core/meldset_compiler.py, unchanged), the
 // page's source reader (py/sourcefile.py: the command line's JSON messages) and the
 // simulator's script language (script.py, copied out of host_tools/sim/simulator.py).
 

@@ -11,7 +11,7 @@ from core.parse import NoteError, parse_note
 from core.spelling import spell
 
 from host_tools.errors import UserError
-from host_tools.meldfiles import load_set, read_source
+from host_tools.set_files import load_set, read_source
 from host_tools.cli.output import emit
 
 # game -> (title, the options it takes beyond --players/--seed/--games)

@@ -5,7 +5,7 @@ import json
 import os
 
 import core
-from core import meldsource
+from core import meldset_compiler
 from core.meldset import MAGIC, MeldSet, MeldSetError
 
 from host_tools.errors import UserError
@@ -81,7 +81,7 @@ def read_source(path):
 
 def compile_file(path):
     """Compiled bytes of a JSON source file; MeldSetError lists every problem."""
-    return meldsource.compile_source(read_source(path), path)
+    return meldset_compiler.compile_source(read_source(path), path)
 
 
 def load_set(path=None):
@@ -90,7 +90,7 @@ def load_set(path=None):
     data = read_bytes(path)
     if data[:len(MAGIC)] == MAGIC:
         return MeldSet(data, path)
-    return MeldSet(meldsource.compile_source(parse_source(data, path), path), path)
+    return MeldSet(meldset_compiler.compile_source(parse_source(data, path), path), path)
 
 
 def write_atomic(path, data, problem=None):

@@ -1,0 +1,59 @@
+"""One module a port: rp2, esp32, circuitpython, sim (the MicroPython unix port in the
+simulator) and web (MicroPython WebAssembly in a page). The board file's `platform` names it,
+and this is the only place that reads that name. Each port module has:
+
+    build(board) -> Hardware        the ring, the knob, the button, the clock, the record store
+    display_panel(config, hw)       the OLED's panel driver (hardware.oled draws on it)
+    tone_output(config, hw)         the piezo's tone driver (hardware.buzzer plays on it)
+    watchdog() -> object with feed(), or None
+    reset_cause() -> "power" | "reset"
+    restart()                       after a fatal error
+
+A new port is a new module here and a board file. Its backends are imported only by it, so the
+simulator never imports `machine` and a Pico never imports `rotaryio`. Used at boot
+(firmware/start.py); the port module itself stays for the watchdog and restart."""
+
+
+def build(board):
+    """The devices that safe mode needs, from the board's own port."""
+    port = __import__("firmware.ports." + board["platform"], None, None, ["build"])
+    hw = port.build(board)
+    hw.port = port
+    return hw
+
+
+def add_parts(hw):
+    """The optional display and buzzer, for the app only: built once the boot is counted
+    (firmware/crashes.py), so a part that fails this early still leads to safe mode."""
+    board = hw.board
+    if board["display"] is not None:
+        hw.display = _optional("display", board, hw, _display)
+    if board["buzzer"] is not None:
+        hw.buzzer = _optional("buzzer", board, hw, _buzzer)
+
+
+def _optional(part, board, hw, make):
+    """An optional part that does not answer (unplugged, wrong address) is left out with a
+    console line, never a failed boot: the ring and knob still work."""
+    try:
+        return make(board, hw)
+    except ImportError as err:               # its driver library is not in lib/
+        print("%s left out: %s (chromawheel deploy installs its driver in lib/)" % (part, err))
+    except (OSError, ValueError, RuntimeError) as err:
+        # ValueError: Adafruit's I2CDevice finds no device. RuntimeError: CircuitPython's
+        # busio.I2C finds no pull-ups, as on a bus with nothing plugged in (its RP2040
+        # common-hal/busio/I2C.c checks by default).
+        print("%s not found (%s): running without it; check its wiring and the board "
+              "file's \"%s\" section" % (part, err, part))
+    return None
+
+
+def _display(board, hw):
+    from hardware.oled import TextDisplay
+    config = board["display"]
+    return TextDisplay(hw.port.display_panel(config, hw), config["width"], config["height"])
+
+
+def _buzzer(board, hw):
+    from hardware.buzzer import Buzzer
+    return Buzzer(hw.port.tone_output(board["buzzer"], hw))

@@ -1,0 +1,83 @@
+"""CircuitPython (the QT Py RP2040 build): neopixel_write, rotaryio, digitalio, busio, pwmio.
+Records go to microcontroller.nvm, never to the CIRCUITPY drive (firmware/records.py), and
+settings.json on the drive is what the computer wrote there (`meldset flash --drive`)."""
+
+import json
+
+import hardware.clock
+from hardware import cp_devices
+from hardware.ring import Ring
+
+from firmware import storage
+from firmware.devices import Hardware
+from firmware.records import FileRecords, NvmRecordStore
+
+DRIVE_SETTINGS = "settings.json"
+DRIVE_CHOICE = "drive_choice"       # the record of the drive file's fingerprint last taken
+
+
+def build(board):
+    ring = Ring(board["ring"], cp_devices.NeoPixelOutput(board["ring"]))
+    nvm = cp_devices.nvm()
+    if nvm is None:
+        print("no microcontroller.nvm on this board: settings are kept on the drive")
+        records = FileRecords()
+    else:
+        records = NvmRecordStore(nvm)
+        take_computer_choice(records)
+    return Hardware(board, ring, cp_devices.RotaryEncoder(board["encoder"]),
+                    cp_devices.PinButton(board["button"]), hardware.clock, records=records)
+
+
+def take_computer_choice(records):
+    """The set the computer asked for in the drive's settings.json goes into the settings
+    record, once each time that file changes (the host counts its choices, so asking again
+    changes it): a set chosen later on the wheel stays chosen."""
+    from firmware.nvm_records import fingerprint
+    from firmware.settings import SETTINGS_PATH, is_set_name
+    raw = storage.read_recovering(DRIVE_SETTINGS)
+    seen = str(fingerprint(raw) if raw else 0).encode()
+    if seen == (records.read(DRIVE_CHOICE) or b"0"):
+        return
+    try:
+        wanted = json.loads(raw).get("meldset") if raw else None
+    except (ValueError, AttributeError):
+        wanted = None
+    if wanted is not None and is_set_name(wanted):
+        settings = _json_object(records.read(SETTINGS_PATH))
+        settings["meldset"] = wanted
+        records.write(SETTINGS_PATH, json.dumps(settings).encode())
+    records.write(DRIVE_CHOICE, seen)
+
+
+def _json_object(raw):
+    try:
+        value = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def display_panel(config, hw):
+    from hardware import cp_parts
+    return cp_parts.Ssd1306Panel(config)
+
+
+def tone_output(config, hw):
+    from hardware import cp_parts
+    return cp_parts.PwmTone(config)
+
+
+def watchdog():
+    return cp_devices.Watchdog()
+
+
+def reset_cause():
+    import microcontroller
+    reason = microcontroller.cpu.reset_reason
+    return "power" if reason == microcontroller.ResetReason.POWER_ON else "reset"
+
+
+def restart():
+    import microcontroller
+    microcontroller.reset()

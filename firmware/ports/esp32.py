@@ -1,0 +1,13 @@
+"""The ESP32 on MicroPython: the knob on the pulse counter (PCNT, machine.Encoder), or on pin
+interrupts (the board file's encoder driver)."""
+
+from firmware.ports.micropython import (build_with, display_panel, irq_encoder,  # noqa: F401
+                                        reset_cause, restart, tone_output, watchdog)
+
+
+def build(board):
+    config = board["encoder"]
+    if config["driver"] == "pcnt":
+        from hardware.esp32_encoder import PcntEncoder
+        return build_with(board, PcntEncoder(config))
+    return build_with(board, irq_encoder(config))

@@ -1,0 +1,44 @@
+"""What the rp2 and esp32 ports share on MicroPython: `machine`'s pins, NeoPixel, PWM, the
+watchdog, the reset cause, records as files on littlefs."""
+
+import hardware.clock
+from hardware import mp_devices
+from hardware.ring import Ring
+
+from firmware.devices import Hardware
+from firmware.records import FileRecords
+
+
+def build_with(board, encoder):
+    """The board's devices around the knob's driver, which each port picks."""
+    ring = Ring(board["ring"], mp_devices.NeoPixelOutput(board["ring"]))
+    return Hardware(board, ring, encoder, mp_devices.PinButton(board["button"]),
+                    hardware.clock, records=FileRecords())
+
+
+def irq_encoder(config):
+    return mp_devices.IrqEncoder(config)
+
+
+def display_panel(config, hw):
+    from hardware import mp_parts
+    return mp_parts.Ssd1306Panel(config)
+
+
+def tone_output(config, hw):
+    from hardware import mp_parts
+    return mp_parts.PwmTone(config)
+
+
+def watchdog():
+    return mp_devices.Watchdog()
+
+
+def reset_cause():
+    import machine
+    return "power" if machine.reset_cause() == machine.PWRON_RESET else "reset"
+
+
+def restart():
+    import machine
+    machine.reset()

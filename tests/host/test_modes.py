@@ -1,0 +1,260 @@
+"""Every mode on CPython through its context (firmware/modes/__init__.py), with plain lists of
+events: no loop, no clock, no ring. What a mode asks for is recorded by the context's host.
+Expected lines worked out by hand from the rulebooks and docs/music.md's spelling, as the
+scripted runs in test_table_modes.py check them through the whole firmware."""
+
+import pytest
+
+from firmware.modes import Context, Mode, load_mode, mode_names
+from firmware.modes import menu as menu_module
+from firmware.settings import BRIGHTNESS_LEVELS, Settings
+from host_tools.set_files import load_set
+
+
+class MemoryRecords:
+    """The record store at the board boundary: nothing on a flash."""
+
+    keeps_drive_still = False
+
+    def __init__(self):
+        self.records = {}
+        self.lines = []
+
+    def read(self, name):
+        return self.records.get(name)
+
+    def write(self, name, data):
+        self.records[name] = data
+
+    def log(self, line):
+        self.lines.append(line)
+
+
+class Table:
+    """The context's host: records what the mode asked for."""
+
+    def __init__(self):
+        self.asked = []
+
+    def play_meld(self, index, root):
+        self.asked.append(("play", index, root))
+
+    def open_menu(self):
+        self.asked.append(("open menu",))
+
+    def close_menu(self):
+        self.asked.append(("close menu",))
+
+    def set_names(self):
+        return ["default", "jazz"]
+
+    def preview(self, key, value):
+        self.asked.append(("preview", key, value))
+
+    def apply_setting(self, key, value):
+        self.asked.append(("apply", key, value))
+
+
+def context(set_name="default", **settings):
+    values = Settings(MemoryRecords()).load()
+    values.values.update(settings)
+    return Context(Table(), values, load_set(set_name), set_name)
+
+
+def mode(name, set_name="default", **settings):
+    return load_mode(name, context(set_name, **settings))
+
+
+def play(mode, events):
+    """The console line after each event: 'cw 3', 'ccw 1', 'click', 'double', 'long'."""
+    lines = []
+    for event in filter(None, events.split("; ")):
+        verb, _, count = event.partition(" ")
+        if verb == "cw":
+            mode.on_turn(int(count))
+        elif verb == "ccw":
+            mode.on_turn(-int(count))
+        else:
+            getattr(mode, "on_" + verb)()
+        lines.append(mode.describe())
+    return lines
+
+
+def lit(mode):
+    frame = bytearray(36)
+    mode.render(frame)
+    return [pc for pc in range(12) if any(frame[3 * pc:3 * pc + 3])]
+
+
+def test_every_mode_is_a_mode_and_opens_the_menu_on_a_long_press():
+    for name in mode_names():
+        m = mode(name)
+        assert isinstance(m, Mode) and m.name == name
+        m.describe()
+        lit(m)
+        m.on_long()
+        assert m.ctx.host.asked[-1] == ("open menu",), name
+
+
+def test_explorer():
+    m = mode("explorer")
+    assert m.describe() == "C major triad (maj): C E G"
+    assert play(m, "cw 3; click; double") == [
+        "Eb major triad (maj): Eb G Bb", "Eb minor triad (min): Eb Gb Bb",
+        "Eb major pentatonic (major-pentatonic): Eb F G Bb C"]
+    ms = m.ctx.meldset
+    assert [a for a in m.ctx.host.asked if a[0] == "play"] == [
+        ("play", ms.of_kind(1)[2], 3), ("play", ms.of_kind(2)[0], 3)]
+    assert (m.ctx.settings["root"], m.ctx.settings["kind"]) == (3, 2)     # kept
+    assert lit(m) == [0, 3, 5, 7, 10]
+    assert m.display() == "Eb major pentatonic; Eb F G Bb C"
+
+
+def test_explorer_other_root_name_and_a_set_switch():
+    m = mode("explorer", root=1, other_root_name=True)
+    assert m.describe() == "C# major triad (maj): C# E# G#"
+    m.ctx.meldset = load_set("modes")                 # scales only: the cursor moves there
+    m.set_changed()
+    assert m.describe().startswith("C# ionian (major) (ionian): ")
+
+
+def test_meld_check():
+    m = mode("meld check")
+    lines = play(m, "click; cw 4; click; cw 3; click; cw 2; click")
+    assert lines[-1] == ("meld check: cursor A; cards C E G A: C major sixth chord (6) 70 points "
+                         "(C root: refill) | A minor seventh chord (min7) 70 points")
+    assert play(m, "double") == [
+        "meld check: cursor A; cards C E G: C major triad (maj) 40 points (C root: refill)"]
+    assert play(m, "long") == ["meld check: cursor A (cleared); no cards (click adds one)"]
+    assert m.ctx.host.asked == []                      # the first long press clears
+    m.on_long()
+    assert m.ctx.host.asked == [("open menu",)]
+
+
+def test_chord_poker():
+    m = mode("chord poker")
+    lines = play(m, "cw 9; click; click; cw 4; click; cw 3; click; cw 2; double")
+    assert "chord poker: C dominant seventh (7): on the Wheel C E G; missing Bb; cursor G" \
+        in lines
+    assert lines[-1] == ("chord poker: root change preview to A: A dominant seventh (7): on "
+                         "the Wheel A E G; missing C#; back to the hand C")
+    assert play(m, "click") == [
+        "chord poker: A dominant seventh (7): on the Wheel A E G; missing C#; cursor A"]
+
+
+def test_chord_poker_completion():
+    m = mode("chord poker")
+    lines = play(m, "click; cw 2; click; cw 1; click; cw 6; click")
+    assert lines[-1] == ("chord poker: D power chord (5): on the Wheel D A; missing nothing; "
+                         "cursor A; complete: 5 points (click for the next chord)")
+    assert lit(m) == [2, 9]
+    assert play(m, "click") == ["chord poker: CHORD card maj major triad (click to keep)"]
+
+
+def test_chord_poker_without_chords():
+    m = mode("chord poker", set_name="modes")
+    assert m.describe() == "chord poker: this meld set has no chords"
+    assert lit(m) == []
+
+
+def test_looking_glass():
+    m = mode("looking glass")
+    lines = play(m, "cw 3; click; click; cw 4; click; cw 6; click; ccw 8; double")
+    assert lines[-1] == ("looking glass: hand D picks up the major third (M3) with A#/Bb "
+                         "(Bb-D)")
+    assert play(m, "cw 6") == [
+        "looking glass: hand G#/Ab picks up the major third (M3) with C (Ab-C) or E (E-G#)"]
+
+
+def test_bluff():
+    m = mode("bluff")
+    lines = play(m, "cw 10; click; click; click; click; click; click")
+    assert lines[-1] == ("bluff: C locrian (locrian): C Db Eb F Gb Ab Bb; degree b5 (5 of 7) "
+                         "is Gb (basic game: F# also counts)")
+    m = mode("bluff")
+    lines = play(m, "cw 4; click; cw 4; click; click; click")
+    assert lines[-1] == ("bluff: D# major scale (major): D# E# F## G# A# B# C##; degree 3 "
+                         "(3 of 7) is F## (basic game: G also counts)")
+
+
+def test_steps():
+    m = mode("steps")
+    assert play(m, "cw 5; click; double") == [
+        "steps: top card F: a half step up is F#/Gb, a whole step up is G",
+        "steps: top card F#/Gb: a half step up is G, a whole step up is G#/Ab",
+        "steps: top card G#/Ab: a half step up is A, a whole step up is A#/Bb"]
+    assert lit(m) == [8, 9, 10]
+
+
+def test_alphabet():
+    m = mode("alphabet")
+    assert play(m, "cw 7; click; double; click") == [
+        "alphabet by Seconds: last card F, next letter G: Gb, G or G#",
+        "alphabet by Thirds: last card F, next letter A: Ab, A or A#",
+        "alphabet by Thirds: last card A, next letter C: C or C#",
+        "alphabet by Fourths: last card A, next letter D: Db, D or D#"]
+
+
+def test_key_speller():
+    m = mode("key speller")
+    assert play(m, "cw 9") == [
+        "key speller: Gb major scale: Gb Ab Bb Cb Db Eb F (click walks the degrees)"]
+    assert play(m, "click")[0].endswith("degree 1 is Gb")
+    assert play(m, "double")[0].startswith("key speller: Gb dorian: Gb Ab Bbb Cb Db Eb Fb")
+
+
+# ---- the menu: one table, applied by key ----------------------------------------------------
+
+def menu(parts=()):
+    return menu_module.Mode(context(brightness=64, volume=2), parts)
+
+
+def test_the_menu_items_and_the_sound_only_with_a_buzzer():
+    assert [i[0] for i in menu().items] == ["mode", "meld set", "brightness", "colours",
+                                            "root name", "colour test"]
+    assert [i[0] for i in menu(("buzzer",)).items][-1] == "sound"
+
+
+def test_the_menu_applies_each_item_by_its_key():
+    m = menu(("buzzer",))
+    play(m, "click; cw 2; click")                                    # mode: chord poker
+    play(m, "cw 1; click; cw 1; click")                              # meld set: jazz
+    play(m, "cw 2; click; cw 1; click")                              # colours: note
+    play(m, "cw 1; click; cw 1; click")                              # root name: other
+    play(m, "cw 2; click; ccw 2; click")                             # sound: medium -> off
+    applied = [a for a in m.ctx.host.asked if a[0] == "apply"]
+    assert applied == [("apply", "mode", "chord poker"), ("apply", "meldset", "jazz"),
+                       ("apply", "colours", "note"), ("apply", "other_root_name", True),
+                       ("apply", "volume", 0)]
+    previews = [a for a in m.ctx.host.asked if a[0] == "preview"]
+    assert previews == [("preview", "volume", 0)]           # a beep at the volume turned to
+
+
+def test_the_menu_previews_brightness_and_a_long_press_takes_it_back():
+    m = menu()
+    lines = play(m, "cw 2; click; cw 2")
+    assert lines[-1] == "menu > brightness: %d (turn to change, click to keep)" % \
+        BRIGHTNESS_LEVELS[5]
+    assert lit(m) == list(range(6))                                  # a bar of 6 levels
+    play(m, "long")
+    assert m.ctx.host.asked == [("preview", "brightness", 128),
+                                ("preview", "brightness", None), ("close menu",)]
+
+
+def test_the_colour_test_keeps_nothing():
+    m = menu()
+    lines = play(m, "cw 5; click; click")
+    assert lines[0] == "menu: colour test (click to change, long press to leave)"
+    assert lines[1].endswith("; click to end")
+    assert lines[2] == lines[0] and m.ctx.host.asked == []        # nothing kept
+
+
+@pytest.mark.parametrize("kept, value, stored", [
+    (menu_module.AS_INDEX, "loud", 3), (menu_module.AS_FLAG, "other", True),
+    (menu_module.AS_FLAG, "auto", False), (menu_module.AS_VALUE, "note", "note")])
+def test_how_a_menu_value_is_kept(kept, value, stored):
+    values = {menu_module.AS_INDEX: ("off", "soft", "medium", "loud"),
+              menu_module.AS_FLAG: ("auto", "other"), menu_module.AS_VALUE: ("kind", "note")}
+    item = ("x", "x", values[kept], kept, False, None)
+    assert menu_module.stored(item, value) == stored
+    assert menu_module.shown(item, stored, values[kept]) == value
