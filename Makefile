@@ -2,10 +2,12 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# make test's pytest workers: one a core.
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: setup test test-core-mpy sim bench package lock clean uf2 web web-screenshot dist
+.PHONY: setup test check test-core-mpy sim bench package lock clean uf2 web web-screenshot dist
 
 # The main job: the firmware in the simulator (keys in a terminal; a demo otherwise). It needs
 # only what running needs (requirements.txt: about 40 MB), not the test tools.
@@ -59,9 +61,15 @@ web: setup $(WEB_RUNTIME)
 web-screenshot: web
 	$(BIN)/python -m host_tools.web.screenshot
 
-# The core cases under the MicroPython unix port, then every test under CPython.
+# Everything: the core cases under the MicroPython unix port, then every test under CPython,
+# a test file a worker on each core (tests that share a board share a file).
 test: setup $(EMULATOR) $(WEB_RUNTIME) test-core-mpy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile
+
+# The fast tier, for each change: the core cases on both interpreters and every test that needs
+# no board in a subprocess, no emulator and no browser (tests/conftest.py marks those).
+check: setup test-core-mpy
+	$(BIN)/python -m pytest -m "not board" -n $(WORKERS)
 
 test-core-mpy: setup
 	$(BIN)/micropython tests/run_core_micropython.py

@@ -187,6 +187,7 @@ FLAT, SHARP = "\u266d", "\u266f"
 C_MINOR = [[262, 180], [311, 180], [392, 180]] + [[262, 40], [311, 40], [392, 40]] * 3
 
 
+@pytest.mark.board
 def test_the_issue_command_shows_the_display_and_the_tones(tmp_path):
     path = tmp_path / "frames.jsonl"
     assert main(["sim", "--board", "sim", "--script", "click; wait 500", "--frames",
@@ -202,6 +203,7 @@ def test_the_issue_command_shows_the_display_and_the_tones(tmp_path):
     assert tones[-1][0] == C_MINOR[n - 1][0] and tones[-1][1] <= C_MINOR[n - 1][1]
 
 
+@pytest.mark.board
 def test_fast_turns_draw_the_display_after_the_ring_each_time():
     # Turns 20 ms apart come faster than the ring's frame rate: the display must still show
     # what each frame's ring shows, never the next chord before the LEDs do.
@@ -210,6 +212,7 @@ def test_fast_turns_draw_the_display_after_the_ring_each_time():
         "C E G", "D%s F A%s" % (FLAT, FLAT), "D F%s A" % SHARP, "E%s G B%s" % (FLAT, FLAT)]
 
 
+@pytest.mark.board
 def test_a_whole_tune_and_the_wav(tmp_path):
     import wave
     wav = tmp_path / "tune.wav"
@@ -230,6 +233,7 @@ def test_a_whole_tune_and_the_wav(tmp_path):
         assert not any(gap)
 
 
+@pytest.mark.board
 def test_a_scale_runs_up_to_its_octave():
     # Double press: the scales, C major pentatonic: C4 D4 E4 G4 A4 C5.
     frames, _ = run_script("double; wait 1400")
@@ -238,6 +242,7 @@ def test_a_scale_runs_up_to_its_octave():
                                    [440, 180], [523, 180]]
 
 
+@pytest.mark.board
 def test_the_sound_item_turns_the_buzzer_off():
     # menu: turn to "sound" (item 6), click, turn from medium to off (a beep at each level on
     # the way: soft; off is silent), click to keep, leave; then a click plays nothing.
@@ -277,6 +282,7 @@ EXPECTED = {
 }
 
 
+@pytest.mark.board
 @pytest.mark.parametrize("mode", mode_names())
 def test_every_mode_shows_its_answer(mode):
     script, expected = EXPECTED[mode]
@@ -288,12 +294,14 @@ def test_every_mode_shows_its_answer(mode):
         assert all(len(row) <= 16 and "\ufffd" not in row for row in frame["display"])
 
 
+@pytest.mark.board
 def test_the_menu_on_the_display():
     frames, _ = run_script("long; cw 6; click")
     assert frames[-1]["display"] == ["menu > sound:", "medium (turn to", "change, click to",
                                      "keep)"]
 
 
+@pytest.mark.board
 def test_a_picture_of_the_display(tmp_path):
     svg = tmp_path / "display.svg"
     run_script("ccw 3; double; double", display_svg=str(svg))
@@ -304,6 +312,7 @@ def test_a_picture_of_the_display(tmp_path):
 PICTURE_SCRIPT = "; ".join(["click"] * 13)       # from the C major triad to dim7
 
 
+@pytest.mark.board
 def test_the_readme_picture_is_current(tmp_path):
     svg = tmp_path / "display.svg"
     frames, _ = run_script(PICTURE_SCRIPT, display_svg=str(svg))
