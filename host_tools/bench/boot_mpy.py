@@ -32,7 +32,8 @@ class NullOutput:
 RESIDENT = ("asyncio", "core.degrees", "core.notes", "core.pcset", "core.spelling",
             "core.meldset", "hardware.quadrature", "hardware.presses", "hardware.ring",
             "hardware.sim", "hardware.sim_parts", "hardware.font", "hardware.oled", "hardware.buzzer",
-            "firmware.screen", "firmware.devices", "firmware.storage", "firmware.crashes",
+            "firmware.screen", "firmware.devices", "firmware.storage", "firmware.records",
+            "firmware.ports.sim", "firmware.crashes",
             "firmware.settings", "firmware.render", "firmware.modes", "firmware.modes.explorer",
             "firmware.app", "firmware.start")
 

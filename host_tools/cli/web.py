@@ -2,6 +2,7 @@
 MicroPython WebAssembly with board `web`, and the meld-set studio) and serves it on localhost."""
 
 import os
+import signal
 import sys
 
 from host_tools import IN_CHECKOUT
@@ -56,6 +57,10 @@ def run_web(args):
     emit(args, {"url": site.url, "folder": folder},
          ["ChromaWheel at %s  (Ctrl-C stops)" % site.url])
     sys.stdout.flush()
+    # Ctrl-C stops it even where the parent started it with SIGINT ignored (a test runner's
+    # worker), and so does a plain kill.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         site.serve_forever()
     except KeyboardInterrupt:
