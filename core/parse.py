@@ -225,32 +225,20 @@ def parse_symbol(text):
     return None
 
 
-def _index(meldset, ident):
-    for i in range(meldset.count):
-        if meldset.meld_id(i) == ident:
-            return i
-    return -1
-
-
 def _by_name(meldset, text):
     """A meld named without a root, or -1: as core.melds.find (exact id, then id or name in any
     case), then the tables, then ids and names in any case with '-' as a space and a closing
     'scale', 'chord' or 'mode' dropped."""
+    from core.melds import find, index_of    # here: the page's validator needs none of it
     if not text:
         return -1
-    i = _index(meldset, text)
-    if i >= 0:
-        return i
-    wanted = text.lower()
-    matches = [j for j in range(meldset.count)
-               if meldset.meld_id(j).lower() == wanted or meldset.meld_name(j).lower() == wanted]
-    if len(matches) > 1:
-        raise KeyError("%r matches several melds (%s): use the exact id" % (
-            text, ", ".join(meldset.meld_id(j) for j in matches)))
-    if matches:
-        return matches[0]
+    try:
+        return find(meldset, text)          # KeyError too for a name of several melds
+    except KeyError as err:
+        if "matches several" in err.args[0]:
+            raise
     found = name_id(text)
-    i = _index(meldset, found) if found is not None else -1
+    i = index_of(meldset, found) if found is not None else -1
     if i >= 0:
         return i
     wanted = _normal(text, True)
@@ -266,6 +254,7 @@ def find_meld(meldset, text):
     symbol ('Cmaj7', 'F#m7b5', 'C7alt' for a set with that id) or then a space and a name
     ('A natural minor'). (-1, None) when nothing matches; KeyError when a name matches several
     melds; SymbolError for a slash chord."""
+    from core.melds import index_of
     text = text.strip()
     i = _by_name(meldset, text)
     if i >= 0:
@@ -275,9 +264,9 @@ def find_meld(meldset, text):
             i = _by_name(meldset, rest.strip())
         else:
             found = symbol_id(rest)
-            i = _index(meldset, found) if found is not None else -1
+            i = index_of(meldset, found) if found is not None else -1
             if i < 0 and rest:
-                i = _index(meldset, rest)
+                i = index_of(meldset, rest)
         if i >= 0:
             return i, root
     _slash(text, lambda base: find_meld(meldset, base)[0] >= 0)

@@ -147,9 +147,9 @@ def _settings(drive):
 
 def _set_active(drive, name):
     """Ask the board for set `name`. Its firmware keeps its settings in the chip's nvm and takes
-    the set from this file once each time the file changes (firmware/settings.py), so every
-    choice changes the file: "chosen" counts them (the same set asked for again, after another
-    was picked on the wheel, is taken again)."""
+    the set from this file once each time the file changes (firmware/ports/circuitpython.py),
+    so every choice changes the file: "chosen" counts them (the same set asked for again,
+    after another was picked on the wheel, is taken again)."""
     values = _settings(drive)
     values["meldset"] = name
     chosen = values.get("chosen")
