@@ -9,6 +9,7 @@ import hashlib
 import os
 import re
 import subprocess
+import tempfile
 import time
 
 from hardware import board as board_file
@@ -75,10 +76,16 @@ def digest(data, like):
     return hashlib.sha256(data).hexdigest()
 
 
-def _board_on_device(link):
-    text = link.run("try:\n    print(open('board.json').read())\nexcept OSError:\n    pass")
-    found = re.search(r'"board"\s*:\s*"([a-z0-9_]+)"', text)
-    return found.group(1) if found else None
+def _board_on_device(link, folder):
+    """The board file the device has, kept as it is (a shipped one or the maker's own): a
+    copy of it in `folder`, or None when it has none."""
+    data = link.read("board.json")
+    if data is None:
+        return None
+    path = os.path.join(folder, "board.json")
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
 
 
 def check_platform(port, info, board, config):
@@ -115,6 +122,11 @@ def deploy(port, board=None, progress=print, meldset=None):
     (shipped name or file) installed beside the default one and chosen."""
     started = time.time()
     chosen = set_to_flash(meldset) if meldset and meldset != "default" else None
+    with tempfile.TemporaryDirectory(prefix="chromawheel-deploy-") as folder:
+        return _deploy(port, board, progress, meldset, chosen, folder, started)
+
+
+def _deploy(port, board, progress, meldset, chosen, folder, started):
     compiler_mpy = mpy_cross_version()
     # Compiled before connecting (and cached), so the board's watchdog never waits on it.
     for source, rel in python_files() + (library_files(board) if board else []):
@@ -124,17 +136,18 @@ def deploy(port, board=None, progress=print, meldset=None):
         # Connecting stopped the app but not its watchdog (8 s on an RP2040, and it cannot be
         # stopped): only quick questions until the board is in maintenance.
         info = link.info()
-        board = board or _board_on_device(link)
+        board = board or _board_on_device(link, folder)
         if board is None:
             raise UserError("%s has no board file yet: name it with --board" % port)
-        check_platform(port, info, board, board_file.load(board_path(board)))
+        config = board_file.load(board_path(board))
+        check_platform(port, info, config["board"], config)
         device_mpy = device_mpy_version(info)
         compiled = device_mpy is not None and device_mpy == compiler_mpy
         files = payload(board, compiled)
         if chosen is not None:
             files.append(("%s/%s.cwm" % (MELD_DIR, chosen[2]), chosen[0]))
         progress("%s: %s %s, board %s, %s" % (
-            port, info["name"], ".".join(map(str, info["version"])), board,
+            port, info["name"], ".".join(map(str, info["version"])), config["board"],
             "compiled .mpy v%d.%d" % device_mpy if compiled else "source .py files"))
         before = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
         changed = [(path, data) for path, data in files
@@ -164,7 +177,7 @@ def deploy(port, board=None, progress=print, meldset=None):
                         % (port, line))
     progress("verified %d files; %s" % (len(files), line))
     return {"files": len(files), "sent": len(changed), "bytes_sent": sent, "removed": stale,
-            "compiled": compiled, "board": board, "seconds": time.time() - started,
+            "compiled": compiled, "board": config["board"], "seconds": time.time() - started,
             "started": line}
 
 

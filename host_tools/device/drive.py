@@ -85,11 +85,9 @@ def _files_under(drive, folder):
 
 
 def _board_on_drive(drive):
-    try:
-        with open(os.path.join(drive, "board.json")) as f:
-            return json.load(f).get("board")
-    except (OSError, ValueError, AttributeError):
-        return None
+    """The board file on the drive, kept as it is (a shipped one or the maker's own), or None."""
+    path = os.path.join(drive, "board.json")
+    return path if os.path.isfile(path) else None
 
 
 def _sync():
@@ -105,9 +103,10 @@ def deploy(drive, board=None, progress=print):
     if board is None:
         raise UserError("%s has no board file yet: name it with --board" % drive)
     from hardware import board as board_file
-    if board_file.load(board_path(board))["platform"] != "circuitpython":
+    config = board_file.load(board_path(board))
+    if config["platform"] != "circuitpython":
         raise UserError("board %s is not a CircuitPython build: deploy it with --port "
-                        "(--drive is for a CIRCUITPY drive)" % board)
+                        "(--drive is for a CIRCUITPY drive)" % config["board"])
     files = payload(board)
     changed = [(rel, data) for rel, data in files
                if _read(os.path.join(drive, *rel.split("/"))) != data]
@@ -133,7 +132,7 @@ def deploy(drive, board=None, progress=print):
     progress("verified %d files on %s; CircuitPython restarts code.py by itself (eject the "
              "drive before unplugging)" % (len(files), drive))
     return {"files": len(files), "sent": len(changed), "bytes_sent": sent, "removed": stale,
-            "board": board, "seconds": time.time() - started}
+            "board": config["board"], "seconds": time.time() - started}
 
 
 def _settings(drive):

@@ -148,6 +148,15 @@ class DeviceLink:
         except (TransportError, OSError) as err:
             raise UserError("%s: lost the connection (%s)" % (self.port, _message(err)))
 
+    def read(self, path):
+        """A file's bytes, or None when the device has no such file."""
+        try:
+            if not self.transport.fs_exists(path):
+                return None
+            return self.transport.fs_readfile(path)
+        except (TransportError, OSError) as err:
+            raise UserError("%s: lost the connection (%s)" % (self.port, _message(err)))
+
     def run_json(self, code):
         out = self.run(code).strip().splitlines()
         try:

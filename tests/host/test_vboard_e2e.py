@@ -152,3 +152,20 @@ def test_board_test_shows_the_colour_order_pattern(board, capsys):
     assert shown, board.frames[frames:]
     wheel = shown[0]
     assert [max(range(3), key=lambda c: wheel[s][c]) for s in range(3)] == [0, 1, 2]
+
+
+def test_a_board_file_of_ones_own_stays_on_later_deploys(board, tmp_path, capsys):
+    # "A board of your own: copy the nearest file": deployed by path, and kept as it is by a
+    # later deploy that names no board (not swapped for the shipped file of that name).
+    with open(os.path.join(ROOT, "boards", "sim.json")) as f:
+        mine = json.load(f)
+    mine["title"] = "My own ring"
+    path = tmp_path / "myring.json"
+    path.write_text(json.dumps(mine))
+    assert main(["deploy", "--port", board.port, "--board", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["board"] == "sim"
+    flash = os.path.join(board.flash, "board.json")
+    assert json.load(open(flash))["title"] == "My own ring"
+    assert main(["deploy", "--port", board.port, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sent"] == 0
+    assert json.load(open(flash))["title"] == "My own ring"
