@@ -10,7 +10,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 .PHONY: setup test check test-core-mpy sim bench package lock clean uf2 web web-screenshot dist
 
 # The main job: the firmware in the simulator (keys in a terminal; a demo otherwise). It needs
-# only what running needs (requirements.txt: about 40 MB), not the test tools.
+# only what running needs (requirements.txt: about 45 MB), not the test tools.
 sim: $(STAMP)
 	$(BIN)/chromawheel sim
 

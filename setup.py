@@ -15,6 +15,11 @@ REQUIRED = ("boards",)
 
 class BuildPyWithShipped(build_py):
     def run(self):
+        if not self.editable_mode:
+            # setuptools stages into build/lib and never empties it: a module removed from the
+            # checkout would otherwise still ship.
+            for package in ("core", "hardware", "firmware", "host_tools"):
+                shutil.rmtree(os.path.join(self.build_lib, package), ignore_errors=True)
         super().run()
         if self.editable_mode:
             return                          # a checkout finds them where they are

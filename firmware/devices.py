@@ -15,9 +15,7 @@ class Hardware:
             from firmware.records import FileRecords
             records = FileRecords()
         self.records = records        # settings, crash count, log (firmware/records.py)
-        if port is None:              # a board put together by hand: the simulator's rules
-            from firmware.ports import sim as port
-        self.port = port              # the port's module: watchdog, reset cause, restart
+        self.port = port              # the port's module (firmware/ports.build sets it)
         self.display = None           # hardware.oled.TextDisplay, or None (no display)
         self.buzzer = None            # hardware.buzzer.Buzzer, or None (no buzzer)
         self.period_ms = LOOP_PERIOD_MS

@@ -1,7 +1,7 @@
 """Where the firmware keeps its records: the settings, the crash count and the log. One store,
 made by the board's port (firmware/ports/) and passed to whoever keeps a record:
 
-    read(name) -> bytes or None    write(name, data)    log(line)    keeps_drive_still
+    read(name) -> bytes or None    write(name, data)    log(line)
 
 FileRecords keeps them as files on the flash (littlefs on MicroPython, the simulator's folder),
 each written atomically (firmware/storage.py), the log bounded (firmware/log.py).
@@ -15,8 +15,6 @@ RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2, "drive_choice": 3}
 
 
 class FileRecords:
-    keeps_drive_still = False
-
     def read(self, name):
         return storage.read_recovering(name)
 
@@ -30,8 +28,6 @@ class FileRecords:
 
 class NvmRecordStore:
     """The firmware writes nothing on the drive in normal running."""
-
-    keeps_drive_still = True
 
     def __init__(self, nvm):
         from firmware.nvm_records import NvmRecords

@@ -12,6 +12,7 @@ import random
 
 from firmware.app import App
 from firmware.devices import Hardware
+from firmware.ports import sim as sim_port
 from hardware import board as board_file
 from hardware.ring import Ring
 from hardware.sim import SimButton, SimClock, SimEncoder
@@ -36,7 +37,7 @@ def boot():
     """One power-up of the app; returns it after a few ticks (the ring must have lit)."""
     output = Frames()
     hw = Hardware(BOARD, Ring(BOARD["ring"], output), SimEncoder(BOARD["encoder"]),
-                  SimButton(BOARD["button"]), SimClock())
+                  SimButton(BOARD["button"]), SimClock(), port=sim_port)
     hw.clock.virtual = True
     app = App(hw)
     for _ in range(3):

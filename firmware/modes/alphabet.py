@@ -55,7 +55,6 @@ class Mode(modes.Mode):
         self.at = self.names.index((self.next_letter(), 0))
         self._changed()
 
-
     def render(self, frame):
         clear(frame)
         for letter, accidental in self.cards:

@@ -84,7 +84,6 @@ class Mode(modes.Mode):
         elif self.step == "play":
             self.step = "root"                  # BLUFF: the scale restarts from degree 1
 
-
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
     def render(self, frame):

@@ -126,7 +126,6 @@ class Mode(modes.Mode):
             self.step = "wheel"
         self._masks()
 
-
     def _free_sector(self, start, steps):
         """The next sector without a card, `steps` free sectors on (either way)."""
         pc = start

@@ -65,7 +65,6 @@ class Mode(modes.Mode):
         self._save()
         self.ctx.play_meld(self.meld, self.root)
 
-
     def render(self, frame):
         meldset = self.ctx.meldset
         i = self.meld

@@ -58,7 +58,6 @@ class Mode(modes.Mode):
             self.degree = None
             self._scale_changed()
 
-
     def render(self, frame):
         if not self.scales:
             clear(frame)

@@ -90,7 +90,6 @@ class Mode(modes.Mode):
             self.step = "wheel"
         self._picks()
 
-
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
     def render(self, frame):

@@ -26,7 +26,6 @@ class Mode(modes.Mode):
     def on_double(self):
         self.top = (self.top + 2) % 12
 
-
     def render(self, frame):
         clear(frame)
         paint_sector(frame, self.top, CARD)

@@ -24,7 +24,10 @@ def build(board):
         records = FileRecords()
     else:
         records = NvmRecordStore(nvm)
-        take_computer_choice(records)
+        try:
+            take_computer_choice(records)
+        except Exception as err:         # a choice not taken never stops the boot
+            print("the computer's choice of set was not taken: %s" % err)
     return Hardware(board, ring, cp_devices.RotaryEncoder(board["encoder"]),
                     cp_devices.PinButton(board["button"]), hardware.clock, records=records)
 
@@ -37,7 +40,10 @@ def take_computer_choice(records):
     from firmware.settings import SETTINGS_PATH, is_set_name
     raw = storage.read_recovering(DRIVE_SETTINGS)
     seen = str(fingerprint(raw) if raw else 0).encode()
-    if seen == (records.read(DRIVE_CHOICE) or b"0"):
+    taken = records.read(DRIVE_CHOICE)
+    if taken is None:        # firmware before the port modules kept it in the settings record
+        taken = str(_json_object(records.read(SETTINGS_PATH)).get("drive_file", 0)).encode()
+    if seen == taken:
         return
     try:
         wanted = json.loads(raw).get("meldset") if raw else None

@@ -2,7 +2,6 @@
 hardware/web_pins.py; the page says how the board started and does its resets."""
 
 
-
 def build(board):
     from hardware import web_pins
     return web_pins.build(board)

@@ -10,7 +10,7 @@ from hardware import board as board_file
 from host_tools import cache
 from host_tools.device import deploy as deploy_tools
 from host_tools.cli import knob_input
-from host_tools.device.files import board_path, build_flash
+from host_tools.device.files import board_path, build_flash, simulated_board
 from host_tools.cli.options import add_board, add_set
 from host_tools.cli.output import emit
 from host_tools.errors import UserError
@@ -53,9 +53,7 @@ def run_deploy(args):
     progress = (lambda line: None) if args.json else print
     if args.drive:
         from host_tools.device import drive
-        report = drive.deploy(args.drive, args.board, progress=progress)
-        if args.set_path:
-            report["meldset"] = drive.flash_set(args.drive, args.set_path, progress)
+        report = drive.deploy(args.drive, args.board, progress=progress, meldset=args.set_path)
     else:
         report = deploy_tools.deploy(args.port, args.board, progress=progress,
                                      meldset=args.set_path)
@@ -69,7 +67,7 @@ def _stop(signum, frame):
 
 
 def run_vboard(args):
-    board_path(args.board)
+    simulated_board(args.board)
     if args.set_path and not args.firmware:
         raise UserError("--set goes with --firmware (a deploy or meldset flash puts sets on "
                         "the virtual board otherwise)")

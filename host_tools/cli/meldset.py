@@ -20,7 +20,7 @@ def register(commands, common):
 
     a = actions.add_parser("compile", parents=[common],
                            help="compile a JSON source to the compact device form")
-    a.add_argument("path")
+    a.add_argument("path", metavar="FILE|NAME", help="a JSON source, or a shipped set's name")
     a.add_argument("-o", "--output", metavar="OUT",
                    help="compiled file to write (default: PATH with %s)" % COMPILED_SUFFIX)
     a.set_defaults(run=run_compile)
@@ -79,9 +79,12 @@ def run_validate(args):
 
 
 def run_compile(args):
-    blob = compile_file(args.path)
-    MeldSet(blob, args.path)  # the compiled form must load before it is written
-    out = args.output or os.path.splitext(args.path)[0] + COMPILED_SUFFIX
+    source = set_source(args.path)
+    blob = compile_file(source)
+    MeldSet(blob, source)  # the compiled form must load before it is written
+    # Beside the source; a shipped set's compiled copy goes to the current folder.
+    out = args.output or os.path.splitext(args.path if source == args.path
+                                          else os.path.basename(source))[0] + COMPILED_SUFFIX
     write_atomic(out, blob)
     emit(args, {"path": args.path, "output": out, "bytes": len(blob)},
          ["wrote %s (%d bytes)" % (out, len(blob))])

@@ -5,7 +5,7 @@ import sys
 
 from host_tools.sim import simulator, terminal
 from host_tools import cache
-from host_tools.device.files import board_path, build_flash
+from host_tools.device.files import board_path, build_flash, simulated_board
 from host_tools.errors import UserError
 from host_tools.cli.options import add_board, add_set
 from host_tools.cli.output import emit
@@ -47,7 +47,7 @@ def register(commands, common):
 
 
 def run_sim(args):
-    board_path(args.board)
+    simulated_board(args.board)
     if args.script is None and (args.uptime_ms is not None or args.reset_cause is not None
                                 or args.wav or args.display_svg):
         raise UserError("--uptime-ms, --reset-cause, --wav and --display-svg go with --script")

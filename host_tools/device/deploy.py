@@ -91,6 +91,9 @@ def _board_on_device(link, folder):
 def check_platform(port, info, board, config):
     """UserError, before anything is written, when the board file is for another platform
     than the board on `port` runs."""
+    if config["platform"] not in PLATFORM_REPORTS:
+        raise UserError("board file %s is for platform %s, which deploy --port does not know "
+                        "(%s)" % (board, config["platform"], ", ".join(sorted(PLATFORM_REPORTS))))
     name, platforms = PLATFORM_REPORTS[config["platform"]]
     if info["name"] == name and (platforms is None or info["platform"] in platforms):
         return

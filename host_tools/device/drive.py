@@ -95,10 +95,13 @@ def _sync():
         os.sync()                        # the drive may be pulled out right after
 
 
-def deploy(drive, board=None, progress=print):
-    """Lay the firmware out on a mounted CIRCUITPY drive; returns a report dict."""
+def deploy(drive, board=None, progress=print, meldset=None):
+    """Lay the firmware out on a mounted CIRCUITPY drive; returns a report dict. meldset: a
+    set (shipped name or file) installed beside the default one and asked for; it is checked
+    before anything is written."""
     started = time.time()
     _check_drive(drive)
+    chosen = set_to_flash(meldset) if meldset and meldset != "default" else None
     board = board or _board_on_drive(drive)
     if board is None:
         raise UserError("%s has no board file yet: name it with --board" % drive)
@@ -124,6 +127,8 @@ def deploy(drive, board=None, progress=print):
             os.remove(os.path.join(drive, *rel.split("/")))
         except OSError as err:
             raise _problem(drive, err, "removing " + rel)
+    if meldset:
+        _set_active(drive, _install_set(drive, chosen, progress) if chosen else "default")
     _sync()
     wrong = [rel for rel, data in files if _read(os.path.join(drive, *rel.split("/"))) != data]
     if wrong:
@@ -170,17 +175,24 @@ def flash_set(drive, source_path, progress=print):
     with any problem never reaches the drive; the firmware checks it again when it loads it."""
     started = time.time()
     _check_drive(drive)
-    blob, meldset, name = set_to_flash(source_path)
+    chosen = set_to_flash(source_path)
+    _set_active(drive, _install_set(drive, chosen, progress))
+    _sync()
+    blob, meldset, name = chosen
+    return {"name": name, "bytes": len(blob), "melds": meldset.count,
+            "seconds": time.time() - started}
+
+
+def _install_set(drive, chosen, progress):
+    """Write a checked set (set_to_flash's answer) and read it back; its name."""
+    blob, meldset, name = chosen
     rel = "%s/%s.cwm" % (MELD_DIR, name)
     progress("%s: writing %s (%d bytes, %d melds)" % (drive, rel, len(blob), meldset.count))
     _write(drive, rel, blob)
     if _read(os.path.join(drive, MELD_DIR, name + ".cwm")) != blob:
         raise UserError("%s: %s did not read back the same; the board keeps its last good "
                         "set" % (drive, rel))
-    _set_active(drive, name)
-    _sync()
-    return {"name": name, "bytes": len(blob), "melds": meldset.count,
-            "seconds": time.time() - started}
+    return name
 
 
 def list_sets(drive):

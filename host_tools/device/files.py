@@ -94,6 +94,18 @@ def board_path(name):
     return path
 
 
+def simulated_board(name):
+    """The board file for the simulator or the virtual board: it must be a `sim` one (a board
+    for a chip needs that chip's modules: chromawheel emulate runs an rp2 board)."""
+    from hardware import board as board_file
+    config = board_file.load(board_path(name))
+    if config["platform"] != "sim":
+        raise UserError("board %s is for platform %s: the simulator runs board files of platform "
+                        "sim (copy boards/sim.json for a ring of your own; chromawheel emulate "
+                        "runs an rp2 board)" % (config["board"], config["platform"]))
+    return config
+
+
 def board_key(name):
     """A board's name fit for a file name: a shipped name as it is, a board file's own name
     without its folder and .json."""

@@ -4,6 +4,7 @@ import os
 
 from firmware.app import App
 from firmware.devices import Hardware
+from firmware.ports import sim as sim_port
 from hardware import board as board_file
 from hardware.ring import Ring
 from hardware.sim import SimButton, SimClock, SimEncoder
@@ -33,7 +34,7 @@ class Device:
         self.encoder = SimEncoder(self.board["encoder"])
         self.button = SimButton(self.board["button"])
         self.hw = Hardware(self.board, Ring(self.board["ring"], self.output), self.encoder,
-                           self.button, self.clock)
+                           self.button, self.clock, port=sim_port)
         self.app = App(self.hw)
         self.app.announce()
         self.wait(20)

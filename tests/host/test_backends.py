@@ -377,3 +377,50 @@ def test_only_the_port_chooser_reads_the_platform_name():
                         if re.search(r"\[[\"']platform[\"']\]|\.platform\b", line):
                             found.append("%s:%d" % (os.path.relpath(path, root), number))
     assert found == ["ports/__init__.py:19"]
+
+
+class _Records:
+    def __init__(self, **records):
+        self.records = dict(records)
+
+    def read(self, name):
+        return self.records.get(name)
+
+    def write(self, name, data):
+        if name == "fail":
+            raise OSError("full")
+        self.records[name] = data
+
+
+def test_circuitpython_takes_the_computers_choice_once_per_change(monkeypatch, tmp_path):
+    import json
+    _circuitpython(monkeypatch)
+    cp = _port(monkeypatch, "circuitpython")
+    monkeypatch.chdir(tmp_path)
+    records = _Records(**{"settings.json": b'{"brightness": 32}'})
+    cp.take_computer_choice(records)                        # no file: nothing to take
+    assert records.records == {"settings.json": b'{"brightness": 32}'}
+    (tmp_path / "settings.json").write_text('{"meldset": "jazz", "chosen": 1}')
+    cp.take_computer_choice(records)
+    assert json.loads(records.records["settings.json"]) == {"brightness": 32, "meldset": "jazz"}
+    records.records["settings.json"] = b'{"meldset": "modes"}'   # then chosen on the wheel
+    cp.take_computer_choice(records)                        # the same file: not taken again
+    assert json.loads(records.records["settings.json"]) == {"meldset": "modes"}
+    (tmp_path / "settings.json").write_text('{"meldset": "jazz", "chosen": 2}')
+    cp.take_computer_choice(records)                        # asked again: taken again
+    assert json.loads(records.records["settings.json"]) == {"meldset": "jazz"}
+
+
+def test_circuitpython_keeps_the_choice_an_older_firmware_took(monkeypatch, tmp_path):
+    # Before the port modules the fingerprint lived in the settings record (drive_file): an
+    # update must not take the drive's old choice again over the wheel's.
+    from firmware.nvm_records import fingerprint
+    _circuitpython(monkeypatch)
+    cp = _port(monkeypatch, "circuitpython")
+    monkeypatch.chdir(tmp_path)
+    raw = b'{"meldset": "jazz", "chosen": 1}'
+    (tmp_path / "settings.json").write_bytes(raw)
+    settings = ('{"meldset": "modes", "drive_file": %d}' % fingerprint(raw)).encode()
+    records = _Records(**{"settings.json": settings})
+    cp.take_computer_choice(records)
+    assert records.records["settings.json"] == settings

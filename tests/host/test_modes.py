@@ -14,8 +14,6 @@ from host_tools.set_files import load_set
 class MemoryRecords:
     """The record store at the board boundary: nothing on a flash."""
 
-    keeps_drive_still = False
-
     def __init__(self):
         self.records = {}
         self.lines = []

@@ -169,3 +169,26 @@ def test_a_board_file_of_ones_own_stays_on_later_deploys(board, tmp_path, capsys
     assert main(["deploy", "--port", board.port, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["sent"] == 0
     assert json.load(open(flash))["title"] == "My own ring"
+
+
+def test_deploy_installs_a_set_and_quotes_the_boards_own_error(board, capsys):
+    assert main(["deploy", "--port", board.port, "--board", "sim", "--set", "jazz",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["started"] == "meld set jazz loaded: 47 melds"
+    assert main(["deploy", "--port", board.port, "--set", "default", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["started"] == "meld set default loaded: 60 melds"
+    # A board file for another chip: refused before anything is written.
+    before = sorted(os.listdir(board.flash))
+    assert main(["deploy", "--port", board.port, "--board", "pico"]) == 2
+    assert "board file pico is for platform rp2: nothing was written" in \
+        capsys.readouterr().err
+    assert sorted(os.listdir(board.flash)) == before
+    # The firmware dies at start (a module of the user's shadows asyncio): the deploy says
+    # why, in the board's own words.
+    with open(os.path.join(board.flash, "asyncio.py"), "w") as f:
+        f.write("raise ImportError(\"no module named 'neopixel'\")\n")
+    assert main(["deploy", "--port", board.port]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].endswith("the firmware did not start after the deploy; the board said:")
+    assert err[1] == "error:   Traceback (most recent call last):"
+    assert err[-1] == "error:   ImportError: no module named 'neopixel'"
