@@ -7,6 +7,8 @@ Every problem is reported with its place: "ring.order: 'GRX' is not a colour ord
 
 import json
 
+from hardware.ring import MAX_LEDS, supported_count
+
 PLATFORMS = ("rp2", "esp32", "circuitpython", "sim", "web")
 ENCODER_DRIVERS = {"rp2": ("pio", "irq"), "esp32": ("pcnt", "irq"),
                    "circuitpython": ("rotaryio",), "sim": ("sim",), "web": ("web",)}
@@ -24,8 +26,8 @@ TOP = (("board", ("name", REQUIRED)), ("title", ("text", "")),
        ("encoder", ("section", REQUIRED)), ("button", ("section", REQUIRED)),
        ("display", ("section", None)), ("buzzer", ("section", None)),
        ("notes", ("text", "")))
-RING = (("pin", ("pin", REQUIRED)), ("count", ("int", 12, 12, 12)),
-        ("led_at_c", ("int", 0, 0, 11)), ("direction", (("cw", "ccw"), "cw")),
+RING = (("pin", ("pin", REQUIRED)), ("count", ("int", 12, 12, MAX_LEDS)),
+        ("led_at_c", ("int", 0, 0, MAX_LEDS - 1)), ("direction", (("cw", "ccw"), "cw")),
         ("order", (COLOUR_ORDERS, "GRB")), ("max_ma", ("int", 400, 50, 5000)),
         ("ma_per_channel", ("int", 20, 1, 60)), ("idle_ma_per_led", ("int", 1, 0, 5)),
         ("gamma", ("number", 2.8, 1.0, 3.5)), ("min_write_gap_us", ("int", 280, 50, 10000)),
@@ -162,7 +164,23 @@ def validate(obj):
         problems.append(("encoder.pin_b", "the PIO decoder needs B on the GPIO after A (%d)"
                          % (encoder["pin_a"] + 1)))
     problems.extend(_pin_problems(board, platform))
+    problems.extend(_ring_problems(board.get("ring")))
     return board, problems
+
+
+def _ring_problems(ring):
+    """A ring of LEDs the sectors map onto (hardware/ring.py), its LED at C on it."""
+    if not isinstance(ring, dict) or not isinstance(ring.get("count"), int):
+        return []
+    count = ring["count"]
+    if not supported_count(count):
+        return [("ring.count", "%d LEDs: a ring of a multiple of 12 LEDs (12, 24, 36 ... %d) or "
+                 "of 16 lights the 12 sectors" % (count, MAX_LEDS))]
+    at_c = ring.get("led_at_c")
+    if isinstance(at_c, int) and not isinstance(at_c, bool) and at_c >= count:
+        return [("ring.led_at_c", "%d is not an LED of a %d-LED ring (0 to %d)"
+                 % (at_c, count, count - 1))]
+    return []
 
 
 def parse(obj, source=None):

@@ -1,4 +1,7 @@
-"""The LED ring: 12 colours in wheel order (C first) in, one wire buffer out.
+"""The LED ring: 12 colours in wheel order (C first) in, one wire buffer out, for rings of 12,
+16, 24 or 60 LEDs (any multiple of 12 up to MAX_LEDS, or 16): sector_leds() is the one mapping
+from wheel sectors to LEDs, used here, by the simulator's and the page's frames, the wiring
+picture and the faceplate.
 
 Modes paint `frame` (12 x R, G, B, perceptual 0-255, sector 0 = C). show() then, with no
 allocation:
@@ -6,8 +9,8 @@ allocation:
    (separately, so dim optional notes keep their hue; a lit channel never rounds to off);
 2. estimates the frame's current and scales it down to the board's budget, the way WLED's
    automatic brightness limiter does;
-3. maps wheel sectors to physical LEDs (the board's LED at C and direction) in the board's
-   colour order (GRB, RGB, GRBW, ...);
+3. maps wheel sectors to physical LEDs (sector_leds: the board's LED at C, direction and LED
+   count) in the board's colour order (GRB, RGB, GRBW, ...);
 4. writes only when the wire bytes changed, and never sooner than the latch time after the
    previous write.
 The output is any object with write(buf): MicroPython neopixel, CircuitPython neopixel_write,
@@ -17,6 +20,43 @@ or the simulator.
 from hardware.clock import ticks_since, ticks_us
 
 SECTORS = 12
+MAX_LEDS = 96
+
+
+def supported_count(count):
+    """A ring the wheel can use: a multiple of 12 LEDs (count/12 a sector), or 16."""
+    return count == 16 or (count % SECTORS == 0 and SECTORS <= count <= MAX_LEDS)
+
+
+def sector_leds(config):
+    """For each wheel sector, C first, the LEDs that show it (lists of LED indexes). With a
+    multiple of 12 LEDs, each sector has count/12 of them in a row from the LED at C on, in the
+    ring's direction; with 16, the LED nearest the sector's angle, and four stay dark."""
+    count = config["count"]
+    step = 1 if config["direction"] == "cw" else -1
+    per = count // SECTORS
+    rows = []
+    for sector in range(SECTORS):
+        if count % SECTORS == 0:
+            offsets = range(sector * per, (sector + 1) * per)
+        else:
+            offsets = ((sector * count * 2 + SECTORS) // (2 * SECTORS),)   # nearest: rounded
+        rows.append([(config["led_at_c"] + step * offset) % count for offset in offsets])
+    return rows
+
+
+def led_angle(config, led):
+    """Where LED `led` sits, in degrees clockwise from the top, the LED at C at 0."""
+    step = 1 if config["direction"] == "cw" else -1
+    return (step * (led - config["led_at_c"]) % config["count"]) * 360.0 / config["count"]
+
+
+def sector_angle(config, sector):
+    """The middle of a sector's LEDs, in degrees clockwise from the top (where its label
+    goes on a faceplate)."""
+    leds = sector_leds(config)[sector]
+    first = led_angle(config, leds[0])
+    return first + (len(leds) - 1) * 180.0 / config["count"]
 
 
 def gamma_table(gamma):
@@ -34,11 +74,13 @@ class Ring:
         self._offsets = bytes((order.index("R"), order.index("G"), order.index("B")))
         self._w = order.find("W")
         count = config["count"]
-        # Wheel sector -> physical LED index.
-        self._led = bytearray(SECTORS)
-        step = 1 if config["direction"] == "cw" else -1
+        # Wheel sector -> its LEDs, `_per` a sector, flat: sector s has _leds[s * _per:][:_per].
+        rows = sector_leds(config)
+        self._per = len(rows[0])
+        self._leds = bytearray(SECTORS * self._per)
         for sector in range(SECTORS):
-            self._led[sector] = (config["led_at_c"] + step * sector) % count
+            for j in range(self._per):
+                self._leds[sector * self._per + j] = rows[sector][j]
         self._gamma = gamma_table(config.get("gamma", 2.8))
         self._max_ma = config["max_ma"]
         self._ma_per_channel = config["ma_per_channel"]
@@ -63,16 +105,19 @@ class Ring:
         bpp = self.bpp
         total = 0
         offsets = self._offsets
+        leds = self._leds
+        per = self._per
         for sector in range(SECTORS):
-            at = self._led[sector] * bpp
             for channel in range(3):
                 value = gamma[frame[3 * sector + channel]]
                 if value:
                     value = value * level // 255 or 1
-                wire[at + offsets[channel]] = value
-                total += value
+                for j in range(per):            # every LED of the sector, every one counted
+                    wire[leds[sector * per + j] * bpp + offsets[channel]] = value
+                    total += value
             if self._w >= 0:
-                wire[at + self._w] = 0
+                for j in range(per):
+                    wire[leds[sector * per + j] * bpp + self._w] = 0
         # Current: each channel draws up to ma_per_channel at 255, plus every LED's idle draw.
         ma = self._idle_ma + total * self._ma_per_channel // 255
         self.limited = ma > self._max_ma and total > 0

@@ -21,9 +21,20 @@ def register(commands, common):
     a.add_argument("path", help="a board file, or the name of a shipped one")
     a.set_defaults(run=run_validate)
     a = actions.add_parser("wiring", parents=[common], help="draw a board's wiring as SVG")
-    a.add_argument("name")
+    a.add_argument("name", metavar="BOARD", help="a shipped board's name or a board file")
     a.add_argument("-o", "--output", metavar="FILE.svg", required=True)
+    a.add_argument("--ky040", action="store_true",
+                   help="the encoder as a KY-040 module (CLK, DT, SW, + and GND pins)")
     a.set_defaults(run=run_wiring)
+    a = actions.add_parser("faceplate", parents=[common],
+                           help="a printable face for a board's ring, at 1:1 (SVG in mm)",
+                           description="The 12 note labels around the ring's LEDs (C at the "
+                           "LED the board file puts at C, in the ring's direction), the LEDs' "
+                           "places, the hole for the encoder's shaft and cut marks; print at "
+                           "100%% and put it under a translucent cover (boards/enclosure/).")
+    a.add_argument("name", metavar="BOARD", help="a shipped board's name or a board file")
+    a.add_argument("-o", "--output", metavar="FILE.svg", required=True)
+    a.set_defaults(run=run_faceplate)
     a = actions.add_parser("test", parents=[common],
                            help="the colour-order test on a connected board: red, green, blue "
                                 "on C, C#, D")
@@ -57,8 +68,20 @@ def run_wiring(args):
     b = load(args.name)
     if b["platform"] in ("sim", "web"):
         raise UserError("board %r is a simulated board: nothing to wire" % b["board"])
-    write_atomic(args.output, svg(b).encode())
+    write_atomic(args.output, svg(b, args.ky040).encode())
     emit(args, {"output": args.output}, ["wrote %s" % args.output])
+
+
+def run_faceplate(args):
+    from host_tools.builds import faceplate
+    b = load(args.name)
+    if b["platform"] == "web":
+        raise UserError("board %r is the web page's: it has no ring to cover" % b["board"])
+    write_atomic(args.output, faceplate.svg(b).encode())
+    size = faceplate.ring_size(b["ring"]["count"])
+    emit(args, {"output": args.output, "leds": b["ring"]["count"], "ring_mm": list(size)},
+         ["wrote %s (for a %d-LED ring of %.1f mm; print at 100%%)"
+          % (args.output, b["ring"]["count"], size[0])])
 
 
 def run_test(args):

@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 
 from hardware import board as board_file
+from hardware.ring import sector_leds
 from hardware.sim import DISPLAY_MARK, FRAME_MARK, TONE_MARK, TONE_SIZE
 
 from host_tools.sim import sound_file
@@ -99,15 +100,15 @@ def _number(words, where, default=None, limit=100000):
 # ---- frames ---------------------------------------------------------------------------------
 
 def decode_frame(ring, wire):
-    """Wire bytes -> (wheel: 12 [r,g,b] C first, leds: 12 [r,g,b] in wire order)."""
+    """Wire bytes -> (wheel: 12 [r,g,b] C first, leds: count [r,g,b] in wire order). A sector
+    reads its first LED (hardware/ring.py's sector_leds: they all show it)."""
     order = ring["order"]
     bpp = len(order)
     leds = []
     for led in range(ring["count"]):
         chunk = wire[led * bpp:(led + 1) * bpp]
         leds.append([chunk[order.index(c)] for c in "RGB"])
-    step = 1 if ring["direction"] == "cw" else -1
-    wheel = [leds[(ring["led_at_c"] + step * sector) % ring["count"]] for sector in range(12)]
+    wheel = [leds[row[0]] for row in sector_leds(ring)]
     return wheel, leds
 
 

@@ -26,6 +26,7 @@ import sys
 
 from firmware.render import NOTE_COLOURS
 from hardware import board as board_file
+from hardware.ring import sector_leds
 
 from host_tools import ROOT, shipped
 from host_tools.device import deploy
@@ -174,7 +175,7 @@ def build(out=OUT, progress=print):
     manifest = {
         "runtime": {"package": RUNTIME_PACKAGE, "version": version,
                     "mpy": "%d.%d" % device_mpy if device_mpy else None},
-        "board": board,
+        "board": dict(board, ring=dict(board["ring"], sector_leds=sector_leds(board["ring"]))),
         "wheel_colours": list(NOTE_COLOURS),
         "flash": {"compiled": compiled, "files": _bundle(os.path.join(fresh, "flash.bin"), flash)},
         "host": _bundle(os.path.join(fresh, "host.bin"), host),

@@ -37,12 +37,24 @@ def test_errors_name_the_field():
     obj["button"]["colour"] = 1
     obj["encoder"]["pulses_per_detent"] = 3
     assert problems(obj) == [
-        "ring.led_at_c: 12 is out of range (0 to 11)",
         "ring.order: 'GRX' is not one of RGB, RBG, GRB, GBR, BRG, BGR, RGBW, GRBW, BRGW, WRGB",
         "encoder.pulses_per_detent: 3 is not one of 4, 2, 1",
         "button.colour: unknown field",
         "encoder.pin_b: the PIO decoder needs B on the GPIO after A (3)",
+        "ring.led_at_c: 12 is not an LED of a 12-LED ring (0 to 11)",
     ]
+
+
+def test_rings_of_12_16_24_and_60_leds_and_no_other():
+    for count in (12, 16, 24, 60):
+        obj = good()
+        obj["ring"]["count"] = count
+        obj["ring"]["led_at_c"] = count - 1
+        assert problems(obj) == [], count
+    obj = good()
+    obj["ring"]["count"] = 13
+    assert problems(obj) == ["ring.count: 13 LEDs: a ring of a multiple of 12 LEDs (12, 24, "
+                             "36 ... 96) or of 16 lights the 12 sectors"]
 
 
 def test_platform_specific_checks():

@@ -113,3 +113,38 @@ def test_circuitpython_microseconds_from_milliseconds():
     for ms in (0, 1, 999, 12345, 1 << 20, (1 << 26) - 1, 1 << 26, 123456789, (1 << 29) - 1):
         assert us_from_ms(ms) == (ms * 1000) % (1 << 29), ms
     assert (us_from_ms((1 << 29) - 1) + 1000) % (1 << 29) == us_from_ms(0)
+
+
+def test_rings_of_16_24_and_60_leds():
+    from hardware.ring import sector_leds, sector_angle, supported_count
+    # 24 LEDs: two a sector, from the LED at C on in the ring's direction.
+    rows = sector_leds({"count": 24, "led_at_c": 3, "direction": "ccw"})
+    assert rows[0] == [3, 2] and rows[1] == [1, 0] and rows[2] == [23, 22] and rows[11] == [5, 4]
+    # 60 LEDs (four quarter arcs): five a sector; the label sits mid-sector, 12 degrees on.
+    rows = sector_leds({"count": 60, "led_at_c": 0, "direction": "cw"})
+    assert rows[1] == [5, 6, 7, 8, 9] and rows[11] == [55, 56, 57, 58, 59]
+    assert sector_angle({"count": 60, "led_at_c": 0, "direction": "cw"}, 3) == 102.0
+    # 16 LEDs, 22.5 degrees apart: the nearest to each 30 degrees; 2, 6, 10 and 14 stay dark.
+    config = {"count": 16, "led_at_c": 0, "direction": "cw"}
+    rows = sector_leds(config)
+    assert [row[0] for row in rows] == [0, 1, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15]
+    assert sector_angle(config, 2) == 67.5 and sector_angle(config, 3) == 90.0
+    assert [supported_count(n) for n in (12, 13, 16, 24, 60, 96, 108)] == [
+        True, False, True, True, True, True, False]
+
+
+def test_every_led_of_a_sector_lights_and_counts_in_the_budget():
+    ring, out = make(count=24, gamma=1.0, order="RGB", max_ma=10000)
+    set_sector(ring, 1, (255, 0, 0))
+    assert ring.show(0)
+    wire = out.writes[-1]
+    assert wire[2 * 3:4 * 3] == bytes((255, 0, 0, 255, 0, 0))      # LEDs 2 and 3
+    assert sum(wire) == 510
+    # Two LEDs at full red: 2 x 20 mA, plus 1 mA idle for each of the 24 LEDs.
+    assert ring.estimated_ma == 24 + 40
+    ring, out = make(count=16, gamma=1.0, order="RGB", max_ma=10000)
+    for sector in range(12):
+        set_sector(ring, sector, (255, 255, 255))
+    ring.show(0)
+    dark = [led for led in range(16) if not any(out.writes[-1][3 * led:3 * led + 3])]
+    assert dark == [2, 6, 10, 14]

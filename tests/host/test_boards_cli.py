@@ -14,15 +14,38 @@ def test_wiring_pictures_match_the_board_files():
         b = board_file.load(board_path(name))
         if b["platform"] in ("sim", "web"):
             continue
-        with open(os.path.join(ROOT, "boards", "wiring", name + ".svg")) as f:
-            assert f.read() == svg(b), "regenerate: chromawheel board wiring %s -o " \
-                                        "boards/wiring/%s.svg" % (name, name)
+        for suffix, ky040 in (("", False), ("-ky040", True)):
+            with open(os.path.join(ROOT, "boards", "wiring", name + suffix + ".svg")) as f:
+                assert f.read() == svg(b, ky040), "regenerate: chromawheel board wiring %s " \
+                    "%s-o boards/wiring/%s%s.svg" % (name, "--ky040 " if ky040 else "", name,
+                                                     suffix)
 
 
 def test_pico_wiring():
+    # The Pico's pinout: GP16 is physical pin 21, GP17 22, GP18 24 (GND at 23 between them),
+    # VBUS 40, 3V3(OUT) 36.
     b = board_file.load(board_path("pico"))
-    assert ("GP16", "ring", "DIN (via 330 \u03a9)", "data") in connections(b)
-    assert ("GP17", "encoder", "A (CLK)", "a") in connections(b)
+    wires = connections(b)
+    assert ("GP16 (pin 21)", "ring", "DIN", "data") in wires
+    assert ("VBUS (5 V) (pin 40)", "ring", "5V", "power") in wires
+    assert ("GP17 (pin 22)", "encoder", "A (CLK)", "a") in wires
+    assert ("GP18 (pin 24)", "encoder", "B (DT)", "b") in wires
+    picture = svg(b)
+    assert picture.count('data-part="resistor"') == 2          # 330 on DIN, 100 on the piezo
+    assert "330 \u03a9" in picture and 'data-part="capacitor"' in picture
+    # The KY-040 module: + to 3.3 V, no separate common or switch leg.
+    wires = connections(b, ky040=True)
+    assert ("3V3(OUT) (pin 36)", "encoder", "+ (3.3 V)", "logic") in wires
+    assert [w[2] for w in wires if w[1] == "encoder"] == ["CLK", "DT", "SW", "+ (3.3 V)", "GND"]
+
+
+def test_other_boards_name_their_places():
+    esp32 = connections(board_file.load(board_path("esp32")))
+    assert ("GPIO13 (J2-15)", "ring", "DIN", "data") in esp32      # DevKitC V4, J2 pin 15
+    qtpy = connections(board_file.load(board_path("qtpy_rp2040")))
+    assert [w[0] for w in qtpy if w[1] == "ring"][0].endswith("(left %d)" % (
+        ["A0", "A1", "A2", "A3"].index(board_file.load(board_path("qtpy_rp2040"))["ring"]["pin"])
+        + 1))
 
 
 def test_board_commands(capsys, tmp_path):

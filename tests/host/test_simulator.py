@@ -192,3 +192,19 @@ def test_ctrl_c_during_a_tune_silences_the_buzzer(tmp_path):
     tones = [value for kind, value in firmware.feed(out) if kind == "tone"]
     assert tones and tones[0][1] == 262              # the click's meld began on C4
     assert tones[-1][1:] == (0, 0)                   # and the buzzer is off at the REPL
+
+
+def test_rings_of_16_and_24_leds(tmp_path):
+    # The C major triad at power-up: on 24 LEDs (LED 3 at C, anticlockwise) C is LEDs 3 and 2,
+    # E LEDs 19 and 18 (3 - 8 and 3 - 9, mod 24), G LEDs 13 and 12; on 16 LEDs the nearest
+    # to 0, 120 and 210 degrees: offsets 0, 5 and 9, so LEDs 3, 14 and 10.
+    from host_tools import ROOT
+    with open(os.path.join(ROOT, "boards", "sim.json")) as f:
+        sim = json.load(f)
+    for count, lit in ((24, [2, 3, 12, 13, 18, 19]), (16, [3, 10, 14])):
+        path = tmp_path / ("ring%d.json" % count)
+        path.write_text(json.dumps(dict(sim, ring=dict(sim["ring"], count=count))))
+        frames, _ = run_script("wait 10", board=str(path))
+        leds = frames[-1]["leds"]
+        assert len(leds) == count and len(frames[-1]["wheel"]) == 12
+        assert [i for i, rgb in enumerate(leds) if any(rgb)] == lit, count

@@ -1,7 +1,7 @@
 // What the firmware shows, read back as the simulator reads it (host_tools/sim/simulator.py:
 // decode_frame and _collect; host_tools/sim/display_image.py: rows), so that a script run in
 // the page gives the frames `chromawheel sim --script ... --frames` writes:
-// {"wheel": 12 [r,g,b] C first, "leds": 12 [r,g,b] in wire order, "console": "lines since the
+// {"wheel": 12 [r,g,b] C first, "leds": count [r,g,b] in wire order, "console": "lines since the
 //  previous frame", "display": ["rows"], "tones": [[freq_hz, ms], ...]}.
 
 const PERIOD = 1 << 30;          // ticks wrap as on a 32-bit port
@@ -14,12 +14,9 @@ export function decodeFrame(ring, wire) {
     const at = led * bpp;
     leds.push(["R", "G", "B"].map((c) => wire[at + order.indexOf(c)]));
   }
-  const step = ring.direction === "cw" ? 1 : -1;
-  const wheel = [];
-  for (let sector = 0; sector < 12; sector++) {
-    const led = (((ring.led_at_c + step * sector) % ring.count) + ring.count) % ring.count;
-    wheel.push(leds[led]);
-  }
+  // The sectors' LEDs as hardware/ring.py maps them (sector_leds, put in site.json by the
+  // build): a sector reads its first LED.
+  const wheel = ring.sector_leds.map((row) => leds[row[0]]);
   return { wheel, leds };
 }
 
