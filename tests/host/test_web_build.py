@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hardware import board as board_file
+from hardware.ring import sector_leds
 from host_tools.cli.main import main
 from host_tools.device import deploy
 from host_tools.device.files import ROOT, board_path
@@ -61,7 +62,11 @@ def test_the_flash_is_what_a_deploy_sends(site):
     assert "hardware/web_pins.mpy" in flash and "hardware/web_parts.mpy" in flash
     assert json.loads(flash["board.json"])["platform"] == "web"
     assert flash["melds/default.cwm"][:4] == b"CWMS"
-    assert manifest["board"] == board_file.load(board_path("web"))
+    board = board_file.load(board_path("web"))
+    # The board file, with the ring's sector-to-LED mapping the page's frames read
+    # (hardware/ring.py: one mapping for the firmware, the simulator and the page).
+    assert manifest["board"] == dict(board, ring=dict(board["ring"],
+                                                      sector_leds=sector_leds(board["ring"])))
     for name in ("index.html", "main.js", "runtime/micropython.mjs", "runtime/micropython.wasm"):
         assert os.path.exists(os.path.join(out, name))
     assert report["bytes"] == build.site_size(out)
