@@ -3,7 +3,10 @@ pin with its place on the board (the Pico's physical pin number, the ESP32 DevKi
 pin, the QT Py's side and pad), the 330 ohm data resistor and the ring's capacitor drawn where
 they go, and the encoder as a bare EC11 or as a KY-040 module."""
 
+import math
 from xml.sax.saxutils import escape
+
+from hardware.ring import led_angle, sector_leds
 
 # Per platform: how the board's power pins are labelled, and the board's display name.
 POWER = {"rp2": ("VBUS (5 V)", "GND"), "esp32": ("VIN / 5V", "GND"),
@@ -100,6 +103,25 @@ def current_note(board):
             % board["ring"]["max_ma"]) if parts else ""
 
 
+def _ring_sketch(ring, cx, cy, radius=30):
+    """The ring seen from the front, as hardware/ring.py maps it: every LED a dot, the ones
+    that show C filled and labelled outside, LED 0 (the first after DIN) numbered inside."""
+    out = ['<g data-part="ring-leds" font-size="10" text-anchor="middle">']
+    c_leds = sector_leds(ring)[0]
+    for led in range(ring["count"]):
+        angle = math.radians(led_angle(ring, led))
+        x, y = cx + radius * math.sin(angle), cy - radius * math.cos(angle)
+        out.append('<circle data-led="%d" cx="%.1f" cy="%.1f" r="2.2" fill="%s" stroke="#333" '
+                   'stroke-width="0.6"/>' % (led, x, y, "#333" if led in c_leds else "white"))
+        if led == 0:
+            out.append('<text x="%.1f" y="%.1f" fill="#2e9e44">0</text>'
+                       % (cx + (radius - 9) * math.sin(angle),
+                          cy - (radius - 9) * math.cos(angle) + 3))
+    out.append('<text x="%d" y="%d">C</text>' % (cx, cy - radius - 5))
+    out.append('</g>')
+    return "".join(out)
+
+
 # Parts on a wire: (part, pad) -> the resistor in series with it, drawn on the wire.
 RESISTORS = {("ring", "DIN"): "330 \u03a9", ("buzzer", "+"): "100 \u03a9"}
 CAPACITOR = "1000 \u00b5F (6.3 V or more), + to 5V"
@@ -162,6 +184,8 @@ def svg(board, ky040=False):
                        'fill="white" stroke="#333" stroke-width="1.5"/>' % (y2 - 6))
             out.append('<text x="458" y="%d" font-size="12" text-anchor="middle">%s</text>'
                        % (y2 - 10, RESISTORS[(part, pad)]))
+    if ("ring", "DIN") in pad_y:
+        out.append(_ring_sketch(board["ring"], 680, pad_y[("ring", "5V")]))
     if ("ring", "5V") in pad_y:               # across the ring's supply, at the ring
         y_power, y_ground = pad_y[("ring", "5V")], pad_y[("ring", "GND")]
         middle = (y_power + y_ground) // 2

@@ -67,3 +67,15 @@ def test_board_commands(capsys, tmp_path):
     assert capsys.readouterr().err == (
         "error: %s: ring.pin: expected a GPIO number 0-29, got 30\n" % bad)
     assert main(["board", "wiring", "sim", "-o", str(tmp_path / "x.svg")]) == 2
+
+
+def test_the_wiring_picture_draws_the_ring_as_it_is_mapped(tmp_path):
+    # 24 LEDs, C at LED 5: the sketch fills LEDs 5 and 6, the two that show C.
+    import xml.etree.ElementTree as ET
+    with open(os.path.join(ROOT, "boards", "pico.json")) as f:
+        obj = json.load(f)
+    obj["ring"].update(count=24, led_at_c=5)
+    picture = ET.fromstring(svg(board_file.parse(obj)))
+    dots = [e for e in picture.iter() if e.get("data-led") is not None]
+    assert len(dots) == 24
+    assert [int(e.get("data-led")) for e in dots if e.get("fill") == "#333"] == [5, 6]
