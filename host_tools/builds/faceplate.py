@@ -2,7 +2,8 @@
 sector labels around the LEDs, each at the middle of the LEDs that light its sector (the ring
 mapping of hardware/ring.py: C at the LED the board file puts at C, in the ring's direction),
 the LEDs' places, the hole for the encoder's shaft, and cut marks. Printed on paper or card, it
-goes under a translucent cover (boards/enclosure/)."""
+goes in the recess of the enclosure's faceplate (boards/enclosure/), or under any translucent
+cover."""
 
 import math
 

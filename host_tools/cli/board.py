@@ -31,7 +31,8 @@ def register(commands, common):
                            description="The 12 note labels around the ring's LEDs (C at the "
                            "LED the board file puts at C, in the ring's direction), the LEDs' "
                            "places, the hole for the encoder's shaft and cut marks; print at "
-                           "100% and put it under a translucent cover (boards/enclosure/).")
+                           "100% and put it in the recess of the enclosure's faceplate "
+                           "(boards/enclosure/) or under a translucent cover.")
     a.add_argument("name", metavar="BOARD", help="a shipped board's name or a board file")
     a.add_argument("-o", "--output", metavar="FILE.svg", required=True)
     a.set_defaults(run=run_faceplate)

@@ -204,3 +204,25 @@ def _flash_catching(port, errors):
         deploy.flash_set(port, JAZZ, progress=lambda line: None)
     except UserError as err:
         errors.append(str(err))
+
+
+def test_a_24_led_ring_on_the_real_port(pico_flash, tmp_path):
+    # The board file of one's own with a 24-LED ring, deployed onto the deployed Pico (only
+    # board.json changes): MicroPython's neopixel writes 24 LEDs, two a sector, and the
+    # simulator given the same board file lights the same ones.
+    import json
+    with open(os.path.join(ROOT, "boards", "pico.json")) as f:
+        board = json.load(f)
+    board["ring"]["count"] = 24
+    path = str(tmp_path / "ring24.json")
+    with open(path, "w") as f:
+        json.dump(board, f)
+    with EmulatedPico(pico_flash, emulate.load_board(path)) as pico:
+        report = deploy.deploy(pico.port, path, progress=lambda line: None)
+    assert report["sent"] == 1
+    frames, _ = emulate.run_script("cw 1", board=path, flash=pico_flash,
+                                   progress=lambda line: None)
+    leds = frames[-1]["leds"]
+    assert len(leds) == 24 and not sum(f["faults"] for f in frames)
+    # Db major: Db, F, Ab are sectors 1, 5 and 8: LEDs 2-3, 10-11 and 16-17.
+    assert [i for i, rgb in enumerate(leds) if any(rgb)] == [2, 3, 10, 11, 16, 17]

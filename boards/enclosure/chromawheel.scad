@@ -1,0 +1,319 @@
+// ChromaWheel enclosure: a round stack of four printed parts, parametric in the ring, the
+// board and the encoder. Units are millimetres. Render one part at a time for printing:
+//
+//   openscad -o base.stl -D 'part="base"' -D 'ring_leds=24' -D 'board="qtpy"' chromawheel.scad
+//
+// From the bottom up (README.md in this folder has the assembly and the print settings):
+//   base           a tray: floor, round wall, a cradle holding the board with its USB end at
+//                  12 o'clock, an opening in the wall for the USB plug, three screw bosses
+//   encoder_mount  a plate with the encoder's bushing hole and anti-rotation slot; the
+//                  encoder (or the KY-040 module) hangs under it, above the board
+//   ring_holder    a disc with an annular groove the LED ring drops into, LEDs up, flush
+//                  with the top; a hole in the middle for the encoder's nut
+//   faceplate      a thin translucent disc over the ring with the shaft hole. The 12 note
+//                  labels are a separate paper face printed from the board file
+//                  (`chromawheel board faceplate BOARD -o face.svg`, at 1:1, cut on its
+//                  dashed circle): it lies in a shallow recess in the faceplate's top, the
+//                  LEDs shining up through the print and the paper. paper_side = "under"
+//                  puts the recess in the underside instead, the paper sandwiched between
+//                  the ring holder and the faceplate (protected, but the labels are then
+//                  read through the plastic: print the faceplate in clear PETG).
+// Three M2.5 screws through the faceplate, the ring holder and the encoder mount, driven into
+// pilot holes in the base's wall, hold the stack together (no snap fits, no glue; the board
+// needs a strip of foam tape or a dot of hot glue on its supports).
+// Everything prints flat without supports, each part in the orientation it is written in
+// (with paper_side = "under" the faceplate comes out top face down, its recess up).
+
+/* [What to render] */
+part = "all";          // all | base | encoder_mount | ring_holder | faceplate
+ring_leds = 12;        // 12 | 16 | 24 | 60: picks the ring's size from RINGS below
+board = "pico";        // pico | qtpy (or qtpy_rp2040) | esp32: picks the footprint from BOARDS
+encoder = "ec11";      // ec11 (a bare encoder, wires soldered on) | ky040 (the module)
+
+/* [Ring: 0 = from the table] */
+ring_od = 0;           // outer diameter of the ring's PCB
+ring_id = 0;           // inner diameter
+ring_thick = 3.6;      // PCB (1.6) + LEDs (1.6) and a little: the groove's depth
+
+/* [Fit and walls] */
+clearance = 0.4;       // per side, between a part and what fits into it
+wall = 1.6;            // the thinnest wall: around the screw holes, the cradle
+floor_t = 2.0;         // the base's floor
+plate_t = 2.4;         // the encoder mount (the EC11's bushing takes panels up to ~4 mm)
+holder_floor = 1.2;    // under the ring
+face_t = 2.0;          // the faceplate: 2 mm of white/natural PLA or PETG diffuses the LEDs
+paper_side = "top";    // top | under: which face of the faceplate has the paper's recess
+paper_depth = 0.4;     // the recess: paper 0.1, photo paper 0.25, thin card 0.3
+paper_d = 0;           // the paper face's cut diameter; 0 = what `chromawheel board faceplate`
+                       // draws: the ring's outer diameter + 2 x (7 label gap + 12 margin)
+explode = 10;          // the gap between the parts when part = "all"
+
+/* [Screws: M2.5, self-tapping into the base] */
+screw_d = 2.5;
+screw_pilot = 2.2;     // the pilot hole in the base's wall
+screw_head_d = 5.0;    // pan head: on the faceplate, outside the paper (paper_side = "top")
+screw_angles = [30, 150, 270];   // degrees anticlockwise from 3 o'clock, USB at 90 (12 o'clock)
+
+/* [The encoder: EC11, M7x0.75 bushing, 6 mm shaft] */
+bushing_d = 7.0;
+bushing_len = 7.0;     // from the mounting face
+shaft_d = 6.0;
+shaft_len = 20.0;      // from the mounting face: 15, 20, 25 and 30 are sold
+washer_d = 12.0;       // the washer under the M7 nut (the nut is 2 mm, the washer 0.5)
+nut_h = 2.5;           // nut and washer
+tab_w = 2.0;           // the anti-rotation slot: its width, and how far out from the axis it
+tab_reach = 8.0;       // goes (where the lug sits varies by maker; or break the lug off)
+wire_slot = [8.0, 5.0];  // tangential x radial: the ring's three wires down to the board
+wire_angle = 210;
+
+$fa = 6;               // facets: -D '$fa=2' -D '$fs=0.4' for smoother curves (slower)
+$fs = 0.8;
+
+// ---------------------------------------------------------------------------------------
+// Tables
+
+// Adafruit NeoPixel rings: LEDs, outer and inner diameter (the same figures as
+// host_tools/builds/faceplate.py's RING_SIZES). 60 is four "1/4 60" arcs soldered into a ring.
+RINGS = [[12, 37.0, 23.3], [16, 44.5, 31.75], [24, 65.6, 52.3], [60, 158.0, 145.0]];
+
+// name, PCB length (USB end to far end), width, PCB thickness, how far the USB connector
+// sticks out past the PCB's edge, room under the PCB (solder tails, or the ESP32 board's
+// pin headers with wires soldered to them), room above it (parts and wires), the USB
+// opening (width, height: a cable's overmould has to go in), the connector's centre above
+// the PCB's top, supports ("pegs" in the mounting holes, or "ledges" under the short ends).
+BOARDS = [
+    ["pico",  51.0, 21.0, 1.0, 1.3,  2.0, 6.0, 13.0, 9.0, 1.5, "pegs"],
+    ["qtpy",  21.8, 17.8, 1.6, 0.8,  2.0, 6.0, 13.0, 8.0, 1.6, "ledges"],
+    ["esp32", 55.0, 28.0, 1.6, 1.6, 11.0, 6.0, 13.0, 9.0, 1.5, "ledges"],
+];
+PICO_HOLES = [[-5.7, -23.5], [5.7, -23.5], [-5.7, 23.5], [5.7, 23.5]];  // 2.1 mm, M2
+PICO_HOLE_D = 2.1;
+LEDGE = 1.5;           // the ledges' width under the PCB's short ends
+
+// name, depth below the mounting face (body, pins, the wires' bends), reach from the axis in
+// plan (EC11: its 12.5 x 13.5 body and pins; KY-040: the 32 x 19 mm module with the shaft
+// about 9 mm from one end, its right-angle header pins at the other, wires soldered on:
+// Dupont housings need 15 mm more)
+ENCODERS = [["ec11", 14.0, 12.0], ["ky040", 11.0, 31.0]];
+
+function row(table, key, what) = let(i = search([key], table)[0])
+    assert(i != [] && !is_undef(i),
+           str(what, " = ", key, " is not one of ", [for (r = table) r[0]]))
+    table[i];
+
+// ---------------------------------------------------------------------------------------
+// Derived sizes
+
+board_key = board == "qtpy_rp2040" ? "qtpy" : board;
+B = row(BOARDS, board_key, "board");
+E = row(ENCODERS, encoder, "encoder");
+RING = ring_od > 0 ? [0, ring_od, ring_id] : row(RINGS, ring_leds, "ring_leds");
+OD = RING[1];
+ID = RING[2];
+assert(OD > ID && ID > 0, "ring_od must be larger than ring_id (set both)");
+
+pcb_l = B[1]; pcb_w = B[2]; pcb_t = B[3]; usb_over = B[4];
+under = B[5]; above = B[6]; usb_w = B[7]; usb_h = B[8]; usb_z = B[9]; supports = B[10];
+enc_depth = E[1]; enc_reach = E[2];
+
+r_pocket = OD / 2 + clearance;            // the groove's outer wall
+r_boss = ID / 2 - clearance;              // its inner wall: the ring's hole locates on it
+paper = paper_d > 0 ? paper_d : OD + 2 * (7 + 12);
+r_paper = paper / 2 + clearance;
+hole = screw_d + 2 * clearance;           // screw clearance hole
+boss_r = hole / 2 + wall;                 // the screw's boss, inside the wall
+rim = 2 * boss_r;                         // the base's wall: bosses and all
+
+// the board's pocket in plan (the connector's overhang included), and the circle it needs
+pocket_l = pcb_l + usb_over + 2 * clearance;
+pocket_w = pcb_w + 2 * clearance;
+r_board = sqrt(pow(pocket_l / 2, 2) + pow(pocket_w / 2, 2));
+r_cavity_min = max(r_board, enc_reach + clearance);
+
+function roundup(x) = ceil(2 * x) / 2;
+function join(v, i = 0) = i >= len(v) ? "" : str(v[i], i + 1 < len(v) ? "," : "", join(v, i + 1));
+r_out = roundup(max(
+    r_cavity_min + rim,
+    r_pocket + 0.8 + hole / 2 + boss_r,
+    paper_side == "top" ? r_paper + 0.5 + screw_head_d / 2 + boss_r
+                        : r_paper + 0.8 + hole / 2 + boss_r));
+r_in = r_out - rim;                       // the base's cavity
+r_screw = r_out - boss_r;
+
+// the board: its USB end towards +y (12 o'clock), the pocket's corners at the wall
+pocket_top = sqrt(r_in * r_in - pow(pocket_w / 2, 2));
+usb_face = pocket_top - clearance;        // the connector's face
+pcb_y = usb_face - usb_over - pcb_l / 2;  // the PCB's centre
+pcb_z = floor_t + under;                  // the PCB's underside
+cavity_h = under + pcb_t + above + enc_depth;
+base_h = floor_t + cavity_h;
+usb_c = pcb_z + pcb_t + usb_z;            // the connector's centre height
+usb_bottom = max(floor_t, usb_c - usb_h / 2);
+
+holder_t = holder_floor + ring_thick;
+center_d = washer_d + 2 * clearance;      // the ring holder's hole for the nut and washer
+bushing_hole = bushing_d + 2 * clearance;
+bushing_above = bushing_len - plate_t;    // the bushing's top above the mount's top
+face_hole = bushing_above > holder_t ? bushing_hole : shaft_d + 2 * clearance;
+knob_room = shaft_len - plate_t - holder_t - face_t;   // the shaft above the faceplate
+stack = face_t + holder_t + plate_t;      // what a screw goes through
+screw_len = ceil((stack + 6) / 2) * 2;    // and at least 6 mm into the base
+wire_r = (OD + ID) / 4;
+
+assert(ID / 2 - clearance - center_d / 2 >= 1.2,
+       "the ring's hole is too small for the encoder's nut and washer");
+assert(nut_h < holder_t, "the nut does not fit under the ring holder");
+assert(knob_room >= 5,
+       str("the shaft leaves only ", knob_room, " mm for the knob: use a longer one"));
+assert(usb_c + usb_h / 2 < base_h, "the USB opening does not fit in the base");
+
+echo(str("CHROMAWHEEL part=", part, " board=", board_key, " encoder=", encoder,
+         " ring_od=", OD, " ring_id=", ID, " ring_thick=", ring_thick,
+         " outer_d=", 2 * r_out, " cavity_d=", 2 * r_in, " pocket_od=", 2 * r_pocket,
+         " pocket_id=", 2 * r_boss, " paper_d=", paper, " recess_d=", 2 * r_paper,
+         " paper_side=", paper_side, " pcb_l=", pcb_l, " pcb_w=", pcb_w, " pcb_t=", pcb_t,
+         " pcb_y=", pcb_y, " pcb_z=", pcb_z, " usb_face=", usb_face, " usb_z=", usb_c,
+         " usb_w=", usb_w, " base_h=", base_h, " floor_t=", floor_t, " plate_t=", plate_t,
+         " holder_t=", holder_t, " holder_floor=", holder_floor, " face_t=", face_t,
+         " face_hole=", face_hole, " bushing_hole=", bushing_hole, " center_d=", center_d,
+         " screw_r=", r_screw, " screw_len=", screw_len, " knob_room=", knob_room,
+         " wire_r=", wire_r, " wire_angle=", wire_angle,
+         " screw_angles=", join(screw_angles)));
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+// a cylinder whose polygon never cuts inside radius r (for holes and pockets)
+module hole_cyl(r, h) {
+    n = max(8, ceil(min(360 / $fa, 2 * PI * r / $fs)));     // openscad's own count
+    cylinder(r = r / cos(180 / n), h = h, $fn = n);
+}
+
+module screw_holes(d, z0, h) {
+    for (a = screw_angles)
+        translate([r_screw * cos(a), r_screw * sin(a), z0]) hole_cyl(d / 2, h);
+}
+
+module wire_hole(h) {
+    rotate(wire_angle)
+        translate([wire_r - wire_slot[1] / 2, -wire_slot[0] / 2, -1])
+            cube([wire_slot[1], wire_slot[0], h + 2]);
+}
+
+// a small notch in the top of the rim at 12 o'clock: line up C (and the USB end) with it
+module twelve_mark(z_top) {
+    translate([-0.6, r_out - 0.8, z_top - 0.6]) cube([1.2, 2, 1]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Parts
+
+module cradle() {
+    frame_h = under + pcb_t + 0.6;
+    translate([0, pcb_y, floor_t]) {
+        // a low frame around the pocket, open at the USB end
+        difference() {
+            translate([-pocket_w / 2 - wall, -pcb_l / 2 - clearance - wall, 0])
+                cube([pocket_w + 2 * wall, pocket_l + wall, frame_h]);
+            translate([-pocket_w / 2, -pcb_l / 2 - clearance, -1])
+                cube([pocket_w, pocket_l + wall + 1, frame_h + 2]);
+        }
+        if (supports == "pegs") {
+            for (p = PICO_HOLES) translate([p[0], p[1], 0]) {
+                cylinder(d = 4.0, h = under);
+                cylinder(d = PICO_HOLE_D - 0.4, h = under + pcb_t);   // locating pegs
+            }
+        } else {
+            for (s = [-1, 1])
+                translate([-pcb_w / 2, s > 0 ? pcb_l / 2 - LEDGE : -pcb_l / 2, 0])
+                    cube([pcb_w, LEDGE, under]);
+        }
+    }
+}
+
+module base() {
+    difference() {
+        union() {
+            difference() {
+                cylinder(r = r_out, h = base_h);
+                translate([0, 0, floor_t]) hole_cyl(r_in, base_h);
+            }
+            cradle();
+        }
+        // the opening for the USB plug, through the wall at 12 o'clock
+        translate([-usb_w / 2, usb_face - 1, usb_bottom])
+            cube([usb_w, r_out - usb_face + 2, usb_c + usb_h / 2 - usb_bottom]);
+        screw_holes(screw_pilot, floor_t, base_h);
+    }
+}
+
+module encoder_mount() {
+    difference() {
+        cylinder(r = r_out, h = plate_t);
+        translate([0, 0, -1]) hole_cyl(bushing_hole / 2, plate_t + 2);
+        // the anti-rotation slot, towards 12 o'clock
+        translate([-tab_w / 2, 0, -1]) cube([tab_w, tab_reach, plate_t + 2]);
+        wire_hole(plate_t);
+        screw_holes(hole, -1, plate_t + 2);
+    }
+}
+
+module ring_holder() {
+    hollow_in = center_d / 2 + wall;
+    hollow_out = r_boss - 2 * wall;
+    difference() {
+        cylinder(r = r_out, h = holder_t);
+        // the groove the ring sits in
+        translate([0, 0, holder_floor]) difference() {
+            hole_cyl(r_pocket, ring_thick + 1);
+            translate([0, 0, -1]) cylinder(r = r_boss, h = ring_thick + 3);
+        }
+        // the encoder's nut and washer
+        translate([0, 0, -1]) hole_cyl(center_d / 2, holder_t + 2);
+        // inside a big ring, the middle is only a floor (the boss keeps a 2-wall rim)
+        if (hollow_out - hollow_in > 4)
+            translate([0, 0, holder_floor]) difference() {
+                cylinder(r = hollow_out, h = holder_t);
+                translate([0, 0, -1]) cylinder(r = hollow_in, h = holder_t + 2);
+            }
+        wire_hole(holder_t);
+        screw_holes(hole, -1, holder_t + 2);
+        twelve_mark(holder_t);
+    }
+}
+
+// in the stack's orientation, the paper's recess on top (or underneath)
+module faceplate_up() {
+    difference() {
+        cylinder(r = r_out, h = face_t);
+        translate([0, 0, -1]) hole_cyl(face_hole / 2, face_t + 2);
+        if (paper_side == "top")
+            translate([0, 0, face_t - paper_depth]) hole_cyl(r_paper, paper_depth + 1);
+        else
+            translate([0, 0, -1]) hole_cyl(r_paper, paper_depth + 1);
+        screw_holes(hole, -1, face_t + 2);
+        twelve_mark(face_t);
+    }
+}
+
+// as printed: the recess up, so top face down when the paper goes underneath
+module faceplate() {
+    if (paper_side == "top") faceplate_up();
+    else translate([0, 0, face_t]) mirror([0, 0, 1]) faceplate_up();
+}
+
+module assembly() {
+    color("dimgray") base();
+    translate([0, 0, base_h + explode]) color("silver") encoder_mount();
+    translate([0, 0, base_h + plate_t + 2 * explode]) color("gray") ring_holder();
+    translate([0, 0, base_h + plate_t + holder_t + 3 * explode])
+        color("white", 0.6) faceplate_up();
+}
+
+if (part == "base") base();
+else if (part == "encoder_mount") encoder_mount();
+else if (part == "ring_holder") ring_holder();
+else if (part == "faceplate") faceplate();
+else if (part == "all") assembly();
+else assert(false, str("unknown part \"", part,
+                       "\": all, base, encoder_mount, ring_holder, faceplate"));

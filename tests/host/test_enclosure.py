@@ -1,0 +1,294 @@
+"""The enclosure (boards/enclosure/chromawheel.scad), rendered to STL by Debian's openscad: every
+part for each shipped board with 12- and 24-LED rings, and the 60-LED ring for one board. Each
+STL is read back as a solid and checked against the parts it must take, using the makers'
+dimensions, not the model's own table: the ring fits its groove, the board its base with the
+USB opening in front of its connector, the EC11's bushing and shaft pass, the faceplate covers
+the ring and holds the paper face `chromawheel board faceplate` draws, and the screw holes line
+up through the stack.
+
+Without openscad these tests are skipped with one line saying what to install; under CI=true
+a skip is a failure."""
+
+import json
+import math
+import os
+import re
+import shutil
+import struct
+import subprocess
+
+import pytest
+
+from host_tools.builds import faceplate
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCAD = os.path.join(ROOT, "boards", "enclosure", "chromawheel.scad")
+INSTALL = "the enclosure tests need OpenSCAD (Debian: apt-get install openscad)"
+OPENSCAD = shutil.which("openscad")
+
+if OPENSCAD is None:                          # one line for the whole file, not one a test
+    if os.getenv("CI") == "true":
+        pytest.fail("the enclosure tests cannot run under CI: " + INSTALL, pytrace=False)
+    pytest.skip(INSTALL, allow_module_level=True)
+
+# Board outlines from the makers (length along the USB end's axis, width): the Pico datasheet,
+# Adafruit's QT Py RP2040 page, Espressif's ESP32-DevKitC V4 (the 38-pin clones are ~55 x 28).
+FOOTPRINTS = {"pico": (51.0, 21.0), "qtpy_rp2040": (21.8, 17.8), "esp32": (55.0, 28.0)}
+EC11_BUSHING = 7.0        # M7 x 0.75
+EC11_SHAFT = 6.0
+EC11_WASHER = 12.0        # the washer under its nut
+PARTS = ("base", "encoder_mount", "ring_holder", "faceplate")
+CONFIGS = [(board, leds) for board in sorted(FOOTPRINTS) for leds in (12, 24)] + [("pico", 60)]
+
+
+def _backend():
+    """The manifold backend where this openscad has one (much faster than CGAL)."""
+    out = subprocess.run([OPENSCAD, "--help"], capture_output=True, text=True, timeout=60)
+    return ["--backend=manifold"] if "--backend" in out.stdout + out.stderr else []
+
+
+BACKEND = _backend()
+
+
+def render(out, part, stl="asciistl", **params):
+    """openscad -o OUT -D part=... ; the STL's path and the model's CHROMAWHEEL echo line."""
+    defines = ["-D", 'part="%s"' % part]
+    for key, value in params.items():
+        defines += ["-D", "%s=%s" % (key, json.dumps(value))]
+    run = subprocess.run([OPENSCAD, *BACKEND, "--export-format", stl, "-o", str(out), *defines,
+                          SCAD], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and "ERROR" not in run.stderr, run.stderr
+    assert "WARNING" not in run.stderr, run.stderr
+    found = re.search(r'ECHO: "CHROMAWHEEL ([^"]*)"', run.stderr)
+    assert found, run.stderr
+    echo = {}
+    for pair in found.group(1).split():
+        key, value = pair.split("=", 1)
+        try:
+            echo[key] = float(value)
+        except ValueError:
+            echo[key] = value
+    return str(out), echo
+
+
+def read_stl(path):
+    """The triangles of an ASCII or binary STL, as ((x, y, z), (x, y, z), (x, y, z))."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data, "empty STL"
+    if data.startswith(b"solid") and b"facet" in data[:1000]:
+        numbers = [float(v) for v in re.findall(rb"vertex\s+(\S+)\s+(\S+)\s+(\S+)", data)
+                   for v in v]
+        assert data.rstrip().split(b"\n")[-1].startswith(b"endsolid")
+    else:
+        count = struct.unpack_from("<I", data, 80)[0]
+        assert len(data) == 84 + 50 * count, "truncated binary STL"
+        numbers = []
+        for i in range(count):
+            numbers += struct.unpack_from("<9f", data, 84 + 50 * i + 12)
+    points = [tuple(numbers[i:i + 3]) for i in range(0, len(numbers), 3)]
+    triangles = [tuple(points[i:i + 3]) for i in range(0, len(points), 3)]
+    assert triangles and len(points) % 3 == 0
+    return triangles
+
+
+class Solid:
+    """A closed triangle mesh: its bounding box, and whether a point is inside (the parity of
+    a vertical ray's crossings)."""
+
+    def __init__(self, triangles):
+        self.triangles = []
+        for a, b, c in triangles:
+            area = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])
+            if abs(area) > 1e-12:              # vertical faces never cross a vertical ray
+                self.triangles.append((a, b, c, area))
+        xs, ys, zs = zip(*(p for t in triangles for p in t))
+        self.lo = (min(xs), min(ys), min(zs))
+        self.hi = (max(xs), max(ys), max(zs))
+
+    @property
+    def size(self):
+        return tuple(h - l for h, l in zip(self.hi, self.lo))
+
+    def inside(self, x, y, z):
+        x += 1.37e-4                           # off the mesh's edges and vertices
+        y += 2.71e-4
+        crossings = 0
+        for a, b, c, area in self.triangles:
+            if (x < min(a[0], b[0], c[0]) or x > max(a[0], b[0], c[0])
+                    or y < min(a[1], b[1], c[1]) or y > max(a[1], b[1], c[1])):
+                continue
+            u = ((b[0] - x) * (c[1] - y) - (c[0] - x) * (b[1] - y)) / area
+            v = ((c[0] - x) * (a[1] - y) - (a[0] - x) * (c[1] - y)) / area
+            w = 1 - u - v
+            if u < 0 or v < 0 or w < 0:
+                continue
+            if u * a[2] + v * b[2] + w * c[2] > z:
+                crossings += 1
+        return crossings % 2 == 1
+
+
+def polar(r, degrees, z):
+    a = math.radians(degrees)
+    return r * math.cos(a), r * math.sin(a), z
+
+
+def around(r, z, n=24, skip=()):
+    """n points on a circle (angles anticlockwise from +x), leaving out those within 15
+    degrees of an angle in `skip`."""
+    for i in range(n):
+        degrees = i * 360.0 / n + 1.3
+        if all(abs((degrees - s + 180) % 360 - 180) > 15 for s in skip):
+            yield polar(r, degrees, z)
+
+
+def empty(solid, points, what):
+    full = [p for p in points if solid.inside(*p)]
+    assert not full, "%s: material at %s" % (what, ["(%.2f, %.2f, %.2f)" % p for p in full[:4]])
+
+
+def solid_at(solid, points, what):
+    hollow = [p for p in points if not solid.inside(*p)]
+    assert not hollow, "%s: no material at %s" % (what, ["(%.2f, %.2f, %.2f)" % p
+                                                          for p in hollow[:4]])
+
+
+def screw_angles(echo):
+    return [float(a) for a in str(echo["screw_angles"]).split(",")]
+
+
+def check_common(solid, echo, height):
+    """Round, as wide as the model says, as thick as the part, flat on the bed."""
+    width, depth, tall = solid.size
+    assert width == pytest.approx(echo["outer_d"], abs=0.3)
+    assert depth == pytest.approx(echo["outer_d"], abs=0.3)
+    assert tall == pytest.approx(height, abs=0.01) and solid.lo[2] == pytest.approx(0, abs=0.01)
+    for degrees in screw_angles(echo):         # a screw goes down through every part
+        x, y, _ = polar(echo["screw_r"], degrees, 0)
+        empty(solid, [(x, y, height * f) for f in (0.3, 0.7, 0.95)], "screw hole")
+
+
+def check_base(solid, echo, board, ring):
+    length, width = FOOTPRINTS[board]
+    check_common(solid, echo, echo["base_h"])
+    assert min(solid.size[:2]) > math.hypot(length, width)
+    # the board: its PCB (the makers' outline) where the model puts it, USB end towards +y
+    y0, z0, t = echo["pcb_y"], echo["pcb_z"], echo["pcb_t"]
+    xs = [s * (width / 2 - 0.05) for s in (-1, -0.5, 0, 0.5, 1)]
+    ys = [y0 + s * (length / 2 - 0.05) for s in (-1, -0.5, 0, 0.5, 1)]
+    empty(solid, [(x, y, z) for x in xs for y in ys for z in (z0 + 0.05, z0 + t - 0.05)],
+          "the board")
+    assert y0 + length / 2 <= echo["usb_face"] + 0.01
+    # it rests on something near both of its ends, on a floor
+    for end in (-1, 1):
+        under = [(x, y0 + end * (length / 2 - d), z0 - 0.2)
+                 for x in [width * (i / 8 - 0.5) for i in range(1, 8)] for d in (1, 2, 3)]
+        assert any(solid.inside(*p) for p in under), "nothing under the board's end %d" % end
+    solid_at(solid, [(0, y0, echo["floor_t"] / 2), (0, 0, echo["floor_t"] / 2)], "the floor")
+    # the USB opening: from the connector's face out through the wall, as wide as a plug
+    ys = [echo["usb_face"] + 0.5 + i * (echo["outer_d"] / 2 - echo["usb_face"]) / 6
+          for i in range(7)]
+    empty(solid, [(x, y, echo["usb_z"] + dz) for x in (-5, 0, 5) for y in ys
+                  for dz in (-3, 0, 3)], "the USB opening")
+    wall = echo["outer_d"] / 2 - 1
+    solid_at(solid, list(around(wall, echo["base_h"] / 2, skip=[90] + screw_angles(echo))),
+             "the wall")
+
+
+def check_encoder_mount(solid, echo, board, ring):
+    check_common(solid, echo, echo["plate_t"])
+    z = echo["plate_t"] / 2
+    empty(solid, around(EC11_BUSHING / 2, z, 16), "the EC11's bushing")
+    solid_at(solid, around(EC11_BUSHING / 2 + 2.5, z, 16, skip=[90]), "the plate round the nut")
+    empty(solid, [polar(echo["wire_r"], echo["wire_angle"], z)], "the ring's wire slot")
+
+
+def check_ring_holder(solid, echo, board, ring):
+    od, inner = faceplate.RING_SIZES[ring]
+    check_common(solid, echo, echo["holder_t"])
+    assert min(solid.size[:2]) > od
+    top, bottom = echo["holder_t"], echo["holder_floor"]
+    skip = [90] + screw_angles(echo)
+    # the ring: its outer and inner edges and its middle, anywhere round, up to the top
+    for r in (od / 2 - 0.05, (od + inner) / 4, inner / 2 + 0.05):
+        for z in (bottom + 0.05, top - 0.05):
+            empty(solid, around(r, z, 36), "the ring at r=%.2f" % r)
+    # held in a groove: a wall outside it, the boss inside, a floor under it
+    solid_at(solid, around(od / 2 + 1.0, top - 0.3, skip=skip), "the groove's outer wall")
+    solid_at(solid, around(inner / 2 - 1.0, top - 0.3, skip=[echo["wire_angle"]]),
+             "the boss in the ring's hole")
+    solid_at(solid, around((od + inner) / 4, bottom / 2, skip=[echo["wire_angle"]]),
+             "the floor under the ring")
+    empty(solid, around(EC11_WASHER / 2, top / 2, 16), "the encoder's washer and nut")
+    empty(solid, [polar(echo["wire_r"], echo["wire_angle"], bottom / 2)], "the wire slot")
+
+
+def check_faceplate(solid, echo, board, ring):
+    od, inner = faceplate.RING_SIZES[ring]
+    cut = od + 2 * (faceplate.LABEL_GAP_MM + faceplate.MARGIN_MM)    # the paper's cut line
+    t = echo["face_t"]
+    check_common(solid, echo, t)
+    assert min(solid.size[:2]) >= max(od, cut), "the faceplate is smaller than the paper"
+    empty(solid, around(EC11_SHAFT / 2, t / 2, 16), "the shaft")
+    # as printed, the paper's recess is on top (on the top face, or the faceplate printed top
+    # face down when the paper goes under it), as wide as the paper, and not through
+    recess = t - 0.15
+    empty(solid, around(cut / 2 - 0.05, recess, 36), "the paper's recess")
+    solid_at(solid, list(around(cut / 2 - 0.05, t / 3, skip=[90])) +
+             list(around((od + inner) / 4, t / 3)), "the face over the ring")
+
+
+CHECKS = {"base": check_base, "encoder_mount": check_encoder_mount,
+          "ring_holder": check_ring_holder, "faceplate": check_faceplate}
+
+
+def test_the_shipped_boards_are_the_ones_checked():
+    names = set()
+    for name in os.listdir(os.path.join(ROOT, "boards")):
+        if name.endswith(".json"):
+            with open(os.path.join(ROOT, "boards", name)) as f:
+                if json.load(f)["platform"] not in ("sim", "web"):
+                    names.add(name[:-5])
+    assert names == set(FOOTPRINTS)
+
+
+@pytest.mark.parametrize("board,leds", CONFIGS)
+def test_parts_render_and_fit(tmp_path, board, leds):
+    stl = "binstl" if leds == 60 else "asciistl"
+    for part in PARTS:
+        path, echo = render(tmp_path / (part + ".stl"), part, stl, board=board, ring_leds=leds)
+        # the model's ring table is faceplate.py's, so the paper face and the groove agree
+        assert (echo["ring_od"], echo["ring_id"]) == faceplate.RING_SIZES[leds]
+        with open(path, "rb") as f:
+            assert (f.read(5) == b"solid") == (stl == "asciistl")
+        CHECKS[part](Solid(read_stl(path)), echo, board, leds)
+
+
+def test_the_paper_face_can_go_under_the_faceplate(tmp_path):
+    path, echo = render(tmp_path / "f.stl", "faceplate", paper_side="under", board="pico",
+                        ring_leds=12)
+    assert echo["paper_side"] == "under"
+    check_faceplate(Solid(read_stl(path)), echo, "pico", 12)
+
+
+def test_the_assembly_renders_with_a_ky040(tmp_path):
+    path, echo = render(tmp_path / "all.stl", "all", encoder="ky040", board="qtpy_rp2040")
+    solid = Solid(read_stl(path))
+    stack = echo["base_h"] + echo["plate_t"] + echo["holder_t"] + echo["face_t"]
+    assert solid.size[2] > stack and echo["screw_len"] >= echo["face_t"] + echo["holder_t"] \
+        + echo["plate_t"] + 6
+    # the KY-040 module (32 x 19 mm, shaft ~9 mm from one end, header pins beyond the other)
+    # fits in the base whichever way it turns
+    assert echo["cavity_d"] / 2 >= math.hypot(32 - 9 + 6, 19 / 2)
+
+
+@pytest.mark.parametrize("define,message", [
+    ({"board": "uno"}, 'board = uno is not one of ["pico", "qtpy", "esp32"]'),
+    ({"ring_leds": 13}, "ring_leds = 13 is not one of [12, 16, 24, 60]"),
+    ({"part": "lid"}, 'unknown part "lid"'),
+])
+def test_a_bad_parameter_is_named(tmp_path, define, message):
+    params = dict(define)
+    part = params.pop("part", "base")
+    with pytest.raises(AssertionError, match=re.escape(message)):
+        render(tmp_path / "x.stl", part, **params)
