@@ -101,6 +101,10 @@ class VirtualBoard:
         self.raw_repl = False
         self.resets = 0
         self._power_cut = False
+        # A power cut and a restart the bridge thread is making must not interleave: a cut
+        # between the restart's reading of the flag and its spawn was lost (the board went on
+        # in the boot it was making, a maintenance boot say).
+        self._power = threading.Lock()
         self.transcript = bytearray()            # everything the device said on the port
         self.frames = []                         # decoded wheels, in order
         self._frame_buffer = b""
@@ -149,11 +153,16 @@ class VirtualBoard:
     def power_cycle(self):
         """Cut the power and restore it: whatever the interpreter was doing, it starts over
         from boot.py and main.py, as after a power-up."""
-        self._power_cut = True
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
+        with self._power:
+            self._power_cut = True
+            if self.proc is not None and self.proc.poll() is None:
+                self.proc.kill()
 
     def _restart(self, code):
+        with self._power:
+            self._restart_now(code)
+
+    def _restart_now(self, code):
         self.resets += 1
         if code == HARD_RESET_EXIT or self._power_cut:
             cause = "power" if self._power_cut else "reset"
