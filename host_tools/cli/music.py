@@ -108,7 +108,8 @@ def suggestions(meldset, text, limit=3):
         elif rest:
             pool += [(text[:len(text) - len(rest)] + key, ident) for key, ident in symbols]
     wanted = text.lower()
-    allowed = 1 if len(wanted) <= 4 else 2 if len(wanted) <= 8 else 3
+    # One or two letters are too little to guess from: "c" is one edit from "5", "6" and "7".
+    allowed = 0 if len(wanted) <= 2 else 1 if len(wanted) <= 4 else 2 if len(wanted) <= 8 else 3
     best = {}
     for order, (name, ident) in enumerate(pool):
         lowered = name.lower()

@@ -172,6 +172,8 @@ def test_melds_lists_the_set(capsys):
     (["show", "maj", "--root", "H"], "error: 'H' is not a note name (the letter must be A-G)"),
     (["identify", "C", "Q#"], "error: 'Q#' is not a note name (the letter must be A-G)"),
     (["check", "maj", "C", "E#b"], "error: 'E#b' is not a note name (mixes sharps and flats)"),
+    (["show", "c", "--root", "C"],            # too short to guess from: no suggestions
+     "error: no meld 'c' in meld set 'default' (chromawheel melds lists them all)"),
     (["melds", "--set", "/nonexistent.json"],
      "error: /nonexistent.json: no such meld-set file"),
 ])
