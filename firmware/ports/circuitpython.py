@@ -10,7 +10,7 @@ from hardware.ring import Ring
 
 from firmware import storage
 from firmware.devices import Hardware
-from firmware.records import FileRecords, NvmRecordStore
+from firmware.records import RECORD_KEYS, FileRecords
 
 DRIVE_SETTINGS = "settings.json"
 DRIVE_CHOICE = "drive_choice"       # the record of the drive file's fingerprint last taken
@@ -30,6 +30,27 @@ def build(board):
             print("the computer's choice of set was not taken: %s" % err)
     return Hardware(board, ring, cp_devices.RotaryEncoder(board["encoder"]),
                     cp_devices.PinButton(board["button"]), hardware.clock, records=records)
+
+
+class NvmRecordStore:
+    """The records in microcontroller.nvm: the firmware writes nothing on the drive in normal
+    running, and the log goes to the console only."""
+
+    def __init__(self, nvm):
+        from firmware.nvm_records import NvmRecords
+        self._nvm = NvmRecords(nvm, RECORD_KEYS)
+
+    def read(self, name):
+        """The nvm's record, else (after an update from a firmware that kept them on the
+        drive) the file."""
+        data = self._nvm.read(name)
+        return data if data is not None else storage.read_recovering(name)
+
+    def write(self, name, data):
+        self._nvm.write(name, data)
+
+    def log(self, line):
+        print(line)
 
 
 def take_computer_choice(records):
