@@ -77,18 +77,24 @@ def index_of(meldset, ident):
     return -1
 
 
-def find(meldset, text):
-    """A meld's index by id (exact, then ignoring case) or by name (ignoring case).
-    Raises KeyError with a message naming what was not found."""
+def lookup(meldset, text):
+    """A meld's index by id (exact, then ignoring case) or by name (ignoring case), or -1.
+    Raises KeyError when the text names several melds."""
     i = index_of(meldset, text)
     if i >= 0:
         return i
     wanted = text.lower()
     matches = [j for j in range(meldset.count)
                if meldset.meld_id(j).lower() == wanted or meldset.meld_name(j).lower() == wanted]
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
+    if len(matches) > 1:
         raise KeyError("%r matches several melds (%s): use the exact id" % (
             text, ", ".join(meldset.meld_id(j) for j in matches)))
-    raise KeyError("no meld %r in meld set %r" % (text, meldset.name))
+    return matches[0] if matches else -1
+
+
+def find(meldset, text):
+    """As lookup(), but KeyError with a message naming what was not found."""
+    i = lookup(meldset, text)
+    if i < 0:
+        raise KeyError("no meld %r in meld set %r" % (text, meldset.name))
+    return i

@@ -226,17 +226,15 @@ def parse_symbol(text):
 
 
 def _by_name(meldset, text):
-    """A meld named without a root, or -1: as core.melds.find (exact id, then id or name in any
-    case), then the tables, then ids and names in any case with '-' as a space and a closing
-    'scale', 'chord' or 'mode' dropped."""
-    from core.melds import find, index_of    # here: the page's validator needs none of it
+    """A meld named without a root, or -1: as core.melds.lookup (exact id, then id or name in
+    any case; KeyError for a name of several melds), then the tables, then ids and names in any
+    case with '-' as a space and a closing 'scale', 'chord' or 'mode' dropped."""
+    from core.melds import index_of, lookup   # here: the page's validator needs none of it
     if not text:
         return -1
-    try:
-        return find(meldset, text)          # KeyError too for a name of several melds
-    except KeyError as err:
-        if "matches several" in err.args[0]:
-            raise
+    i = lookup(meldset, text)
+    if i >= 0:
+        return i
     found = name_id(text)
     i = index_of(meldset, found) if found is not None else -1
     if i >= 0:
