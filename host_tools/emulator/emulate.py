@@ -198,6 +198,13 @@ def deploy_onto(name, flash, progress=print, uf2=None):
     progress("deployed %d files in %.1f s" % (report["files"], report["seconds"]))
 
 
+def script_start(hold=False):
+    """Knob commands that start a script where `chromawheel sim` starts it: once the firmware
+    has started (its first line and frame, in emulated time), 20 ms on, or at once when the
+    button was held through power-up (the simulator's prelude)."""
+    return ["started"] + ([] if hold else ["wait 20"])
+
+
 def wait_started(pico, timeout=BOOT_TIMEOUT_S):
     """Wait for the firmware's first line (the set it loaded, or safe mode) and a frame."""
     deadline = time.time() + timeout
@@ -223,7 +230,7 @@ def _text(data):
 
 def frames_of(pico, ring, since_ns=0):
     """The run as the simulator writes it: {"wheel", "leds", "console"} a frame, the console
-    lines printed since the previous frame, and on a board whose OLED and piezo are modelled
+    lines printed while it was the frame shown (the first frame's: those before it too), and on a board whose OLED and piezo are modelled
     (emulator/parts.py) "display" (its text once the frame is shown) and "tones" ([Hz, ms]
     started after this frame); plus "ns" (emulated time) and "faults" (WS2812 timing faults
     on the wire)."""
@@ -237,9 +244,24 @@ def frames_of(pico, ring, since_ns=0):
     frames = []
     heard = []                                 # (the frame a tone follows, its entry)
     raw = b""
+    before = []                                # lines printed before the first frame
+
+    def complete_lines():
+        """The lines complete so far go to the frame shown (the first frame's if none yet)."""
+        nonlocal raw
+        end = raw.rfind(b"\n") + 1            # a line still being printed waits
+        lines = [line for line in _text(raw[:end]).replace("\r", "").split("\n") if line]
+        raw = raw[end:]
+        if frames:
+            frames[-1]["console"] = "\n".join(
+                ([frames[-1]["console"]] if frames[-1]["console"] else []) + lines)
+        else:
+            before.extend(lines)
     for ns, kind, value in timeline:
         if kind == 1:
             raw += value
+            if b"\n" in value:
+                complete_lines()
             continue
         if kind == 2:
             part, data = value
@@ -250,12 +272,9 @@ def frames_of(pico, ring, since_ns=0):
             elif parts.piezo(ns, data):
                 heard.append((max(len(frames) - 1, 0), parts.tones[-1]))
             continue
-        end = raw.rfind(b"\n") + 1             # a line still being printed waits
-        lines = _text(raw[:end]).replace("\r", "").split("\n")
-        raw = raw[end:]
         wheel, leds = decode_frame(ring, value[1])
-        frame = {"wheel": wheel, "leds": leds, "console": "\n".join(
-            line for line in lines if line), "ns": ns, "faults": value[2]}
+        frame = {"wheel": wheel, "leds": leds, "console": "" if frames else "\n".join(before),
+                 "ns": ns, "faults": value[2]}
         if modelled and "oled" in modelled:
             frame["display"] = parts.rows()
         if modelled and "piezo" in modelled:
@@ -316,8 +335,10 @@ def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
         deploy_onto(board, flash, progress, uf2)
     try:
         with emulated(board, flash, held=hold, uf2=uf2, parts=parts) as pico:
+            # Sent at power-up and run on the emulated clock from the firmware's start (the
+            # simulator's prelude: the boot frame, then 20 ms): the same frames every run.
+            pico.send(*(script_start(hold) + commands + ["wait 50"]))
             wait_started(pico)
-            pico.send(*(commands + ["wait 50"]))
             pico.wait_done(timeout=600)
             frames = frames_of(pico, config["ring"])
             console = console_lines(pico)

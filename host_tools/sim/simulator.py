@@ -180,7 +180,9 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
                reset_cause="power", uptime_ms=0, wav_path=None, display_svg=None,
                meldset=None):
     """Run a script without a terminal. Returns (frames, console lines); each frame is
-    {"wheel", "leds", "console"}, also written as JSON lines to frames_path. On a board with a
+    {"wheel", "leds", "console"} ("console": the lines printed while it was the frame shown;
+    the firmware prints a state's line once the ring shows it; lines before the first frame
+    are the first frame's), also written as JSON lines to frames_path. On a board with a
     display or a buzzer a frame also has "display" (the text on it once the frame is shown)
     and "tones" ([freq_hz, ms] that start after this frame and before the next); wav_path gets
     what the buzzer played, display_svg the last picture on the display. reset_cause:
@@ -227,6 +229,10 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
     return frames, console
 
 
+def _joined(lines, line):
+    return lines + "\n" + line if lines else line
+
+
 def _collect(firmware, out):
     """(frames, console lines, the display image or None, tones) from the run's output;
     tones: [start ticks_ms, freq_hz, ms, duty] in the order played."""
@@ -241,7 +247,10 @@ def _collect(firmware, out):
     for at, (kind, value) in enumerate(events):
         if kind == "console":
             console.append(value)
-            since.append(value)
+            if frames:               # the line of the frame the ring shows (printed after it)
+                frames[-1]["console"] = _joined(frames[-1]["console"], value)
+            else:                    # printed before the first frame: the first frame's
+                since.append(value)
         elif kind == "display":
             image.write(*value)
             if frames:

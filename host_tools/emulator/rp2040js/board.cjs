@@ -14,6 +14,9 @@
 //   press, release   the push switch (to ground: active low, pulled up)
 //   wait MS     let MS milliseconds of emulated time pass
 //   done        answer "E <ns>" when everything before it has run
+//   started     hold what follows until the firmware has started: its first line
+//               ("meld set ..." or "safe mode") on the USB serial and a frame on the ring,
+//               so a script starts at the same emulated moment on every run
 //   unplug      the OLED stops answering (parts.cjs), when the board has one
 //   cut K F     the power goes F of the way through the K-th flash operation (flash.cjs)
 'use strict';
@@ -24,7 +27,7 @@ const BOUNCE_NS = 40000;
 const RESET_NS = 50000;
 const [LOW, HIGH, PULL_UP, PULL_DOWN] = [0, 1, 3, 4];      // rp2040js GPIOPinState
 
-function ringDecoder(mcu, pin, emit) {
+function ringDecoder(mcu, pin, emit, onFrame = () => {}) {
   let lastRise = 0;
   let lastFall = 0;
   let firstRise = 0;
@@ -51,6 +54,7 @@ function ringDecoder(mcu, pin, emit) {
     faults = 0;
     shortest = Infinity;
     longest = 0;
+    onFrame();
   }
 
   // The line's level (rp2040js GPIOPinState): driven high or low; undriven, pulled up or
@@ -146,7 +150,11 @@ function knob(mcu, config, emit, more = {}) {
       else if (verb === 'release') steps = [[0, () => button.setInputValue(true)]];
       else if (verb === 'wait') steps = [[parseInt(words[1], 10) * 1000000, null]];
       else if (verb === 'done') { emit(`E ${Math.round(mcu.clock.nanos)}`); continue; }
-      else if (more[verb]) { more[verb](...words.slice(1)); continue; }   // in turn
+      else if (more[verb]) {
+        // pico.cjs's verbs, in turn; one that returns true holds the queue until it resumes
+        if (more[verb](words.slice(1), () => { busy = false; run(); })) busy = true;
+        continue;
+      }
       else if (!verb) continue;
       else { emit(`? ${verb}`); continue; }
       busy = true;

@@ -58,17 +58,44 @@ Object.defineProperty(mcu.qspi[1], 'inputValue', { get: () => true });
 
 const watchdog = mcu.peripherals[0x40058];
 let serialEvents = null;
+// `started` (board.cjs): the script waits for the firmware's first line and the frame after
+// it (safe mode: any frame), seen here in emulated time, never for the host to notice them.
+const STARTED = /meld set |safe mode/;
+const start = { said: '', line: null, frames: 0, framesAtLine: 0, resume: null };
+function startedNow() {
+  const shown = start.line === 'safe mode' ? start.frames > 0 : start.frames > start.framesAtLine;
+  if (start.resume && start.line && shown) {
+    const resume = start.resume;
+    start.resume = null;
+    resume();
+  }
+}
 if (board) {
-  ringDecoder(mcu, board.ring, emit);
+  ringDecoder(mcu, board.ring, emit, () => { start.frames += 1; startedNow(); });
   const display = board.parts && board.parts.oled ? oled(mcu, board.parts.oled, emit) : null;
   if (board.parts && board.parts.piezo !== undefined) piezo(mcu, board.parts.piezo, emit);
   serialEvents = (buffer) => {
     if (buffer.length) emit(`S ${Math.round(mcu.clock.nanos)} ${Buffer.from(buffer).toString('hex')}`);
+    if (!start.line) {
+      start.said = (start.said + Buffer.from(buffer).toString('latin1')).slice(-256);
+      const complete = start.said.slice(0, start.said.lastIndexOf('\n') + 1);
+      const found = complete.match(STARTED);
+      if (found) {
+        start.line = found[0].trim();
+        start.framesAtLine = start.frames;
+        startedNow();
+      }
+    }
   };
   const verbs = {
     // cut K FRACTION: the power goes FRACTION of the way through the K-th flash operation
     // from now (flash.cjs); the process ends with status 5 and the image keeps the chip's state
-    cut: (k, fraction) => flashChip.cutDuring(parseInt(k, 10), parseFloat(fraction)),
+    cut: ([k, fraction]) => { flashChip.cutDuring(parseInt(k, 10), parseFloat(fraction)); },
+    started: (_, resume) => {
+      start.resume = resume;
+      startedNow();
+      return start.resume !== null;
+    },
   };
   if (display) verbs.unplug = () => display.unplug();
   const command = knob(mcu, board, emit, verbs);

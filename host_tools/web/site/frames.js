@@ -1,8 +1,8 @@
 // What the firmware shows, read back as the simulator reads it (host_tools/sim/simulator.py:
 // decode_frame and _collect; host_tools/sim/display_image.py: rows), so that a script run in
 // the page gives the frames `chromawheel sim --script ... --frames` writes:
-// {"wheel": 12 [r,g,b] C first, "leds": count [r,g,b] in wire order, "console": "lines since the
-//  previous frame", "display": ["rows"], "tones": [[freq_hz, ms], ...]}.
+// {"wheel": 12 [r,g,b] C first, "leds": count [r,g,b] in wire order, "console": "the lines
+//  printed while it was shown", "display": ["rows"], "tones": [[freq_hz, ms], ...]}.
 
 const PERIOD = 1 << 30;          // ticks wrap as on a 32-bit port
 
@@ -67,9 +67,13 @@ export class Frames {
     this.dropped = 0;
   }
 
+  // A line belongs to the frame the ring shows when it is printed (the firmware prints a
+  // state's line once the ring shows it); lines before the first frame are the first frame's.
   consoleLine(text) {
     this.console.push(text);
-    this.since.push(text);
+    const last = this.frames[this.frames.length - 1];
+    if (last) last.console = last.console ? `${last.console}\n${text}` : text;
+    else this.since.push(text);
     if (this.console.length > 2000) this.console.splice(0, 1000);
   }
 
