@@ -82,6 +82,7 @@ class MeldSet:
         if problem:
             raise MeldSetError([("", problem)], source)
         count = blob[5]
+        codes = degrees.code_table()
         offsets = array("H")
         required = array("H")
         optional = array("H")
@@ -93,8 +94,7 @@ class MeldSet:
             at += 1 + name_len
             for i in range(count):
                 offsets.append(at)
-                at = _check_meld(blob, at, end, i)
-                req, opt = _masks(blob, offsets[i])
+                at, req, opt = _check_meld(blob, at, end, i, codes)
                 required.append(req)
                 optional.append(opt)
         except (IndexError, UnicodeError) as err:
@@ -172,8 +172,9 @@ def _check_header(blob):
     return None
 
 
-def _check_meld(blob, at, end, i):
-    """Check meld i's fields from `at`; return where the next meld starts."""
+def _check_meld(blob, at, end, i, codes):
+    """Check meld i's fields from `at`; (where the next meld starts, its required mask, its
+    optional mask (sectors not also required)). `codes`: degrees.code_table()."""
     if blob[at] >= len(KINDS):
         raise ValueError("meld %d has kind %d" % (i, blob[at]))
     at += 1
@@ -188,25 +189,18 @@ def _check_meld(blob, at, end, i):
         raise ValueError("meld %d has %d positions" % (i, n))
     if blob[at + 1] != degrees.encode(1, 0):
         raise ValueError("meld %d does not start with a required 1" % i)
-    for code in blob[at + 1:at + 1 + n]:
-        if not degrees.is_valid_code(code):
-            raise ValueError("meld %d has degree byte %d" % (i, code))
-    return at + 1 + n
-
-
-def _masks(blob, at):
-    at += 1
-    at += 1 + blob[at]
-    at += 1 + blob[at]
     required = 0
     optional = 0
-    for code in blob[at + 1:at + 1 + blob[at]]:
-        bit = 1 << (degrees.semitones(code) % 12)
+    for k in range(at + 1, at + 1 + n):
+        code = blob[k]
+        sector = codes[code & 0x7F]
+        if not sector:
+            raise ValueError("meld %d has degree byte %d" % (i, code))
         if code & degrees.OPTIONAL:
-            optional |= bit
+            optional |= 1 << (sector - 1)
         else:
-            required |= bit
-    return required, optional & ~required
+            required |= 1 << (sector - 1)
+    return at + 1 + n, required, optional & ~required
 
 
 def load(path):

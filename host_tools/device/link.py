@@ -65,7 +65,8 @@ def _walk(d, out):
 _files = []
 for _d in DIRS:
     _walk(_d, _files)
-print(json.dumps({'files': dict((p, _h(p)) for p in _files + EXTRA)}))
+for _p in _files + EXTRA:
+    print(json.dumps([_p, _h(_p)]))
 """
 
 
@@ -174,7 +175,16 @@ class DeviceLink:
     def hashes(self, dirs, extra=()):
         code = "DIRS = %s\nEXTRA = %s\n%s" % (json.dumps(list(dirs)), json.dumps(list(extra)),
                                               _HASHES)
-        return self.run_json(code)["files"]
+        # One line a file: a single JSON line of every hash needs a contiguous block of
+        # several KB, which a fragmented heap after a long copy may not have (MemoryError).
+        found = {}
+        for line in self.run(code).strip().splitlines():
+            try:
+                path, digest = json.loads(line)
+            except (ValueError, TypeError):
+                raise UserError("%s: unexpected answer from the device: %r" % (self.port, line))
+            found[path] = digest
+        return found
 
     def makedirs(self, path):
         parts = path.split("/")[:-1]

@@ -65,14 +65,17 @@ def idle():
 def _launcher(run_main):
     """What the interpreter runs before its REPL: boot.py, then main.py, as a board does."""
     files = ["boot.py", "main.py"] if run_main else ["boot.py"]
-    return ("import os\n"
+    # The board's machine (the shim) is there before boot.py, as a chip's built-in is: the
+    # firmware's start keeps what sys.modules already holds (firmware/start.py).
+    return ("import machine\n"
+            "import os\n"
             "def _run(name):\n"
             "    try:\n"
             "        os.stat(name)\n"
             "    except OSError:\n"
             "        return\n"
             "    exec(open(name).read(), {'__name__': '__main__'})\n"
-            + "".join("_run(%r)\n" % f for f in files) + "del _run, os\n")
+            + "".join("_run(%r)\n" % f for f in files) + "del _run, os, machine\n")
 
 
 class VirtualBoard:

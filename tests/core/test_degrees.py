@@ -44,3 +44,15 @@ def test_code_validity_for_compiled_bytes():
     assert not degrees.is_valid_code(0)
     assert not degrees.is_valid_code(degrees.encode(4, -1))   # b4
     assert not degrees.is_valid_code(0x7F)
+
+
+def test_the_code_table_agrees_with_the_degrees_spelled_out():
+    # core.meldset checks a set's bytes with the table: it must say what is_valid_code and
+    # semitones say, for every byte a file may hold.
+    table = degrees.code_table()
+    for code in range(256):
+        low = code & 0x7F
+        if degrees.is_valid_code(code):
+            assert table[low] == 1 + degrees.semitones(code) % 12, code
+        else:
+            assert table[low] == 0, code
