@@ -1,8 +1,14 @@
 """The application: board, settings, meld set, modes, and the main loop.
 
 Data flow: encoder/button -> events -> active mode -> core -> frame -> ring driver -> wire.
-The loop tick allocates nothing in steady state: events, console lines and saves allocate,
-an idle or repainting tick does not.
+
+The loop answers the knob first: where the port can, a detent's interrupt has a pass run at
+once (the port's knob_wake), and a pass does its work in this order: the input into the mode,
+the LEDs (a turn that only rotates them is written before the mode even hears of it), the
+console line, the sound, then (once the knob has rested) the display a row a pass, the saves.
+So the LEDs never wait for a line, a redraw or a flash write. The loop tick allocates nothing in steady
+state: events, console lines, display rows and saves allocate, an idle or repainting tick
+does not.
 """
 
 import asyncio
@@ -16,6 +22,9 @@ from firmware.modes import Context, load_mode
 from firmware.settings import Settings
 
 ERROR_SHOW_MS = 1500
+# The display starts its redraw once the knob has rested this long: a spin goes to the LEDs,
+# and the display shows where it stopped (its redraw costs milliseconds a row on a real bus).
+REST_MS = 40
 
 
 EROFS = 30
@@ -63,13 +72,20 @@ class App:
         self.started_at = self.now
         self.stable = False
         self.last_line = None
+        self.line_due = True          # the console line waits until the ring shows its state
         self.screen_due = False       # the display shows an older line than the console
+        self.screen_rows = None       # the rows it is drawing, laid out once the knob rests
+        self.input_at = ticks_add(self.now, -REST_MS)     # the last turn or press (none)
+        self.busy = False             # more work waits: the loop comes back without a sleep
         self._layout = None
         if hw.display is not None:
             from firmware.screen import layout
             self._layout = layout
         self.watchdog = None
         self.stopped = False
+        self.crashed = None           # what a pass the knob asked for raised
+        self.ticking = False          # a pass is running
+        self.knob_due = False         # the knob asked for a pass while one was running
 
     @property
     def meldset(self):
@@ -170,6 +186,7 @@ class App:
         self.mode = load_mode("explorer", self.ctx)
         self.settings.set("mode", "explorer", self.now)
         self.dirty = True
+        self.rendered_at = ticks_add(self.now, -self.frame_ms)   # at once, even after a turn
 
     def _dispatch(self, press, steps=0):
         """A turn of `steps` detents (press None) or a press (CLICK, DOUBLE, LONG) to the
@@ -184,35 +201,90 @@ class App:
                 mode.on_double()
             elif press == LONG:
                 mode.on_long()
-            self.announce()
         except Exception as err:
             self._failed(err)
         self.dirty = True
+        self.line_due = True
 
     def announce(self):
         """Print the active mode's line on the serial console when it changed."""
-        line = self.active.describe()
+        self.line_due = False
+        try:
+            line = self.active.describe()
+        except Exception as err:
+            self._failed(err)
+            return
         if line != self.last_line:
             print(line)
             self.last_line = line
             self.screen_due = self._layout is not None
+            self.screen_rows = None
 
     # ---- the loop tick: nothing below allocates unless something happened -------------------
 
     def tick(self, now):
+        """One pass of the loop. What the user sees first comes first: the input into the
+        mode, then the ring, then the console line, the sound, the display and the saves."""
         hw = self.hw
         if hw.link is not None:
-            hw.link.poll()
+            hw.link.poll(not self.busy)          # a pass with work waiting takes no time
             now = hw.clock.ticks_ms()
         self.now = self.ctx.now = now
         steps = hw.encoder.take()
         if steps:
-            self.settings.touch(now)
+            self._input(now)
+            turned = self._turn_ring(steps, now)
             self._dispatch(None, steps)
+            if turned and self.error_until is None:
+                self.dirty = False        # the LEDs show the turned state already
         event = self.presses.update(hw.button.pressed(), now)
         if event:
-            self.settings.touch(now)
+            self._input(now)
             self._dispatch(event)
+        if self.error_until is not None and ticks_diff(now, self.error_until) >= 0:
+            self.error_until = None
+            self.dirty = True
+            self.line_due = True
+        if self.dirty and ticks_since(now, self.rendered_at) >= self.frame_ms:
+            self._render()
+            self.rendered_at = now
+        if self.pending:
+            self.pending = not hw.ring.show(hw.clock.ticks_us())
+        shown = not self.dirty and not self.pending      # the LEDs show the mode's state
+        if self.line_due and shown and self.error_until is None:
+            self.announce()
+        # The sound timed from the clock as it is now, not from the pass's start: the line
+        # before it may have taken a few ms, which would come out of the note.
+        if hw.buzzer is not None:
+            hw.buzzer.update(hw.clock.ticks_ms())
+        self.busy = False
+        if self.screen_due and shown and ticks_since(now, self.input_at) >= REST_MS:
+            self._display_pass()
+        self._keep(now)
+        if self.watchdog is not None:
+            self.watchdog.feed()
+
+    def _turn_ring(self, steps, now):
+        """The knob's answer on the LEDs before anything else, where a turn only rotates what
+        they show (Mode.turn_rotates): the frame written is turned and written, nothing
+        painted or prepared (tests/host/test_modes.py holds each such mode to it). True when
+        done."""
+        if self.dirty or self.pending or self.error_until is not None:
+            return False              # the LEDs do not show the mode's state: nothing to turn
+        if ticks_since(now, self.rendered_at) < self.frame_ms or not self.active.turn_rotates():
+            return False
+        if not self.hw.ring.turn(steps, self.hw.clock.ticks_us()):
+            return False
+        self.rendered_at = now
+        return True
+
+    def _input(self, now):
+        self.settings.touch(now)
+        self.input_at = now
+
+    def _keep(self, now):
+        """The settings saved once they have rested, and a boot that ran long enough is no
+        longer counted as a crash (firmware/crashes.py)."""
         if self.settings.save_due(now, ticks_diff):
             try:
                 self.settings.save()
@@ -223,41 +295,27 @@ class App:
         if not self.stable and ticks_diff(now, self.started_at) >= crashes.STABLE_MS:
             self.stable = True
             crashes.set_count(self.records, 0)
-        if self.error_until is not None and ticks_diff(now, self.error_until) >= 0:
-            self.error_until = None
-            self.dirty = True
-            self.announce()
-        if self.dirty and ticks_since(now, self.rendered_at) >= self.frame_ms:
-            self._render()
-            self.rendered_at = now
-        if self.pending:
-            self.pending = not hw.ring.show(hw.clock.ticks_us())
-        # The sound before the screen, timed from the clock as it is now, not from the tick's
-        # start: on a real port a tick with a change takes tens of ms (a first import, the
-        # console line, a display line is about 50 ms on an RP2040), which would come out of
-        # the note.
-        if hw.buzzer is not None:
-            hw.buzzer.update(hw.clock.ticks_ms())
-        # After the ring, and only once the ring shows the same state (a frame held back by
-        # the frame rate first): the LEDs answer the knob first.
-        if self.screen_due and not self.dirty and not self.pending:
-            self.screen_due = False
-            self._show_on_display()
-        if self.watchdog is not None:
-            self.watchdog.feed()
 
-    def _show_on_display(self):
+    def _display_pass(self):
+        """One short piece of the display's redraw: the layout first, then one row a pass
+        (a row is one SSD1306 page: 128 bytes on the I2C bus, about 3 ms at 400 kHz)."""
         display = self.hw.display
-        active = self.active
-        text = active.display() or self.last_line
         try:
-            display.show(self._layout(text, display.columns, display.rows))
+            if self.screen_rows is None:
+                text = self.active.display() or self.last_line
+                self.screen_rows = self._layout(text, display.columns, display.rows)
+                more = True
+            else:
+                more = display.draw_next(self.screen_rows)
         except OSError as err:
             # Unplugged or a loose wire (rp2: EIO/ETIMEDOUT; ESP32: ENODEV/ETIMEDOUT;
             # CircuitPython: ENODEV/ETIMEDOUT/EIO): the wheel goes on without its screen.
             self.hw.display = None
             self._layout = None
             self._log("display lost (%s): running without it" % err)
+            more = False
+        self.screen_due = more
+        self.busy = more
 
     def _render(self):
         frame = self.hw.ring.frame
@@ -275,14 +333,42 @@ class App:
     async def run(self):
         hw = self.hw
         self.watchdog = hw.start_watchdog()
-        self.announce()
+        if hasattr(hw.encoder, "wake"):          # its interrupt can ask for a pass at once
+            hw.encoder.wake = hw.port.knob_wake(self._knob_pass)
         while not self.stopped:
-            self.tick(hw.clock.ticks_ms())
+            self._pass()
+            if self.crashed is not None:
+                raise self.crashed
             link = hw.link
             if link is not None and (link.quit or link.closed):
                 break
-            await _sleep_ms(0 if link is not None and link.clock.virtual else hw.period_ms)
+            virtual = link is not None and link.clock.virtual
+            await _sleep_ms(0 if virtual or self.busy else hw.period_ms)
         if hw.buzzer is not None:
             hw.buzzer.stop()
         self.settings.save_before_stop()
         crashes.set_count(self.records, 0)     # a clean stop is not a crash
+
+    def _pass(self):
+        self.ticking = True
+        try:
+            self.tick(self.hw.clock.ticks_ms())
+            while self.knob_due:         # a detent completed during the pass: its own pass
+                self.knob_due = False
+                self.tick(self.hw.clock.ticks_ms())
+        finally:
+            self.ticking = False
+
+    def _knob_pass(self):
+        """A pass as soon as the knob's interrupt says a detent is complete (the port runs
+        it between two bytecodes of whatever runs: asyncio's sleep, most often); inside a
+        pass it is left to that pass, which takes the detent itself."""
+        if self.ticking:
+            self.knob_due = True
+            return
+        if self.stopped:
+            return
+        try:
+            self._pass()
+        except Exception as err:                 # for run() to raise, in the app's own frame
+            self.crashed = err

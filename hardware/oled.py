@@ -44,6 +44,22 @@ class TextDisplay:
             self.panel.write_pages(first, last)
             self.writes += last - first + 1
 
+    def draw_next(self, rows):
+        """Draw the first row that differs from `rows` and send its page: a redraw split into
+        short pieces (firmware/app.py calls it a row a pass). True while more rows differ."""
+        drawn = False
+        for r in range(self.rows):
+            text = rows[r] if r < len(rows) else ""
+            if text != self._shown[r]:
+                if drawn:
+                    return True
+                self._draw(r, text)
+                self._shown[r] = text
+                self.panel.write_pages(r, r)
+                self.writes += 1
+                drawn = True
+        return False
+
     def _draw(self, page, text):
         buf = self.panel.buffer
         at = page * self.width

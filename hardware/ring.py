@@ -13,6 +13,8 @@ allocation:
    count) in the board's colour order (GRB, RGB, GRBW, ...);
 4. writes only when the wire bytes changed, and never sooner than the latch time after the
    previous write.
+turn() writes the last frame turned by whole sectors: the knob's answer in the explorer,
+where a turn moves every colour with the root, with no frame to paint or prepare first.
 The output is any object with write(buf): MicroPython neopixel, CircuitPython neopixel_write,
 or the simulator.
 """
@@ -66,6 +68,24 @@ def gamma_table(gamma):
     return table
 
 
+def _turns(size, step):
+    """A buffer for `size` bytes twice over, and its SECTORS windows of `size` bytes, one a
+    turn of `step` bytes."""
+    loop = bytearray(2 * size)
+    view = memoryview(loop)
+    return loop, [view[i * step:i * step + size] for i in range(SECTORS)]
+
+
+def _turn(source, target, turns, window):
+    """target = source turned: byte i of the result is byte (i + window * step) of the source,
+    round the end (source and target may be one buffer)."""
+    loop, windows = turns
+    size = len(loop) >> 1
+    loop[0:size] = source
+    loop[size:size + size] = source
+    target[0:size] = windows[window]
+
+
 class Ring:
     def __init__(self, config, output):
         order = config["order"]
@@ -93,6 +113,14 @@ class Ring:
         self._sent = bytearray(count * self.bpp)
         self._written_at = None
         self.writes = 0
+        # A turn of one sector clockwise moves the wire this many bytes (the sector's LEDs
+        # are a run in the ring's direction), or 0 where sectors are not runs (16 LEDs).
+        per = self._per if count % SECTORS == 0 else 0
+        self._turn_bytes = per * self.bpp * (1 if config["direction"] == "cw" else -1)
+        # The wire bytes written, twice over: every turn of them is one of these windows,
+        # made once, so a turn copies bytes and allocates nothing.
+        self._wire_turns = _turns(len(self._wire), per * self.bpp) if per else None
+        self._frame_before = bytearray(3 * SECTORS)
         self.estimated_ma = 0       # of the last frame prepared, after limiting
         self.limited = False        # the last frame was scaled down to the budget
 
@@ -131,6 +159,32 @@ class Ring:
                     total += wire[i]
             ma = self._idle_ma + total * self._ma_per_channel // 255
         self.estimated_ma = ma
+
+    def turn(self, sectors, now_us):
+        """Turn the frame last written `sectors` sectors clockwise (each sector's colours
+        moved to the sector `sectors` on) and write it, without preparing it: `frame` and the
+        wire become exactly what painting the turned frame and show() give (the caller sees
+        that `frame` is the one last shown). False when it cannot (nothing written yet, a
+        16-LED ring, the latch time not yet passed): then nothing changed."""
+        if not self._turn_bytes or self._written_at is None or \
+                ticks_since(now_us, self._written_at) < self._min_gap_us:
+            return False
+        # Sector s shows what sector s - sectors showed: the window that starts there.
+        back = -sectors % SECTORS if self._turn_bytes > 0 else sectors % SECTORS
+        _turn(self._sent, self._wire, self._wire_turns, back)
+        self._output.write(self._wire)
+        # The frame turned the same way, after the write: the LEDs do not wait for it.
+        before = self._frame_before
+        before[0:3 * SECTORS] = self.frame
+        frame = self.frame
+        to = 3 * (sectors % SECTORS)
+        for i in range(3 * SECTORS):
+            frame[to] = before[i]
+            to = to + 1 if to < 3 * SECTORS - 1 else 0
+        self._written_at = now_us
+        self._wire, self._sent = self._sent, self._wire
+        self.writes += 1
+        return True
 
     def show(self, now_us=None):
         """Prepare the frame and write it if it changed. True when the LEDs show it (written

@@ -40,6 +40,7 @@ class PioEncoder:
                                          config["rest_state"])
         self.decoder.reset((base.value() << 1) | machine.Pin(config["pin_b"]).value())
         self._sm = rp2.StateMachine(state_machine, _watch_pair, freq=1000000, in_base=base)
+        self.wake = None                   # the port's knob_wake, set at each detent
         self._handler = self._drain
         self._sm.irq(self._handler, hard=True)
         self._sm.active(1)
@@ -49,6 +50,8 @@ class PioEncoder:
         while sm.rx_fifo():
             pair = sm.get()
             self.decoder.feed(((pair & 1) << 1) | ((pair >> 1) & 1))
+        if self.decoder.detents and self.wake is not None:
+            self.wake.set()                    # an attribute store: fine in a hard IRQ
 
     def take(self):
         state = machine.disable_irq()

@@ -140,10 +140,14 @@ class CommandQueue:
         self._wait_left = ms
         self._wait_until = ticks_add(ticks_ms(), ms)
 
-    def _waiting(self):
-        """Called once per loop tick, first: True while a wait still holds the queue."""
+    def _waiting(self, advance):
+        """Called once per loop tick, first: True while a wait still holds the queue. In
+        virtual time a tick moves the clock one loop period, unless `advance` is False: the
+        app has more to do at once (a pass a real board runs without a sleep)."""
         if self._wait_left > 0:
             if self.clock.virtual:
+                if not advance:
+                    return True
                 step = min(self.period_ms, self._wait_left)
                 self.clock.advance(step)
                 self._wait_left -= step
@@ -168,9 +172,9 @@ class SimLink(CommandQueue):
             return True
         return False
 
-    def poll(self):
+    def poll(self, advance=True):
         """Called once per loop tick."""
-        if self._waiting():
+        if self._waiting(advance):
             return
         while not self.closed and not self.quit and self._wait_left == 0 and self._ready():
             line = self._in.readline()

@@ -85,9 +85,9 @@ class WebLink(CommandQueue):
         CommandQueue.__init__(self, clock, encoder, button, period_ms)
         self._next = webpins.next
 
-    def poll(self):
+    def poll(self, advance=True):
         """Called once per loop tick."""
-        if self._waiting():
+        if self._waiting(advance):
             return
         while not self.quit and self._wait_left == 0:
             command = self._next()

@@ -58,7 +58,10 @@ class Mode:
     """A mode's events and defaults. Events: on_turn(steps), on_click(), on_double(),
     on_long(); set_changed() when the meld set was switched. render(frame) paints the 12
     sectors and allocates nothing; describe() is the console line for the state; display()
-    the display's shorter text, or None for the console line."""
+    the display's shorter text, or None for the console line. turn_rotates() says that a
+    turn of N detents moves every colour N sectors with it and changes nothing else render()
+    paints: the ring then shows the turn at once, before the mode has even heard of it, and
+    render() is not called for it (tests/host/test_modes.py checks each mode that says so)."""
 
     name = "mode"
 
@@ -79,6 +82,9 @@ class Mode:
 
     def set_changed(self):
         pass
+
+    def turn_rotates(self):
+        return False
 
     def render(self, frame):
         raise NotImplementedError

@@ -8,6 +8,8 @@ and this is the only place that reads that name. Each port module has:
     watchdog() -> object with feed(), or None
     reset_cause() -> "power" | "reset"
     restart()                       after a fatal error
+    knob_wake(callback) -> set()    where the encoder has an interrupt (its `wake`): the
+                                    object it calls to have the app's pass run at once
 
 A new port is a new module here and a board file. Its backends are imported only by it, so the
 simulator never imports `machine` and a Pico never imports `rotaryio`. Used at boot

@@ -14,6 +14,7 @@ from firmware.records import RECORD_KEYS, FileRecords
 
 DRIVE_SETTINGS = "settings.json"
 DRIVE_CHOICE = "drive_choice"       # the record of the drive file's fingerprint last taken
+SPIN_PERIOD_MS = 0
 
 
 def build(board):
@@ -28,8 +29,12 @@ def build(board):
             take_computer_choice(records)
         except Exception as err:         # a choice not taken never stops the boot
             print("the computer's choice of set was not taken: %s" % err)
-    return Hardware(board, ring, cp_devices.RotaryEncoder(board["encoder"]),
-                    cp_devices.PinButton(board["button"]), hardware.clock, records=records)
+    hw = Hardware(board, ring, cp_devices.RotaryEncoder(board["encoder"]),
+                  cp_devices.PinButton(board["button"]), hardware.clock, records=records)
+    # rotaryio counts in C but wakes no Python code: the loop polls it without sleeping,
+    # the quickest answer this port allows (USB and the other background tasks still run).
+    hw.period_ms = SPIN_PERIOD_MS
+    return hw
 
 
 class NvmRecordStore:

@@ -20,6 +20,10 @@ def irq_encoder(config):
     return mp_devices.IrqEncoder(config)
 
 
+def knob_wake(callback):
+    return mp_devices.ScheduledWake(callback)
+
+
 def display_panel(config, hw):
     from hardware import mp_parts
     return mp_parts.Ssd1306Panel(config)

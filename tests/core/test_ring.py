@@ -148,3 +148,38 @@ def test_every_led_of_a_sector_lights_and_counts_in_the_budget():
     ring.show(0)
     dark = [led for led in range(16) if not any(out.writes[-1][3 * led:3 * led + 3])]
     assert dark == [2, 6, 10, 14]
+
+
+def test_a_turned_frame_is_the_frame_turned_on_every_ring_that_can_turn():
+    # turn() must write exactly what show() writes for the frame turned by whole sectors: the
+    # explorer's answer to the knob (firmware/app.py) relies on it. Over the budget too.
+    for count, direction, led_at_c, order in ((12, "cw", 0, "GRB"), (12, "ccw", 5, "RGB"),
+                                              (24, "cw", 7, "GRBW"), (60, "ccw", 59, "GRB")):
+        for steps in (1, -1, 5, 13):
+            ring, out = make(count=count, direction=direction, led_at_c=led_at_c, order=order,
+                             max_ma=150)
+            reference, expected = make(count=count, direction=direction, led_at_c=led_at_c,
+                                       order=order, max_ma=150)
+            for sector in range(12):
+                rgb = (sector * 20 + 10, 255 - sector * 20, (sector * 77) % 256)
+                set_sector(ring, sector, rgb)
+                set_sector(reference, (sector + steps) % 12, rgb)
+            assert ring.show(0) and reference.show(0)
+            assert ring.turn(steps, 1000)
+            assert out.writes[-1] == expected.writes[-1], (count, direction, steps)
+            assert ring.frame == reference.frame
+            assert ring.show(2000) and ring.writes == 2          # nothing left to write
+            assert ring.writes == 2
+
+
+def test_a_turn_waits_for_the_latch_gap_and_a_16_led_ring_does_not_turn():
+    ring, out = make()
+    assert not ring.turn(1, 0)                     # nothing written yet: nothing to turn
+    set_sector(ring, 0, (255, 0, 0))
+    ring.show(0)
+    assert not ring.turn(1, 100)                   # within the 280 us latch gap
+    assert ring.turn(1, 300) and len(out.writes) == 2
+    ring, out = make(count=16)
+    set_sector(ring, 0, (255, 0, 0))
+    ring.show(0)
+    assert not ring.turn(1, 1000) and len(out.writes) == 1

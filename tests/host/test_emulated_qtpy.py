@@ -21,11 +21,9 @@ from host_tools.sim import simulator
 NAME = "qtpy_rp2040"
 BOARD = emulate.load_board(NAME)
 BANNER = "Adafruit CircuitPython 10.2.1 on 2026-05-12; Adafruit QT Py RP2040 with rp2040"
-# The script with the turns 50 ms apart, not 20: with the OLED answering, a display
-# change costs about 25 ms of CPU on the real port (the ring frame to the last I2C write of
-# the picture), so turns 20 ms apart share a ring frame there; the simulator draws in no time
-# (tests/host/test_emulated_pico.py runs it so too).
-SCRIPT = "cw 1; wait 30; cw 1; wait 30; cw 1; click; ccw 1; double; long; wait 200"
+# The simulator's script at its own pace (turns 20 ms apart): every detent gets its own frame
+# on the real port too, and the display follows once the knob rests.
+SCRIPT = "cw 3; click; ccw 1; double; long; wait 200"
 
 
 def lit(frame):
@@ -95,6 +93,19 @@ def test_the_simulators_script_gives_the_simulators_frames(deployed, tmp_path):
     boot_out = drive["boot_out.txt"].decode().replace("\r\n", "\n")
     assert boot_out.startswith(BANNER + "\nBoard ID:adafruit_qtpy_rp2040\n")
     assert "chromawheel boot: CIRCUITPY is the firmware's (it saves settings)" in boot_out
+
+
+def test_a_script_gives_the_same_frames_on_every_run():
+    # As on the Pico (tests/host/test_emulated_pico.py): the steps land at their emulated
+    # time from the firmware's start, so two runs on rotaryio agree to the nanosecond.
+    script = "cw 3; click; double"
+    first = emulate.run_script(script, board=NAME, progress=lambda line: None)
+    second = emulate.run_script(script, board=NAME, progress=lambda line: None)
+    assert first == second
+    expected, expected_console = simulator.run_script(script)
+    assert first[1] == expected_console and len(expected_console) == 7    # the set, 6 melds
+    assert [f["wheel"] for f in first[0]] == [f["wheel"] for f in expected]
+    assert [f["console"] for f in first[0]] == [f["console"] for f in expected]
 
 
 def test_a_setting_the_firmware_saves_is_there_after_a_power_cycle(tmp_path, capsys):

@@ -18,10 +18,9 @@ NAME = "qtpy_rp2040"
 # and CircuitPython's busio.I2C refuses it (the simulator's board has an OLED).
 NO_DISPLAY = ("display not found (No pull up found on SDA or SCL; check your wiring): running "
               "without it; check its wiring and the board file's \"display\" section")
-# The script with the turns 50 ms apart, not 20: a display change costs about 25 ms of
-# CPU on the real port (the ring frame to the last I2C write of the picture), so turns 20 ms
-# apart share a ring frame there; the simulator draws in no time.
-SCRIPT = "cw 1; wait 30; cw 1; wait 30; cw 1; click; ccw 1; double; long; wait 200"
+# The simulator's script at its own pace (turns 20 ms apart): every detent gets its own frame
+# on the real port too, and the display follows once the knob rests.
+SCRIPT = "cw 3; click; ccw 1; double; long; wait 200"
 CLOCK_HZ = 125000000                   # CircuitPython runs the QT Py's RP2040 at 125 MHz
 
 

@@ -51,7 +51,7 @@ def lit(frame):
 
 def test_the_frozen_uf2_runs_the_simulators_script(tmp_path):
     uf2 = _frozen_uf2()
-    script = SCRIPT                     # turns 50 ms apart: the display is drawn in between
+    script = SCRIPT
     frames, console = emulate.run_script(script, board="pico", uf2=uf2,
                                          flash=str(tmp_path / "fresh.img"),
                                          progress=lambda line: None)

@@ -256,3 +256,30 @@ def test_how_a_menu_value_is_kept(kept, value, stored):
     item = ("x", "x", values[kept], kept, False, None)
     assert menu_module.stored(item, value) == stored
     assert menu_module.shown(item, stored, values[kept]) == value
+
+
+def test_a_mode_whose_turn_rotates_paints_the_frame_turned():
+    # The app writes such a turn as the last frame turned (hardware/ring.py turn()) and does
+    # not render it: what the mode paints after the turn must be exactly that, for every
+    # meld, root, kind and step, and colours by note must say no.
+    from hardware.ring import SECTORS
+    for name in mode_names():
+        ctx = context()
+        mode = load_mode(name, ctx)
+        if not mode.turn_rotates():
+            continue
+        for action in range(40):
+            before = bytearray(3 * SECTORS)
+            mode.render(before)
+            steps = (1, -1, 5, 11, -7)[action % 5]
+            mode.on_turn(steps)
+            after = bytearray(3 * SECTORS)
+            mode.render(after)
+            turned = bytearray(3 * SECTORS)
+            for s in range(SECTORS):
+                at = 3 * ((s + steps) % SECTORS)
+                turned[at:at + 3] = before[3 * s:3 * s + 3]
+            assert after == turned, (name, action, steps)
+            (mode.on_click, mode.on_double)[action % 2]()       # another meld, another kind
+    assert load_mode("explorer", context()).turn_rotates()
+    assert not load_mode("explorer", context(colours="note")).turn_rotates()
