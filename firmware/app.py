@@ -11,8 +11,6 @@ state: events, console lines, display rows and saves allocate, an idle or repain
 does not.
 """
 
-import asyncio
-
 from core.meldset import MeldSetError
 from hardware.clock import ticks_add, ticks_diff, ticks_since
 from hardware.presses import CLICK, DOUBLE, LONG, PressDetector
@@ -36,12 +34,6 @@ def _save_problem(err):
         return ("settings not saved: drive is read-only (plug the board in again without "
                 "holding the button)")
     return "settings not saved: %s (will try again later)" % err
-
-
-def _sleep_ms(ms):
-    if hasattr(asyncio, "sleep_ms"):
-        return asyncio.sleep_ms(ms)
-    return asyncio.sleep(ms / 1000)
 
 
 class App:
@@ -84,6 +76,7 @@ class App:
         self.watchdog = None
         self.stopped = False
         self.crashed = None           # what a pass the knob asked for raised
+        self.parts_later = False      # add_parts() after the first pass (firmware/start.py)
         self.ticking = False          # a pass is running
         self.knob_due = False         # the knob asked for a pass while one was running
 
@@ -330,24 +323,62 @@ class App:
             self._failed(err)
             render.paint_pattern(frame, render.ERROR, 2)
 
-    async def run(self):
+    # ---- the loop: firmware/async_loop.py runs it as an asyncio task, run_plain without -----
+
+    def run_plain(self, pause):
+        """The loop with no asyncio, `pause(ms)` between passes: CircuitPython's port runs it
+        so (firmware/ports/circuitpython.py)."""
+        self.begin()
+        while self.step():
+            pause(self.pause_ms())
+        self.end()
+
+    def begin(self):
         hw = self.hw
         self.watchdog = hw.start_watchdog()
         if hasattr(hw.encoder, "wake"):          # its interrupt can ask for a pass at once
             hw.encoder.wake = hw.port.knob_wake(self._knob_pass)
-        while not self.stopped:
-            self._pass()
-            if self.crashed is not None:
-                raise self.crashed
-            link = hw.link
-            if link is not None and (link.quit or link.closed):
-                break
-            virtual = link is not None and link.clock.virtual
-            await _sleep_ms(0 if virtual or self.busy else hw.period_ms)
-        if hw.buzzer is not None:
-            hw.buzzer.stop()
+
+    def step(self):
+        """A pass; False once the simulator's host said quit."""
+        if self.stopped:
+            return False
+        self._pass()
+        if self.parts_later:
+            self.parts_later = False
+            self.add_parts()
+        if self.crashed is not None:
+            raise self.crashed
+        link = self.hw.link
+        return link is None or not (link.quit or link.closed)
+
+    def pause_ms(self):
+        """How long the loop may sleep before its next pass."""
+        link = self.hw.link
+        if self.busy or (link is not None and link.clock.virtual):
+            return 0
+        return self.hw.period_ms
+
+    def end(self):
+        if self.hw.buzzer is not None:
+            self.hw.buzzer.stop()
         self.settings.save_before_stop()
         crashes.set_count(self.records, 0)     # a clean stop is not a crash
+
+    def add_parts(self):
+        """The optional display and buzzer, built once the first frame is shown (a part that
+        fails here is still in the boot the crash counter counts)."""
+        from firmware import ports
+        from firmware.unload import unload
+        ports.add_parts(self.hw)
+        unload(("firmware.ports",))              # boot-only code, as in firmware/start.py
+        if self.hw.display is not None:
+            from firmware.screen import layout
+            self._layout = layout
+            self.screen_due = self.last_line is not None
+            self.screen_rows = None
+            while self.screen_due:               # its first picture at once, as a board's
+                self._display_pass()             # own start-up would draw it
 
     def _pass(self):
         self.ticking = True

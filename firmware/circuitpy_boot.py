@@ -31,7 +31,9 @@ def _button_held():
     pressed = not config.get("active_low", True)
     held = True
     for _ in range(HELD_SAMPLES):          # held for 40 ms, not a bounce
-        held = held and pin.value == pressed
+        held = pin.value == pressed
+        if not held:
+            break                          # not held: no need to wait (the usual power-up)
         time.sleep(0.01)
     pin.deinit()
     return held

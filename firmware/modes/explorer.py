@@ -54,7 +54,7 @@ class Mode(modes.Mode):
 
     def on_turn(self, steps):
         self.root = (self.root + steps) % 12
-        self._save()
+        self.ctx.keep("root", self.root)          # the rest is unchanged: nothing to copy
 
     def on_click(self):
         melds = self.kinds[self.kind]

@@ -52,8 +52,9 @@ def python_files():
     return files
 
 
-# The Adafruit bundle modules a CircuitPython board gets: asyncio is no built-in there.
-CIRCUITPYTHON_LIBS = ("asyncio/", "adafruit_ticks.py")
+# The Adafruit bundle modules a CircuitPython board gets: none for the wheel itself (its loop
+# runs without asyncio there: firmware/ports/circuitpython.py).
+CIRCUITPYTHON_LIBS = ()
 CIRCUITPYTHON_DISPLAY_LIBS = ("adafruit_ssd1306.py", "adafruit_framebuf.py",
                               "adafruit_bus_device/")
 
@@ -61,8 +62,8 @@ CIRCUITPYTHON_DISPLAY_LIBS = ("adafruit_ssd1306.py", "adafruit_framebuf.py",
 def library_files(board):
     """(source path, path on the device) of the outside libraries the board needs, in lib/
     (host_tools/device/libs.py pins them): micropython-lib's ssd1306 for a MicroPython board
-    with a display; asyncio and adafruit_ticks for CircuitPython (and Adafruit's SSD1306
-    driver with a display). The simulator needs none."""
+    with a display; Adafruit's SSD1306 driver for a CircuitPython board with a display. The
+    simulator needs none."""
     from hardware import board as board_file
     from host_tools.device import libs
     config = board_file.load(board_path(board))

@@ -5,8 +5,8 @@ lib/ by deploy, circup-style:
 
 - micropython: micropython-lib's `ssd1306` (the OLED), as published on PyPI;
 - circuitpython: Adafruit's bundle libraries (the same modules the CircuitPython bundle
-  ships as source): asyncio + adafruit_ticks (asyncio is no built-in there), the SSD1306
-  driver and what it imports, the NeoPixel library.
+  ships as source): the SSD1306 driver and what it imports, and the NeoPixel library (which
+  the tests hold our wire bytes against).
 
 Run `python -m host_tools.device.libs` to fetch them all."""
 
@@ -31,16 +31,6 @@ PINNED = (
      "01/d0/0841d47772962c80af3ab178ef062ed2cd524cb99eb38463e669428402a8/",
      "d00cae1ff680e6ae504e258e700f002874b0d924b1a604253b6ea63144b58289",
      {"micropython-ssd1306-0.3/ssd1306.py": "ssd1306.py"}),
-    ("circuitpython", "adafruit_circuitpython_asyncio-3.1.1-py3-none-any.whl",
-     "2c/ab/cb8d6e6f6094ea901ac5a6667ceb289518eab01b31475ec02b5db1d336ec/",
-     "901a673e9ce467ece4e70605815aab3bd2153c2f5e85e27e7cdcf1232bc08e5a",
-     {"asyncio/" + n: "asyncio/" + n for n in (
-         "__init__.py", "core.py", "event.py", "funcs.py", "lock.py", "stream.py", "task.py",
-         "traceback.py")}),
-    ("circuitpython", "adafruit_circuitpython_ticks-1.1.7-py3-none-any.whl",
-     "93/65/31b38268343a4813c515352cd032293ba2782ac9d7c3c1a401a12aa009e1/",
-     "d6c28f766e40ff12b5791b63824244fa26a6abbd92af22c179c4dae7b54303c5",
-     {"adafruit_ticks.py": "adafruit_ticks.py"}),
     ("circuitpython", "adafruit_circuitpython_ssd1306-2.12.24-py3-none-any.whl",
      "5d/84/6e6525dc9a974174ef002441f8959a667e6d9a37dfdb483974aaeb7221a9/",
      "f6bc9bf726cc7f8f8c79e1156d785a73dbf8770d64c2b78ec58396d4bfca4e1a",

@@ -1,6 +1,6 @@
 """A CircuitPython board for the tests, on CPython: the files of a CIRCUITPY folder run as
 CircuitPython runs them (boot.py, then code.py, with lib/ first on the path), with the
-pinned Adafruit libraries for real (asyncio, adafruit_ticks, adafruit_ssd1306, ...) and only
+pinned Adafruit libraries for real (adafruit_ssd1306, adafruit_framebuf, ...) and only
 CircuitPython's own modules faked, at the pins: board, digitalio, rotaryio, neopixel_write,
 busio (I2C with the SSD1306 modelled on it), pwmio, supervisor, microcontroller (its nvm kept
 in NVM.bin beside the drive, as the chip keeps it), watchdog, storage (the drive is read-only
@@ -12,8 +12,8 @@ PLAN: {"end_ms": virtual ms to run, "start_ms": where the supervisor clock start
 at 2**29), "boot": run boot.py first (a power-up; false is CircuitPython's reload after a file
 copy), "oled": false for a bus with nothing on it, "events": [[at_ms, "turn", N] | [at_ms, "press"]
 | [at_ms, "release"] | [at_ms, "unplug"]]} (a press at 0 is a button held at power-up;
-"unplug": the OLED stops answering). Time is virtual: it moves only when the code waits (asyncio's
-poll, time.sleep), so a run gives the same result on any machine, loaded or not. RESULT:
+"unplug": the OLED stops answering). Time is virtual: it moves only when the code waits
+(time.sleep; a pass of the app's loop, which sleeps 0 ms, takes 1 ms), so a run gives the same result on any machine, loaded or not. RESULT:
 console lines, frames ([ms, hex wire bytes]), remounts, tones ([ms, freq, duty]), the display RAM."""
 
 import builtins
@@ -173,21 +173,9 @@ def install(plan, result, drive):
     module("pwmio", PWMOut=PWMOut)
     module("micropython", const=lambda value: value)
 
-    class Poll:
-        """CircuitPython's select.poll, as asyncio waits with it: ipoll(ms) lets that much
-        virtual time pass when nothing is registered."""
-
-        def register(self, *args):
-            raise OSError(errno.EINVAL, "no streams on this board")
-
-        def ipoll(self, timeout=-1, flags=0):
-            # A loop that polls without sleeping (the app's on this port) still takes time
-            # a pass: about a millisecond of an RP2040's, as the emulated QT Py measures.
-            plan.advance(timeout if timeout and timeout > 0 else PASS_MS)
-            return iter(())
-
-    module("select", poll=Poll)
-    time.sleep = lambda seconds: plan.advance(seconds * 1000)
+    # The app's loop (firmware/ports/circuitpython.py) polls with time.sleep(0) between
+    # passes: a pass takes about a millisecond of an RP2040's, as the emulated QT Py measures.
+    time.sleep = lambda seconds: plan.advance(seconds * 1000 if seconds else PASS_MS)
     typing_names = module("circuitpython_typing")
     typing_names.__getattr__ = lambda name: object
     return state

@@ -13,10 +13,10 @@ the UF2; later runs start from a copy of it.
 On CircuitPython (main.c, 10.2.1), USB starts after boot.py, and the emulated host (rp2040js's
 USBCDC) opens the serial port as soon as the device is configured, about 60 ms (emulated)
 after code.py has started: what code.py prints before that is lost, as on a real board (the
-"code.py output:" header among it). The firmware's first line comes about two seconds later
-(CircuitPython compiles its modules first), so nothing of the firmware's is lost. A fresh drive
-has no boot_out.txt: the first power-up waits 1 s before writing it, and a kept image's later
-power-ups find it matching and do not."""
+"code.py output:" header among it). The firmware's first line comes about half a second
+later (its modules are .mpy: host_tools/device/drive.py), so nothing of the firmware's is
+lost. A fresh drive has no boot_out.txt: the first power-up waits 1 s before writing it, and a
+kept image's later power-ups find it matching and do not."""
 
 import hashlib
 import json

@@ -1,5 +1,5 @@
 """The CircuitPython build: `deploy --drive` lays out a CIRCUITPY drive, and that drive boots
-on CPython with the real Adafruit libraries (asyncio, adafruit_ticks, adafruit_ssd1306,
+on CPython with the real Adafruit libraries (adafruit_ssd1306, adafruit_framebuf,
 neopixel) and only CircuitPython's own modules faked at the pins (host_tools/emulator/circuitpy_board.py)."""
 
 import errno
@@ -74,10 +74,10 @@ def test_deploy_lays_out_a_circuitpy_drive(tmp_path, capsys):
     folder = deployed(tmp_path)
     names = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
     assert {"boot.py", "code.py", "board.json", "melds/default.cwm", "firmware/app.py",
-            "hardware/cp_devices.py", "lib/adafruit_ticks.py", "lib/asyncio/core.py",
-            "lib/adafruit_ssd1306.py", "lib/adafruit_framebuf.py",
+            "hardware/cp_devices.py", "lib/adafruit_ssd1306.py", "lib/adafruit_framebuf.py",
             "lib/adafruit_bus_device/i2c_device.py"} <= set(names)
     assert not [n for n in names if n.endswith((".mpy", ".tmp"))]   # CircuitPython compiles
+    assert not [n for n in names if n.startswith(("lib/asyncio", "lib/adafruit_ticks"))]
     assert not [n for n in names if n.startswith("lib/neopixel")]    # built in: neopixel_write
     with open(os.path.join(ROOT, "firmware", "circuitpy_boot.py")) as f:
         assert (folder / "boot.py").read_text() == f.read()
@@ -311,3 +311,41 @@ def test_a_port_running_circuitpython_is_sent_to_the_drive(monkeypatch):
             pass
     assert "runs CircuitPython: copy onto its CIRCUITPY drive instead, with --drive PATH" in \
         str(err.value)
+
+
+def test_a_circuitpython_10_drive_gets_mpy_files_and_loses_their_source_twins(tmp_path):
+    # Deployed as source onto a drive with no boot_out.txt (a board not yet seen), then again
+    # once the board has said it runs CircuitPython 10: the modules become .mpy with
+    # CircuitPython's header byte, their .py twins go, a module with async def stays source,
+    # and a library of the user's in lib/ is left alone.
+    folder = tmp_path / "CIRCUITPY"
+    folder.mkdir()
+    assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
+    assert (folder / "firmware" / "start.py").exists()
+    (folder / "lib" / "mylib.py").write_text("X = 1\n")
+    (folder / "boot_out.txt").write_text("Adafruit CircuitPython 10.2.1 on 2026-05-12; "
+                                         "Adafruit QT Py RP2040 with rp2040\n")
+    assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
+    assert (folder / "firmware" / "start.mpy").read_bytes()[:2] == b"C\x06"
+    assert not (folder / "firmware" / "start.py").exists()
+    assert (folder / "lib" / "adafruit_ssd1306.mpy").exists()
+    assert not (folder / "lib" / "adafruit_ssd1306.py").exists()
+    assert (folder / "firmware" / "async_loop.py").exists()        # it has async def
+    assert not (folder / "firmware" / "app.py").exists()
+    assert (folder / "lib" / "mylib.py").read_text() == "X = 1\n"
+    assert (folder / "code.py").exists() and (folder / "boot.py").exists()
+
+
+def test_settings_toml_gets_the_heap_start_and_keeps_the_users_lines(tmp_path):
+    # CircuitPython's heap starts at 8 KB and doubles, collecting before each growth: deploy
+    # asks for 64 KB at power-up in settings.toml, beside the user's own keys, and leaves a
+    # value the user chose.
+    folder = tmp_path / "CIRCUITPY"
+    folder.mkdir()
+    (folder / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "home"')
+    assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
+    assert (folder / "settings.toml").read_text() == (
+        'CIRCUITPY_WIFI_SSID = "home"\nCIRCUITPY_HEAP_START_SIZE = 65536\n')
+    (folder / "settings.toml").write_text("CIRCUITPY_HEAP_START_SIZE = 32768\n")
+    assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
+    assert (folder / "settings.toml").read_text() == "CIRCUITPY_HEAP_START_SIZE = 32768\n"

@@ -43,9 +43,11 @@ def test_the_drive_holds_what_deploy_lays_out(deployed, tmp_path):
     folder.mkdir()
     laid_out = dict(circuitpy_drive.laid_out(NAME, str(folder)))
     assert emulate.drive_files(deployed) == laid_out
-    # Adafruit's bundle modules, for real (asyncio is no built-in on CircuitPython).
-    assert {"code.py", "boot.py", "board.json", "lib/adafruit_ticks.py",
-            "lib/asyncio/core.py"} <= set(laid_out)
+    # Adafruit's SSD1306 driver, for real, and our modules compiled, but where they have
+    # async def (firmware/async_loop.py, which CircuitPython's loop does not use).
+    assert {"code.py", "boot.py", "board.json", "lib/adafruit_ssd1306.mpy",
+            "firmware/async_loop.py", "firmware/app.mpy", "firmware/start.mpy"} <= set(laid_out)
+    assert all(data[:2] == b"C\x06" for rel, data in laid_out.items() if rel.endswith(".mpy"))
 
 
 def test_the_knob_and_ring_pins_are_the_board_files():

@@ -13,7 +13,7 @@ const QUIT = 7;
 const FLASH = "/flash";
 
 // The boot as a board does it (boot.py, then main.py), in the flash folder. The browser's
-// asyncio is a scheduler on JavaScript timers with no run(): start.main's asyncio.run(app.run())
+// asyncio is a scheduler on JavaScript timers with no run(): start.main's asyncio.run(...)
 // starts the app's task and returns, and the worker's event loop runs it from there. An error
 // that ends the app is printed and reported (the page resets the board, as start.main's handler
 // would). A boot that starts no app (safe mode) has ended when main.py returns, as the
