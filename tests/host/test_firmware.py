@@ -215,16 +215,18 @@ def test_a_failing_save_backs_off_and_is_reported_once(device, monkeypatch):
         if path == "settings.json":
             tries.append(device.clock.ticks_ms())
         raise OSError(28, "ENOSPC")
-    monkeypatch.setattr(storage, "write_atomic", full)
-    monkeypatch.setattr(log, "write", lines.append)
-    device.turn(1)
-    device.app.settings.set("brightness", 32, device.clock.ticks_ms())
-    device.wait(60000)
-    gaps = [b - a for a, b in zip(tries, tries[1:])]
-    assert gaps == [10000, 15000, 25000] and len(tries) == 4, gaps
-    assert [l for l in lines if "settings not saved" in l] == [
-        "settings not saved: [Errno 28] ENOSPC (will try again later)"]
-    monkeypatch.undo()
+    # Its own patches, undone alone: monkeypatch.undo() would also undo the fixture's chdir,
+    # and the save below would land in the folder pytest was started in.
+    with monkeypatch.context() as full_flash:
+        full_flash.setattr(storage, "write_atomic", full)
+        full_flash.setattr(log, "write", lines.append)
+        device.turn(1)
+        device.app.settings.set("brightness", 32, device.clock.ticks_ms())
+        device.wait(60000)
+        gaps = [b - a for a, b in zip(tries, tries[1:])]
+        assert gaps == [10000, 15000, 25000] and len(tries) == 4, gaps
+        assert [l for l in lines if "settings not saved" in l] == [
+            "settings not saved: [Errno 28] ENOSPC (will try again later)"]
     device.wait(80000)                               # the flash has room again: saved
     assert json.load(open("settings.json"))["brightness"] == 32
     assert device.app.settings.retry_ms == 0
