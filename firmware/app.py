@@ -57,6 +57,7 @@ class App:
         hw.ring.brightness = self.settings["brightness"]
         self.menu = None
         self.mode = self._start_mode(self.settings["mode"])
+        self.rotates = self.mode.turn_rotates()   # the active mode's, kept by _mode_changed
         self.error_until = None
         self.dirty = True
         self.pending = False
@@ -132,6 +133,7 @@ class App:
         elif key == "brightness":
             self.hw.ring.brightness = value
         self.dirty = True
+        self._mode_changed()
 
     def preview(self, key, value):
         """Show a value while the menu turns through them, without keeping it (None: back to
@@ -180,6 +182,7 @@ class App:
         self.settings.set("mode", "explorer", self.now)
         self.dirty = True
         self.rendered_at = ticks_add(self.now, -self.frame_ms)   # at once, even after a turn
+        self._mode_changed()
 
     def _dispatch(self, press, steps=0):
         """A turn of `steps` detents (press None) or a press (CLICK, DOUBLE, LONG) to the
@@ -198,6 +201,12 @@ class App:
             self._failed(err)
         self.dirty = True
         self.line_due = True
+        self._mode_changed()
+
+    def _mode_changed(self):
+        """What the knob's fast path needs to know of the active mode, asked once an event
+        or a setting may have changed it, not at every detent."""
+        self.rotates = self.active.turn_rotates()
 
     def announce(self):
         """Print the active mode's line on the serial console when it changed."""
@@ -222,11 +231,11 @@ class App:
         if hw.link is not None:
             hw.link.poll(not self.busy)          # a pass with work waiting takes no time
             now = hw.clock.ticks_ms()
-        self.now = self.ctx.now = now
         steps = hw.encoder.take()
+        turned = steps and self._turn_ring(steps, now)    # first: nothing else waits on it
+        self.now = self.ctx.now = now
         if steps:
             self._input(now)
-            turned = self._turn_ring(steps, now)
             self._dispatch(None, steps)
             if turned and self.error_until is None:
                 self.dirty = False        # the LEDs show the turned state already
@@ -262,9 +271,9 @@ class App:
         they show (Mode.turn_rotates): the frame written is turned and written, nothing
         painted or prepared (tests/host/test_modes.py holds each such mode to it). True when
         done."""
-        if self.dirty or self.pending or self.error_until is not None:
+        if not self.rotates or self.dirty or self.pending or self.error_until is not None:
             return False              # the LEDs do not show the mode's state: nothing to turn
-        if ticks_since(now, self.rendered_at) < self.frame_ms or not self.active.turn_rotates():
+        if ticks_since(now, self.rendered_at) < self.frame_ms:
             return False
         if not self.hw.ring.turn(steps, self.hw.clock.ticks_us()):
             return False

@@ -7,7 +7,13 @@ deployed image: the first one of a fresh CIRCUITPY drive also writes boot_out.tx
 Latency: the knob edge that completes a detent to the new frame latched in the LEDs, that is
 its last bit plus the reset gap (50 us, the WS2812B's RES); beside it, the edge to the frame's
 first bit. The physical floor is one frame on the wire (12 x 24 bits x 1.25 us = 360 us)
-plus the reset gap."""
+plus the reset gap. The fast spin: 100 detents 20 ms apart, each with its own frame, and the
+display's text final soon after the last.
+
+Where CircuitPython's power-up goes before code.py (the USB line shows when code.py starts):
+the stock 10.2.1 image for the QT Py waits 200 ms in pico-sdk's double-tap-reset window and
+1000 ms in its safe-mode wait (supervisor/shared/safe_mode.c), both fixed when it is built;
+nothing on the drive changes them."""
 
 import os
 import select
@@ -81,10 +87,12 @@ def bench_port(name):
             pico.power_cut()
             pico.frames.clear()
             pico.serial.clear()
+            pico.usb_up.clear()
             pico.power_up()
             pico.send("started", "wait 2000", *(["turn 1", "wait %d" % DETENT_GAP_MS] * DETENTS))
             emulate.wait_started(pico)
             boot_ns = pico.frames[0][5]
+            usb_ns = pico.usb_up[0] if pico.usb_up else None
             pico.wait_done(timeout=1200)
             slow = list(pico.detents)
             pico.send(*(["turn 1", "wait %d" % SPIN_GAP_MS] * SPIN_DETENTS + ["wait 1000"]))
@@ -95,7 +103,8 @@ def bench_port(name):
             spun = _latencies(pico, spin)
     if len(found) != DETENTS:
         raise UserError("%s: %d of %d detents reached the ring" % (name, len(found), DETENTS))
-    out = dict(_figures(found), boot_ms=boot_ns / 1e6, spin_detents=len(spin),
+    out = dict(_figures(found), boot_ms=boot_ns / 1e6,
+               usb_ms=None if usb_ns is None else usb_ns / 1e6, spin_detents=len(spin),
                spin_shown=len(spun), spin_gap_ms=statistics.median(
                    [(b - a) / 1e6 for a, b in zip(spin, spin[1:])]),
                display_settled_ms=None if settled is None else (settled - spin[-1]) / 1e6)
@@ -186,36 +195,43 @@ def bench_circuitpython_heap():
 
 
 # The issue's bounds (median and worst us; boot ms), printed beside the figures.
-GOALS = {"pico": {"latched": (1500, 3000), "boot_ms": 400},
-         "qtpy_rp2040": {"latched": (2500, 5000), "boot_ms": 1500}}
+GOALS = {"pico": {"latched": (1500, 3000), "boot_ms": 400, "usb_note": "during main.py"},
+         "qtpy_rp2040": {"latched": (2500, 5000), "boot_ms": 1500,
+                         "usb_note": "after boot.py, as code.py starts"}}
 
 
 def report(row):
-    print("The real ports in the emulated RP2040, in emulated time (%d detents, %d ms apart)"
-          % (DETENTS, DETENT_GAP_MS))
-    for name, title in (("pico", "MicroPython 1.28.0, Pico"),
-                        ("qtpy_rp2040", "CircuitPython 10.2.1, QT Py RP2040")):
+    print("The real ports in the emulated RP2040, in emulated time, the board files' OLED and "
+          "piezo fitted")
+    for name, title in (("pico", "MicroPython 1.28.0 on a Pico (plain deploy)"),
+                        ("qtpy_rp2040", "CircuitPython 10.2.1 on a QT Py RP2040")):
         figures = bench_port(name)
-        median, worst = GOALS[name]["latched"]
-        row("  %s: power-up to the first frame" % title, "%.0f ms" % figures["boot_ms"],
-            "<= %d ms" % GOALS[name]["boot_ms"], figures["boot_ms"] <= GOALS[name]["boot_ms"])
-        row("  %s: knob edge to frame latched" % title, "%.0f / %.0f us" % (
+        goals = GOALS[name]
+        median, worst = goals["latched"]
+        print("  " + title)
+        row("    power-up to the first frame", "%.0f ms" % figures["boot_ms"],
+            "<= %d ms" % goals["boot_ms"], figures["boot_ms"] <= goals["boot_ms"])
+        if figures["usb_ms"] is not None:
+            row("      of it, until the USB host sees the board", "%.0f ms" % figures["usb_ms"],
+                goals["usb_note"])
+        row("    knob edge to frame latched (%d detents)" % DETENTS, "%.0f / %.0f us" % (
             figures["latched_median_us"], figures["latched_worst_us"]),
-            "<= %d / %d us; floor %.0f us" % (median, worst, WIRE_FLOOR_US),
+            "<= %d / %d us median / worst" % (median, worst),
             figures["latched_median_us"] <= median and figures["latched_worst_us"] <= worst)
-        row("  %s: knob edge to its first bit" % title, "%.0f / %.0f us" % (
-            figures["first_bit_median_us"], figures["first_bit_worst_us"]), "median / worst")
-        spin = figures["spin"]
-        row("  %s: fast spin, detents shown" % title, "%d of %d detents shown" % (
+        row("      knob edge to its first bit", "%.0f / %.0f us" % (
+            figures["first_bit_median_us"], figures["first_bit_worst_us"]),
+            "floor %.0f us latched" % WIRE_FLOOR_US)
+        row("    fast spin", "%d of %d detents shown" % (
             figures["spin_shown"], figures["spin_detents"]), "a detent every %.1f ms"
             % figures["spin_gap_ms"], figures["spin_shown"] == figures["spin_detents"])
+        spin = figures["spin"]
         if spin is not None:
-            row("  %s: fast spin, knob edge to frame latched" % title, "%.0f / %.0f us" % (
+            row("    fast spin, knob edge to frame latched", "%.0f / %.0f us" % (
                 spin["latched_median_us"], spin["latched_worst_us"]),
                 "<= %d / %d us" % (median, worst),
                 spin["latched_median_us"] <= median and spin["latched_worst_us"] <= worst)
         settled = figures["display_settled_ms"]
-        row("  %s: fast spin, display final after the last detent" % title,
+        row("    fast spin, display final after the last detent",
             "not seen" if settled is None else "%.0f ms" % settled, "<= 150 ms",
             settled is not None and settled <= 150)
     heap = bench_circuitpython_heap()

@@ -196,6 +196,7 @@ class EmulatedPico:
         self.parts = []               # [(emulated ns, "oled", I2C write) | (ns, "piezo", Hz)]
         self.flash_ops = []           # [(emulated ns, "erase" | "program", offset, bytes, ns)]
         self.cut_at = None            # emulated ns of a power cut armed by cut_during()
+        self.usb_up = []              # emulated ns at which the USB host configured the chip
         self.events = []
         self.resets = 0
         self._stop = threading.Event()
@@ -383,4 +384,6 @@ class EmulatedPico:
                                            int(words[4]), int(words[5])))
                 elif text.startswith("X ") and len(words) == 2:
                     self.cut_at = int(words[1])
+                elif text.startswith("U ") and len(words) == 2:
+                    self.usb_up.append(int(words[1]))
 

@@ -42,11 +42,17 @@ def machine(monkeypatch):
     written = []
 
     class NeoPixel:
-        def __init__(self, pin, n, bpp=3):
+        # micropython-lib's neopixel (frozen into the rp2 and esp32 builds): its pin and
+        # 800 kHz timing, which our output passes to machine.bitstream itself.
+        def __init__(self, pin, n, bpp=3, timing=1):
             self.pin, self.n, self.bpp, self.buf = pin, n, bpp, bytearray(n * bpp)
+            self.timing = (400, 850, 800, 450)
 
-        def write(self):
-            written.append(bytes(self.buf))
+    def bitstream(pin, encoding, timing, buf):
+        assert encoding == 0 and timing == (400, 850, 800, 450)
+        written.append(bytes(buf))
+
+    m.bitstream = bitstream
 
     neopixel = types.ModuleType("neopixel")
     neopixel.NeoPixel = NeoPixel

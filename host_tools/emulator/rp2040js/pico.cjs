@@ -119,7 +119,10 @@ watchdog.onWatchdogTrigger = () => {
 const cdc = new USBCDC(mcu.usbCtrl);
 let pending = Buffer.alloc(0);
 let connected = false;
-cdc.onDeviceConnected = () => { connected = true; };
+cdc.onDeviceConnected = () => {
+  connected = true;
+  if (emit) emit(`U ${Math.round(mcu.clock.nanos)}`);     // the host has configured the device
+};
 cdc.onSerialData = (buffer) => {
   process.stdout.write(Buffer.from(buffer));
   if (serialEvents) serialEvents(buffer);      // the same bytes, timed, beside the frames
