@@ -6,9 +6,10 @@ The loop answers the knob first: where the port can, a detent's interrupt has a 
 once (the port's knob_wake), and a pass does its work in this order: the input into the mode,
 the LEDs (a turn that only rotates them is written before the mode even hears of it), the
 console line, the sound, then (once the knob has rested) the display a row a pass, the saves.
-So the LEDs never wait for a line, a redraw or a flash write. The loop tick allocates nothing in steady
-state: events, console lines, display rows and saves allocate, an idle or repainting tick
-does not.
+So a detent waits at most for the one short piece of work running when it came (a display row
+is about 3 ms of I2C; a settings save, rare, longer), never for a whole redraw. The loop tick
+allocates nothing in steady state: events, console lines, display rows and saves allocate, an
+idle or repainting tick does not.
 """
 
 from core.meldset import MeldSetError
@@ -77,7 +78,6 @@ class App:
         self.watchdog = None
         self.stopped = False
         self.crashed = None           # what a pass the knob asked for raised
-        self.parts_later = False      # add_parts() after the first pass (firmware/start.py)
         self.ticking = False          # a pass is running
         self.knob_due = False         # the knob asked for a pass while one was running
 
@@ -302,13 +302,19 @@ class App:
         """One short piece of the display's redraw: the layout first, then one row a pass
         (a row is one SSD1306 page: 128 bytes on the I2C bus, about 3 ms at 400 kHz)."""
         display = self.hw.display
-        try:
-            if self.screen_rows is None:
+        rows = self.screen_rows
+        if rows is None:
+            try:
                 text = self.active.display() or self.last_line
                 self.screen_rows = self._layout(text, display.columns, display.rows)
-                more = True
-            else:
-                more = display.draw_next(self.screen_rows)
+            except Exception as err:             # a mode's bug: as in any of its events
+                self.screen_due = self.busy = False
+                self._failed(err)
+                return
+            self.screen_due = self.busy = True
+            return
+        try:
+            more = display.draw_next(rows)
         except OSError as err:
             # Unplugged or a loose wire (rp2: EIO/ETIMEDOUT; ESP32: ENODEV/ETIMEDOUT;
             # CircuitPython: ENODEV/ETIMEDOUT/EIO): the wheel goes on without its screen.
@@ -350,46 +356,44 @@ class App:
 
     def step(self):
         """A pass; False once the simulator's host said quit."""
+        if self.crashed is not None:             # a knob pass raised: that error, first
+            raise self.crashed
         if self.stopped:
             return False
         self._pass()
-        if self.parts_later:
-            self.parts_later = False
-            self.add_parts()
         if self.crashed is not None:
             raise self.crashed
         link = self.hw.link
         return link is None or not (link.quit or link.closed)
 
     def pause_ms(self):
-        """How long the loop may sleep before its next pass."""
+        """How long the loop may sleep before its next pass: no longer than until a frame the
+        frame rate held back is due."""
         link = self.hw.link
         if self.busy or (link is not None and link.clock.virtual):
             return 0
+        if self.dirty:
+            due = self.frame_ms - ticks_since(self.hw.clock.ticks_ms(), self.rendered_at)
+            return max(0, min(due, self.hw.period_ms))
         return self.hw.period_ms
 
+    def stop(self):
+        """No more passes, not even one the knob asks for (the REPL after Ctrl-C must not
+        hear the app, and a save must not run twice at once)."""
+        self.stopped = True
+        if hasattr(self.hw.encoder, "wake"):
+            self.hw.encoder.wake = None
+
     def end(self):
+        self.stop()
         if self.hw.buzzer is not None:
             self.hw.buzzer.stop()
         self.settings.save_before_stop()
         crashes.set_count(self.records, 0)     # a clean stop is not a crash
 
-    def add_parts(self):
-        """The optional display and buzzer, built once the first frame is shown (a part that
-        fails here is still in the boot the crash counter counts)."""
-        from firmware import ports
-        from firmware.unload import unload
-        ports.add_parts(self.hw)
-        unload(("firmware.ports",))              # boot-only code, as in firmware/start.py
-        if self.hw.display is not None:
-            from firmware.screen import layout
-            self._layout = layout
-            self.screen_due = self.last_line is not None
-            self.screen_rows = None
-            while self.screen_due:               # its first picture at once, as a board's
-                self._display_pass()             # own start-up would draw it
-
     def _pass(self):
+        """A tick with the knob's passes held off (a detent meanwhile gets its own pass at the
+        end)."""
         self.ticking = True
         try:
             self.tick(self.hw.clock.ticks_ms())

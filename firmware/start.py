@@ -44,18 +44,13 @@ def _boot():
     return hw, safemode.reason(hw)
 
 
-def start_app(hw, parts_later=False):
-    """The app, built with boot-only code already gone and start-only code dropped after.
-    parts_later: the optional display and buzzer are built after the first frame (the app's
-    add_parts), so at power-up the ring lights without waiting for them (their drivers and
-    an I2C bus: about 0.1 s on a Pico); else now."""
-    if not parts_later:
-        from firmware import ports
-        ports.add_parts(hw)
+def start_app(hw):
+    """The app, built with boot-only code already gone and start-only code dropped after."""
+    from firmware import ports
+    ports.add_parts(hw)
     unload(BOOT_ONLY)
     from firmware.app import App
     app = App(hw)
-    app.parts_later = parts_later
     unload(START_ONLY)
     return app
 
@@ -73,21 +68,28 @@ def main():
     crashes.booting(hw.records, hw.reset_cause())   # before the app is built: that can crash
     app = None
     try:
-        app = start_app(hw, parts_later=True)
-        run_loop = getattr(hw.port, "run_loop", None)
-        if run_loop is not None:              # a port that runs the loop its own way
-            run_loop(app)
-        else:
+        run_loop = getattr(hw.port, "run_loop", None)    # a port's own loop, or asyncio's
+        if run_loop is None:
+            # Before the app says it started (deploy waits for that line): a missing or
+            # shadowed asyncio stops the boot here, where the deploy can quote it.
             import asyncio
             from firmware import async_loop
+        app = start_app(hw)
+        if run_loop is not None:
+            run_loop(app)
+        else:
             asyncio.run(async_loop.run(app))
     except KeyboardInterrupt:
+        if app is not None:
+            app.stop()             # the knob's interrupt asks for no more passes
         _silence(hw)               # else the piezo sounds on at the REPL
         crashes.set_count(hw.records, 0)      # a deliberate stop (mpremote), not a crash
         if app is not None:
             app.settings.save_before_stop()
         raise
     except Exception as err:
+        if app is not None:
+            app.stop()
         _silence(hw)
         try:
             from firmware import log, render

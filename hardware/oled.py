@@ -30,19 +30,10 @@ class TextDisplay:
         self.writes = 0                       # pages sent, for the benchmark
 
     def show(self, rows):
-        """Draw these rows (strings from firmware/screen.layout); the rest go blank."""
-        first = last = -1
-        for r in range(self.rows):
-            text = rows[r] if r < len(rows) else ""
-            if text != self._shown[r]:
-                self._draw(r, text)
-                self._shown[r] = text
-                if first < 0:
-                    first = r
-                last = r
-        if first >= 0:
-            self.panel.write_pages(first, last)
-            self.writes += last - first + 1
+        """Draw every row that changed, now (tests and benchmarks; the app draws them a row a
+        pass: draw_next)."""
+        while self.draw_next(rows):
+            pass
 
     def draw_next(self, rows):
         """Draw the first row that differs from `rows` and send its page: a redraw split into

@@ -51,7 +51,7 @@ class PioEncoder:
             pair = sm.get()
             self.decoder.feed(((pair & 1) << 1) | ((pair >> 1) & 1))
         if self.decoder.detents and self.wake is not None:
-            self.wake.set()                    # an attribute store: fine in a hard IRQ
+            self.wake.set()                    # allocates nothing: fine in a hard IRQ
 
     def take(self):
         state = machine.disable_irq()

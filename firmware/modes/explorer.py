@@ -6,10 +6,8 @@ noisy."""
 from core.meldset import KINDS
 
 from firmware import modes
+from firmware.modes.names import meld_notes, meld_title, root_note, short_title
 from firmware.render import paint_meld
-
-# The note names (firmware.modes.names and the core's spelling) are imported when the first
-# line is written, after the first frame: at power-up the ring lights without waiting for them.
 
 
 class Mode(modes.Mode):
@@ -79,7 +77,6 @@ class Mode(modes.Mode):
 
     def describe(self):
         """'Eb minor triad (min): Eb Gb Bb', optional notes in parentheses."""
-        from firmware.modes.names import meld_notes, meld_title, root_note
         meldset = self.ctx.meldset
         i = self.meld
         codes = meldset.meld_codes(i)
@@ -88,7 +85,6 @@ class Mode(modes.Mode):
 
     def display(self):
         """The same, with a long id left out ('C major pentatonic: C D E G A')."""
-        from firmware.modes.names import meld_notes, root_note, short_title
         meldset = self.ctx.meldset
         i = self.meld
         codes = meldset.meld_codes(i)

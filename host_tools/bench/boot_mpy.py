@@ -29,12 +29,13 @@ class NullOutput:
 
 
 # What the running app keeps imported (boot-only modules are dropped at start).
-RESIDENT = ("asyncio", "core.degrees", "core.notes", "core.pcset", "core.spelling",
-            "core.meldset", "hardware.quadrature", "hardware.presses", "hardware.ring",
-            "hardware.sim", "hardware.sim_parts", "hardware.font", "hardware.oled", "hardware.buzzer",
-            "firmware.screen", "firmware.devices", "firmware.storage", "firmware.records",
-            "firmware.ports.sim", "firmware.crashes",
-            "firmware.settings", "firmware.render", "firmware.modes", "firmware.modes.explorer",
+RESIDENT = ("asyncio", "firmware.async_loop", "firmware.modes.names", "core.degrees", "core.notes",
+            "core.pcset", "core.spelling", "core.meldset", "hardware.quadrature",
+            "hardware.presses", "hardware.ring", "hardware.sim", "hardware.sim_parts",
+            "hardware.font", "hardware.oled", "hardware.buzzer", "firmware.screen",
+            "firmware.devices", "firmware.storage", "firmware.records",
+            "firmware.ports.sim", "firmware.crashes", "firmware.settings",
+            "firmware.render", "firmware.modes", "firmware.modes.explorer",
             "firmware.app", "firmware.start")
 
 

@@ -40,7 +40,7 @@ gc.collect()
 for _ in range(20):
     for line in LINES:
         t0 = ticks_us()
-        display.show(layout(line))
+        display.show(layout(line))                # row by row, as the app draws it
         elapsed += ticks_diff(ticks_us(), t0)
         changes += 1
 data = chip.data_bytes - bytes0

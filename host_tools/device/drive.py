@@ -105,6 +105,7 @@ SETTINGS_TOML = "settings.toml"
 HEAP_KEY = "CIRCUITPY_HEAP_START_SIZE"
 HEAP_START = 65536
 _HEAP_LINE = re.compile(rb"^\s*" + HEAP_KEY.encode() + rb"\s*=", re.M)
+_TABLE = re.compile(rb"^\s*\[", re.M)
 
 
 def with_heap_start(toml):
@@ -116,13 +117,13 @@ def with_heap_start(toml):
     toml = toml or b""
     if _HEAP_LINE.search(toml):
         return toml
+    line = b"%s = %d\n" % (HEAP_KEY.encode(), HEAP_START)
+    table = _TABLE.search(toml)
+    if table:                                # a top-level key goes before any [table]
+        return toml[:table.start()] + line + toml[table.start():]
     if toml and not toml.endswith(b"\n"):
         toml += b"\n"
-    return toml + b"%s = %d\n" % (HEAP_KEY.encode(), HEAP_START)
-
-
-def _twin(rel):
-    return rel[:-4] + ".py" if rel.endswith(".mpy") else rel[:-3] + ".mpy"
+    return toml + line
 
 
 def _read(path):
@@ -191,10 +192,11 @@ def deploy(drive, board=None, progress=print, meldset=None, compiled=None):
     wanted = set(rel for rel, _ in files)
     stale = [rel for folder in CODE_DIRS for rel in _files_under(drive, folder)
              if rel not in wanted]
-    # The other form of each module in lib/ (CircuitPython imports a .py before its .mpy);
-    # nothing else there is touched: lib/ holds the user's libraries too.
-    stale += [twin for twin in (_twin(rel) for rel, _ in files if rel.startswith("lib/"))
-              if twin not in wanted and os.path.isfile(os.path.join(drive, *twin.split("/")))]
+    # The source of each module compiled into lib/ (CircuitPython imports a .py before its
+    # .mpy); nothing else there is touched: lib/ holds the user's libraries too.
+    stale += [rel[:-4] + ".py" for rel, _ in files
+              if rel.startswith("lib/") and rel.endswith(".mpy")
+              and os.path.isfile(os.path.join(drive, *(rel[:-4] + ".py").split("/")))]
     for rel in stale:
         progress("removing %s" % rel)
         try:

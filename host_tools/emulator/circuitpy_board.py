@@ -13,8 +13,9 @@ at 2**29), "boot": run boot.py first (a power-up; false is CircuitPython's reloa
 copy), "oled": false for a bus with nothing on it, "events": [[at_ms, "turn", N] | [at_ms, "press"]
 | [at_ms, "release"] | [at_ms, "unplug"]]} (a press at 0 is a button held at power-up;
 "unplug": the OLED stops answering). Time is virtual: it moves only when the code waits
-(time.sleep; a pass of the app's loop, which sleeps 0 ms, takes 1 ms), so a run gives the same result on any machine, loaded or not. RESULT:
-console lines, frames ([ms, hex wire bytes]), remounts, tones ([ms, freq, duty]), the display RAM."""
+(time.sleep; a pass of the app's loop, which sleeps 0 ms, takes 1 ms), so a run gives the same
+result on any machine, loaded or not. RESULT: console lines, frames ([ms, hex wire bytes]),
+remounts, tones ([ms, freq, duty]), the display RAM."""
 
 import builtins
 import errno

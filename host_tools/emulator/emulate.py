@@ -206,16 +206,24 @@ def script_start(hold=False):
 
 
 def wait_started(pico, timeout=BOOT_TIMEOUT_S):
-    """Wait for the firmware's first line (the set it loaded, or safe mode) and a frame."""
+    """Wait for the firmware's first line (the set it loaded, or safe mode), a frame, and
+    the app's line for it, which it prints once the ring shows it (safe mode has none)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         text = _said(pico)
         complete = text[:text.rfind("\n") + 1]         # a line still arriving does not count
-        if [s for s in STARTED if s in complete] and pico.frames:
+        if "safe mode" in complete and pico.frames:
+            return
+        if STARTED[0] in complete and pico.frames and _line_after(pico, pico.frames[0][0]):
             return
         time.sleep(0.05)
     raise UserError("the emulated board did not start in %d s; it said: %s"
                     % (timeout, _said(pico)[-300:]))
+
+
+def _line_after(pico, ns):
+    """Has the board finished a line after emulated time `ns`?"""
+    return b"\n" in b"".join(data for at, data in pico.serial if at > ns)
 
 
 def _said(pico):
@@ -230,10 +238,10 @@ def _text(data):
 
 def frames_of(pico, ring, since_ns=0):
     """The run as the simulator writes it: {"wheel", "leds", "console"} a frame, the console
-    lines printed while it was the frame shown (the first frame's: those before it too), and on a board whose OLED and piezo are modelled
-    (emulator/parts.py) "display" (its text once the frame is shown) and "tones" ([Hz, ms]
-    started after this frame); plus "ns" (emulated time) and "faults" (WS2812 timing faults
-    on the wire)."""
+    lines printed while it was the frame shown (the first frame's: those before it too), and on
+    a board whose OLED and piezo are modelled (emulator/parts.py) "display" (its text once the
+    frame is shown) and "tones" ([Hz, ms] started after this frame); plus "ns" (emulated time)
+    and "faults" (WS2812 timing faults on the wire)."""
     timeline = [(ns, 1, data) for ns, data in pico.serial if ns >= since_ns]
     timeline += [(f[0], 0, f) for f in pico.frames if f[0] >= since_ns]
     modelled = pico.board is not None and part_events(pico.board)

@@ -36,8 +36,7 @@ class Device:
         self.hw = Hardware(self.board, Ring(self.board["ring"], self.output), self.encoder,
                            self.button, self.clock, port=sim_port)
         self.app = App(self.hw)
-        self.app.announce()
-        self.wait(20)
+        self.wait(20)                # the first frame, then its line, as a board starts
 
     def wait(self, ms):
         for _ in range(max(1, ms // 10)):

@@ -323,6 +323,11 @@ def test_a_circuitpython_10_drive_gets_mpy_files_and_loses_their_source_twins(tm
     assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
     assert (folder / "firmware" / "start.py").exists()
     (folder / "lib" / "mylib.py").write_text("X = 1\n")
+    # A source deploy leaves a compiled module of the user's alone, even one named as ours.
+    (folder / "lib" / "adafruit_framebuf.mpy").write_bytes(b"C\x06 a user's own (circup)")
+    assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
+    users = b"C\x06 a user's own (circup)"
+    assert (folder / "lib" / "adafruit_framebuf.mpy").read_bytes() == users
     (folder / "boot_out.txt").write_text("Adafruit CircuitPython 10.2.1 on 2026-05-12; "
                                          "Adafruit QT Py RP2040 with rp2040\n")
     assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
@@ -333,6 +338,8 @@ def test_a_circuitpython_10_drive_gets_mpy_files_and_loses_their_source_twins(tm
     assert (folder / "firmware" / "async_loop.py").exists()        # it has async def
     assert not (folder / "firmware" / "app.py").exists()
     assert (folder / "lib" / "mylib.py").read_text() == "X = 1\n"
+    assert (folder / "lib" / "adafruit_framebuf.mpy").read_bytes() != \
+        b"C\x06 a user's own (circup)"        # a compiled deploy lays out its own, by name
     assert (folder / "code.py").exists() and (folder / "boot.py").exists()
 
 
@@ -349,3 +356,7 @@ def test_settings_toml_gets_the_heap_start_and_keeps_the_users_lines(tmp_path):
     (folder / "settings.toml").write_text("CIRCUITPY_HEAP_START_SIZE = 32768\n")
     assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
     assert (folder / "settings.toml").read_text() == "CIRCUITPY_HEAP_START_SIZE = 32768\n"
+    (folder / "settings.toml").write_text('A = 1\n[mine]\nB = 2\n')     # a key after [mine]
+    assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0  # is mine's
+    assert (folder / "settings.toml").read_text() == (
+        "A = 1\nCIRCUITPY_HEAP_START_SIZE = 65536\n[mine]\nB = 2\n")

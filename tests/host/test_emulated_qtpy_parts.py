@@ -12,6 +12,7 @@ import subprocess
 from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import JS, node_path
 from host_tools.sim import simulator
+from tests.host.test_emulated_pico import same_display
 
 NAME = "qtpy_rp2040"
 # A line only the real port prints: with nothing on the STEMMA QT port its I2C has no pull-ups,
@@ -37,8 +38,8 @@ def test_the_oled_shows_the_simulators_text():
     expected, expected_console = simulator.run_script(SCRIPT)
     assert console == expected_console                   # found: no "display not found"
     assert [f["wheel"] for f in frames] == [f["wheel"] for f in expected]
-    assert [f["display"] for f in frames] == [f["display"] for f in expected]
-    assert frames[0]["display"] == ["C major triad", "(maj)", "C E G"]
+    same_display(frames, expected)
+    assert frames[0]["display"][0] == "C major triad"      # its first row before the turn
 
 
 def pwmio_hz(hz):

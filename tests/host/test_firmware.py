@@ -264,3 +264,85 @@ def test_the_menus_colour_test_shows_red_green_blue_from_c(device):
     assert wire[9] == 0 and wire[10] > 0 and wire[11] == 0          # LED 3: R only
     device.click()
     assert device.line == "menu: colour test (click to change, long press to leave)"
+
+
+class Wake:
+    """The port's knob_wake at the board boundary: what the interrupt would call."""
+
+    def __init__(self, callback):
+        self.callback = callback
+
+    def set(self):
+        self.callback()
+
+
+def test_a_detent_during_a_pass_gets_its_own_pass_right_after(device, monkeypatch):
+    # The knob's interrupt asks for a pass while one is running (micropython.schedule runs
+    # between any two bytecodes): the running pass is not entered again, and the detent is
+    # taken by a pass of its own at the end of it, not 10 ms later.
+    app = device.app
+    tick = app.tick
+    asked = []
+
+    def tick_with_a_detent(now):
+        if not asked:
+            asked.append(now)
+            device.encoder.turn(1)
+            app._knob_pass()                     # inside the pass: only noted
+            assert app.knob_due and device.line == "C major triad (maj): C E G"
+        tick(now)
+    monkeypatch.setattr(app, "tick", tick_with_a_detent)
+    app._pass()
+    assert app.mode.root == 1 and not app.knob_due       # taken in the same pass
+    monkeypatch.undo()
+    monkeypatch.chdir(os.getcwd())
+    device.wait(20)                                      # its frame, held by the frame rate
+    assert device.line == "Db major triad (maj): Db F Ab"
+    assert lit(device.wheel()) == [1, 5, 8]
+
+
+def test_a_knob_pass_that_raises_ends_the_loop_with_its_error(device, monkeypatch):
+    # A pass the knob asked for runs outside the loop's own frame: its error is kept and
+    # raised by the loop (then start.main logs it and restarts), not lost in the scheduler.
+    app = device.app
+
+    def broken(now):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(app, "tick", broken)
+    app._knob_pass()
+    monkeypatch.undo()
+    monkeypatch.chdir(os.getcwd())
+    with pytest.raises(RuntimeError, match="boom"):
+        app.step()
+
+
+def test_a_stopped_app_hears_the_knob_no_more(device):
+    # After Ctrl-C the REPL (mpremote's raw REPL, a deploy) must not get the app's lines,
+    # and the interrupt's wake is taken away.
+    app = device.app
+    device.encoder.wake = Wake(app._knob_pass)
+    app.stop()
+    assert device.encoder.wake is None
+    device.encoder.turn(1)
+    app._knob_pass()                             # one already scheduled when it stopped
+    assert device.line == "C major triad (maj): C E G"
+    assert app.step() is False
+
+
+def test_the_plain_loop_runs_passes_and_stops_cleanly(device):
+    # CircuitPython's loop (no asyncio): a pass, then pause(ms); stop() ends it with the
+    # settings saved and the boot counted good.
+    app = device.app
+    pauses = []
+    device.encoder.turn(2)
+
+    def pause(ms):
+        pauses.append(ms)
+        device.clock.advance(10)
+        if len(pauses) == 5:
+            app.stop()
+    app.run_plain(pause)
+    assert device.line == "D major triad (maj): D F# A"
+    # 10 ms, the loop period, or less while a frame the frame rate held back is due
+    assert len(pauses) == 5 and all(0 <= ms <= 10 for ms in pauses) and pauses[-1] == 10
+    assert json.load(open("settings.json"))["root"] == 2

@@ -256,15 +256,6 @@ export class SerialLink {
     return out;
   }
 
-  async runJson(code) {
-    const lines = (await this.run(code)).trim().split(/\r?\n/);
-    try {
-      return JSON.parse(lines[lines.length - 1]);
-    } catch (err) {
-      throw new FlashError(`${this.name}: unexpected answer from the device: ${JSON.stringify(lines.slice(-3))}`);
-    }
-  }
-
   // ---- DeviceLink's steps ------------------------------------------------------------------
 
   // Open the port and enter the raw REPL, retrying while a board re-enumerates.
@@ -358,9 +349,25 @@ export class SerialLink {
     await this.run(`import os\ntry:\n    os.remove(${pyStr(path)})\nexcept OSError:\n    pass`);
   }
 
+  // DeviceLink.hashes: the device prints one [path, hash] line a file (one JSON line of
+  // every hash would need a contiguous block a fragmented heap may not have).
   async hashes(dirs, extra) {
     const code = `DIRS = ${JSON.stringify(dirs)}\nEXTRA = ${JSON.stringify(extra)}\n${this.device.hashes}`;
-    return (await this.runJson(code)).files;
+    const found = {};
+    for (const line of (await this.run(code)).trim().split(/\r?\n/)) {
+      if (!line) continue;
+      let entry;
+      try {
+        entry = JSON.parse(line);
+      } catch (err) {
+        throw new FlashError(`${this.name}: unexpected answer from the device: ${JSON.stringify(line)}`);
+      }
+      if (!Array.isArray(entry) || entry.length !== 2) {
+        throw new FlashError(`${this.name}: unexpected answer from the device: ${JSON.stringify(line)}`);
+      }
+      found[entry[0]] = entry[1];
+    }
+    return found;
   }
 
   // Reset and read what the firmware prints until a line satisfies `until` (or give up).
