@@ -52,9 +52,8 @@ def python_files():
     return files
 
 
-# The Adafruit bundle modules a CircuitPython board gets: none for the wheel itself (its loop
-# runs without asyncio there: firmware/ports/circuitpython.py).
-CIRCUITPYTHON_LIBS = ()
+# The Adafruit bundle modules a CircuitPython board with a display gets; the wheel itself
+# needs none there (its loop runs without asyncio: firmware/ports/circuitpython.py).
 CIRCUITPYTHON_DISPLAY_LIBS = ("adafruit_ssd1306.py", "adafruit_framebuf.py",
                               "adafruit_bus_device/")
 
@@ -70,10 +69,9 @@ def library_files(board):
     platform = config["platform"]
     if platform in ("rp2", "esp32") and config["display"]:
         return [(source, "lib/" + rel) for source, rel in libs.files("micropython")]
-    if platform == "circuitpython":
-        wanted = CIRCUITPYTHON_LIBS + (CIRCUITPYTHON_DISPLAY_LIBS if config["display"] else ())
+    if platform == "circuitpython" and config["display"]:
         return [(source, "lib/" + rel) for source, rel in libs.files("circuitpython")
-                if rel.startswith(wanted)]
+                if rel.startswith(CIRCUITPYTHON_DISPLAY_LIBS)]
     return []
 
 
