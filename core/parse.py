@@ -3,7 +3,7 @@ and degrees ('b3', '#11'). Host tools and meld-set sources use it; the device ne
 """
 
 from core import degrees
-from core.notes import LETTERS, note_pc
+from core.notes import LETTERS, NATURAL_PC, note_pc
 
 _NOTE_ACCIDENTALS = {
     "#": 1, "\u266f": 1, "b": -1, "\u266d": -1,
@@ -46,6 +46,27 @@ def parse_note(text):
 def pc_of(text):
     """Pitch class of a note name."""
     return note_pc(parse_note(text))
+
+
+def midi_note(text):
+    """A MIDI note number from a name with its octave ('C4' = 60, 'Eb3', 'B#3' = 60, 'C-1'
+    = 0) or a number 0..127. NoteError says what is wrong."""
+    name = text.strip() if isinstance(text, str) else ""
+    if name.isdigit():
+        number = int(name)
+    else:
+        at = len(name)
+        while at > 0 and (name[at - 1].isdigit() or name[at - 1] == "-"):
+            at -= 1
+        octave = name[at:]
+        if not (octave[1:] if octave.startswith("-") else octave).isdigit():
+            raise NoteError("%r is not a note with an octave (C4 is middle C) or a MIDI "
+                            "number" % (text,))
+        letter, alter = parse_note(name[:at])
+        number = 12 * (int(octave) + 1) + NATURAL_PC[letter] + alter
+    if not 0 <= number <= 127:
+        raise NoteError("%r is outside MIDI's notes (C-1 = 0 to G9 = 127)" % (text,))
+    return number
 
 
 class DegreeError(ValueError):

@@ -21,6 +21,7 @@ from firmware.modes import Context, load_mode
 from firmware.settings import Settings
 
 ERROR_SHOW_MS = 1500
+NOTES = 9                     # an event beside the presses: the notes held changed
 # The display starts its redraw once the knob has rested this long: a spin goes to the LEDs,
 # and the display shows where it stopped (its redraw costs milliseconds a row on a real bus).
 REST_MS = 40
@@ -45,6 +46,11 @@ class App:
         self.settings = settings or Settings(hw.records).load()
         for problem in self.settings.problems:
             self._log(problem)
+        self.midi = None              # firmware/midi.py, once the `midi` setting asks for it
+        if self.settings["midi"] != "off":
+            # Before the first line: on MicroPython the USB device comes back with MIDI
+            # before the set's line, which the laptop waits for, is printed.
+            self._start_midi()
         from firmware import installed_sets        # used at start and from the menu only
         meldset, name = installed_sets.load_with_fallback(
             self.settings["meldset"], self.settings["last_good_meldset"], self._log)
@@ -113,7 +119,12 @@ class App:
 
     def open_menu(self):
         from firmware.modes.menu import Mode as Menu
-        self.menu = Menu(self.ctx, ("buzzer",) if self.hw.buzzer is not None else ())
+        parts = []
+        if self.hw.buzzer is not None:
+            parts.append("buzzer")
+        if getattr(self.hw.port, "midi_port", None) is not None:
+            parts.append("midi")
+        self.menu = Menu(self.ctx, parts)
 
     def close_menu(self):
         self.menu = None
@@ -129,7 +140,10 @@ class App:
             return
         self.settings.set(key, value, self.now)
         if key == "mode":
+            self.silence()
             self.mode = self._start_mode(value)
+        elif key == "midi":
+            self._midi_setting()
         elif key == "brightness":
             self.hw.ring.brightness = value
         self.dirty = True
@@ -145,11 +159,52 @@ class App:
             self.beep(value)
 
     def play_meld(self, index, root):
-        """The meld on the buzzer (if the board has one and the sound is on)."""
+        """The meld on the buzzer (if the board has one and the sound is on), and its notes
+        on MIDI out."""
         volume = self.settings["volume"]
         if self.hw.buzzer is not None and volume:
             from firmware.sound import meld_tones
             self.hw.buzzer.play(meld_tones(self.meldset, index, root), volume)
+        if self.midi is not None:
+            self.midi.play(self.meldset.meld_codes(index), root, self.settings)
+
+    def silence(self, now=False):
+        """The chord MIDI out sounds, ended (after the LEDs, or `now`): no note is left
+        hanging on a synth."""
+        if self.midi is not None:
+            self.midi.silence()
+            if now:
+                self.midi.flush()
+
+    def held_notes(self):
+        """The notes MIDI in holds (core.midi.HeldNotes), or None when MIDI in is off."""
+        midi = self.midi
+        return midi.held if midi is not None and midi.listening else None
+
+    def _start_midi(self):
+        """The port's USB MIDI transport, made once (the first time the setting turns it
+        on); a board without it, or a failure, is said on the console and changes nothing
+        else."""
+        make = getattr(self.hw.port, "midi_port", None)
+        if make is None:
+            self._log("midi: this board has no USB MIDI")
+            return
+        try:
+            transport = make(self.hw)
+        except Exception as err:
+            self._log("midi: not started (%s)" % err)
+            return
+        from firmware.midi import Midi
+        self.midi = Midi(transport, self.settings)
+
+    def _midi_setting(self):
+        if self.midi is None:
+            if self.settings["midi"] != "off":
+                self._start_midi()
+                self._midi_wake()
+        else:
+            self.midi.follow(self.settings)
+        self._dispatch(NOTES)             # the listen mode shows what is held now, or not
 
     def beep(self, volume):
         """A short A4 at this volume (the menu's sound item previews with it)."""
@@ -185,12 +240,14 @@ class App:
         self._mode_changed()
 
     def _dispatch(self, press, steps=0):
-        """A turn of `steps` detents (press None) or a press (CLICK, DOUBLE, LONG) to the
-        active mode."""
+        """A turn of `steps` detents (press None), a press (CLICK, DOUBLE, LONG) or a change
+        of the notes MIDI in holds (NOTES) to the active mode."""
         mode = self.active
         try:
             if press is None:
                 mode.on_turn(steps)
+            elif press == NOTES:
+                mode.on_notes()
             elif press == CLICK:
                 mode.on_click()
             elif press == DOUBLE:
@@ -243,6 +300,9 @@ class App:
         if event:
             self._input(now)
             self._dispatch(event)
+        if self.midi is not None and self.midi.poll():
+            self._input(now)
+            self._dispatch(NOTES)
         if self.error_until is not None and ticks_diff(now, self.error_until) >= 0:
             self.error_until = None
             self.dirty = True
@@ -259,6 +319,8 @@ class App:
         # before it may have taken a few ms, which would come out of the note.
         if hw.buzzer is not None:
             hw.buzzer.update(hw.clock.ticks_ms())
+        if self.midi is not None:
+            self.midi.flush()             # a meld played: its notes, after the LEDs
         self.busy = False
         if self.screen_due and shown and ticks_since(now, self.input_at) >= REST_MS:
             self._display_pass()
@@ -353,6 +415,13 @@ class App:
         self.watchdog = hw.start_watchdog()
         if hasattr(hw.encoder, "wake"):          # its interrupt can ask for a pass at once
             hw.encoder.wake = hw.port.knob_wake(self._knob_pass)
+        self._midi_wake()
+
+    def _midi_wake(self):
+        """MIDI in asks for a pass at once, where the port can wake the loop."""
+        knob_wake = getattr(self.hw.port, "knob_wake", None)
+        if self.midi is not None and knob_wake is not None and not self.stopped:
+            self.midi.transport.on_receive = knob_wake(self._knob_pass).set
 
     def step(self):
         """A pass; False once the simulator's host said quit."""
@@ -383,6 +452,8 @@ class App:
         self.stopped = True
         if hasattr(self.hw.encoder, "wake"):
             self.hw.encoder.wake = None
+        if self.midi is not None:
+            self.midi.transport.on_receive = None
 
     def end(self):
         self.stop()

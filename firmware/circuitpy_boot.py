@@ -4,7 +4,8 @@ CircuitPython lets either the computer (over USB) or the board's own code write 
 never both. This gives it to the code, so settings, the crash count, the log and flashed meld
 sets are saved, unless the button is held at power-up: then the computer can write it (for
 `chromawheel deploy --drive` and `meldset flash --drive`) and the firmware starts in safe mode.
-What it decided is printed (CircuitPython keeps it in boot_out.txt)."""
+What it decided is printed (CircuitPython keeps it in boot_out.txt). It also names the USB MIDI
+port CircuitPython presents (the `midi` setting decides whether the firmware uses it)."""
 
 import json
 import time
@@ -46,3 +47,11 @@ else:
     storage.remount("/", readonly=False)
     print("chromawheel boot: CIRCUITPY is the firmware's (it saves settings); hold the "
           "button while plugging in to copy files from the computer")
+
+try:
+    import usb_midi
+    usb_midi.set_names(streaming_interface_name="ChromaWheel",
+                       audio_control_interface_name="ChromaWheel",
+                       in_jack_name="ChromaWheel", out_jack_name="ChromaWheel")
+except (ImportError, AttributeError):       # a build without USB MIDI, or older than 9
+    pass

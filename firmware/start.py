@@ -82,6 +82,7 @@ def main():
     except KeyboardInterrupt:
         if app is not None:
             app.stop()             # the knob's interrupt asks for no more passes
+            _quietly(app.silence, True)     # no note left hanging on a synth
         _silence(hw)               # else the piezo sounds on at the REPL
         crashes.set_count(hw.records, 0)      # a deliberate stop (mpremote), not a crash
         if app is not None:
@@ -90,6 +91,7 @@ def main():
     except Exception as err:
         if app is not None:
             app.stop()
+            _quietly(app.silence, True)
         _silence(hw)
         try:
             from firmware import log, render
@@ -100,6 +102,13 @@ def main():
             pass                   # no memory even for the report: the reset still comes
         hw.restart()
         raise
+
+
+def _quietly(action, *args):
+    try:
+        action(*args)
+    except Exception:          # a USB error must not hide the error that stopped the app
+        pass
 
 
 def _silence(hw):

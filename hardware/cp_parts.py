@@ -55,3 +55,24 @@ class PwmTone:
 
     def off(self):
         self._pwm.duty_cycle = 0
+
+
+class UsbMidiPorts:
+    """CircuitPython's own USB MIDI (usb_midi, named in boot.py): raw MIDI bytes both ways.
+    PortIn.readinto returns what tinyusb holds, without waiting."""
+
+    def __init__(self):
+        import usb_midi
+        ins = [p for p in usb_midi.ports if isinstance(p, usb_midi.PortIn)]
+        outs = [p for p in usb_midi.ports if isinstance(p, usb_midi.PortOut)]
+        if not ins or not outs:
+            raise OSError("usb_midi has no ports (USB MIDI disabled in boot.py?)")
+        self._in = ins[0]
+        self._out = outs[0]
+        self.on_receive = None        # rotaryio-style: nothing wakes Python, the loop polls
+
+    def readinto(self, buf):
+        return self._in.readinto(buf) or 0
+
+    def write(self, buf, count):
+        self._out.write(memoryview(buf)[:count])

@@ -8,11 +8,13 @@ port with board `sim` and talks to it over stdin/stdout:
     turn N               N detents (negative: anticlockwise), as quadrature edges through
                          the real decoder, with contact bounce on every edge
     press | release      the button contact
+    midi HEX             these MIDI bytes arrive on the wheel's USB MIDI input
     wait MS              let MS milliseconds pass (virtual: in loop-period steps)
     quit                 stop the app
 
   device -> host:
     "\\x01F" + the wire bytes of every frame written to the ring + "\\n" (binary, fixed size)
+    "\\x01M" + a count byte + the MIDI bytes the wheel sent + "\\n"
     anything else is the firmware's serial console
 
 Frames are written as raw bytes, so showing a frame allocates nothing here either.
@@ -48,6 +50,7 @@ FRAME_MARK = b"\x01F"
 DISPLAY_MARK = b"\x01D"      # + first page, last page, the pages' bytes, "\n"
 TONE_MARK = b"\x01T"         # + ticks_ms (4 bytes), freq_hz (2), duty (2), little-endian, "\n"
 TONE_SIZE = 8
+MIDI_MARK = b"\x01M"         # + count (1 byte), the MIDI bytes the wheel sent, "\n"
 # The clockwise Gray sequence (A leads B), starting from the usual rest state 11.
 _FORWARD = (3, 1, 0, 2)
 
@@ -135,6 +138,7 @@ class CommandQueue:
         self._wait_until = 0
         self.quit = False
         self.closed = False
+        self.midi_in = None           # the MIDI port's twin, once the app has started MIDI
 
     def _wait(self, ms):
         self._wait_left = ms
@@ -199,6 +203,10 @@ class SimLink(CommandQueue):
             self.clock.virtual = words[1] == "virtual"
             if len(words) > 2:
                 self.clock.advance(int(words[2]))
+        elif verb == "midi":
+            if self.midi_in is not None:      # else the wheel's MIDI is off: nothing hears it
+                from binascii import unhexlify
+                self.midi_in.receive(unhexlify(words[1]))
         elif verb == "quit":
             self.quit = True
         elif verb == "interrupt":            # Ctrl-C on the console, as mpremote sends it

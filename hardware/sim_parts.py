@@ -3,7 +3,9 @@ the frame stream (hardware/sim.py), imported only when the board file has them."
 
 import sys
 
-from hardware.sim import DISPLAY_MARK, TONE_MARK, TONE_SIZE
+from hardware.sim import DISPLAY_MARK, MIDI_MARK, TONE_MARK, TONE_SIZE
+
+MIDI_IN_SIZE = 256
 
 
 class SimPanel:
@@ -51,3 +53,45 @@ class SimBuzzer:
         self._out.write(TONE_MARK)
         self._out.write(e)
         self._out.write(b"\n")
+
+
+class SimMidi:
+    """The USB MIDI port's twin: what the host sends (the link's `midi` command) waits here
+    for readinto(); what the wheel writes goes to the host on the frame stream. A full input
+    drops what does not fit, as a USB port's buffer would."""
+
+    def __init__(self, stream=None):
+        self._out = stream or sys.stdout.buffer
+        self._in = bytearray(MIDI_IN_SIZE)
+        self._start = 0
+        self._count = 0
+        self._size = bytearray(1)
+        self.on_receive = None        # called when bytes came (a real port's wake)
+
+    def receive(self, data):
+        for byte in data:
+            if self._count == MIDI_IN_SIZE:
+                break
+            self._in[(self._start + self._count) % MIDI_IN_SIZE] = byte
+            self._count += 1
+        if self.on_receive is not None:
+            self.on_receive()
+
+    def readinto(self, buf):
+        count = min(len(buf), self._count)
+        for i in range(count):
+            buf[i] = self._in[(self._start + i) % MIDI_IN_SIZE]
+        self._start = (self._start + count) % MIDI_IN_SIZE
+        self._count -= count
+        return count
+
+    def write(self, buf, count):
+        while count:
+            size = min(count, 255)
+            self._size[0] = size
+            self._out.write(MIDI_MARK)
+            self._out.write(self._size)
+            self._out.write(memoryview(buf)[:size])
+            self._out.write(b"\n")
+            buf = memoryview(buf)[size:]
+            count -= size

@@ -11,7 +11,8 @@ MODES = (("explorer", "firmware.modes.explorer"),
          ("bluff", "firmware.modes.bluff"),
          ("steps", "firmware.modes.steps"),
          ("alphabet", "firmware.modes.alphabet"),
-         ("key speller", "firmware.modes.key_speller"))
+         ("key speller", "firmware.modes.key_speller"),
+         ("listen", "firmware.modes.listen"))
 FALLBACK = "explorer"
 
 
@@ -19,7 +20,8 @@ class Context:
     """What a mode may read and ask for.
 
     Read: meldset (core.meldset.MeldSet), meldset_name, settings (settings["root"]), now (the
-    loop's ticks_ms). Ask: keep(name, value) a setting, play_meld(index, root) on the buzzer,
+    loop's ticks_ms), held_notes() (core.midi.HeldNotes: what MIDI in holds; None when MIDI
+    in is off). Ask: keep(name, value) a setting, play_meld(index, root) on the buzzer,
     open_menu(); and, for the menu, close_menu(), set_names(), preview(key, value) (brightness
     shown, a volume sounded, nothing kept; None: the preview ends) and apply(key, value) (the
     setting kept and acted on).
@@ -37,6 +39,9 @@ class Context:
 
     def play_meld(self, index, root):
         self.host.play_meld(index, root)
+
+    def held_notes(self):
+        return self.host.held_notes()
 
     def open_menu(self):
         self.host.open_menu()
@@ -56,7 +61,8 @@ class Context:
 
 class Mode:
     """A mode's events and defaults. Events: on_turn(steps), on_click(), on_double(),
-    on_long(); set_changed() when the meld set was switched. render(frame) paints the 12
+    on_long(); on_notes() when the notes MIDI in holds changed (or MIDI in was turned on or
+    off); set_changed() when the meld set was switched. render(frame) paints the 12
     sectors and allocates nothing; describe() is the console line for the state; display()
     the display's shorter text, or None for the console line. turn_rotates() says that a
     turn of N detents moves every colour N sectors with it and changes nothing else render()
@@ -79,6 +85,9 @@ class Mode:
 
     def on_long(self):
         self.ctx.open_menu()            # in every mode, unless it has a use for it first
+
+    def on_notes(self):
+        pass
 
     def set_changed(self):
         pass

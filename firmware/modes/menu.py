@@ -7,7 +7,7 @@ next click: a wrong colour order or LED position in the board file shows at once
 
 from firmware import modes
 from firmware.render import COLOUR_TEST_TEXT, paint_bar, paint_colour_test, paint_dot
-from firmware.settings import BRIGHTNESS_LEVELS, VOLUMES
+from firmware.settings import BRIGHTNESS_LEVELS, MIDI_DIRECTIONS as DIRECTIONS, VOLUMES
 
 # How an item's value is kept in its setting.
 AS_VALUE = 0          # the value itself
@@ -25,6 +25,7 @@ ITEMS = (
     ("root name", "other_root_name", ("auto", "other"), AS_FLAG, False, None),
     ("colour test", None, ("on",), AS_VALUE, False, None),
     ("sound", "volume", VOLUMES, AS_INDEX, True, "buzzer"),
+    ("midi", "midi", DIRECTIONS, AS_VALUE, False, "midi"),
 )
 LABEL, KEY, VALUES, KEPT, LIVE, NEEDS = range(6)
 _BROWSE = bytes((255, 255, 255))

@@ -37,6 +37,12 @@ def build(board):
     return hw
 
 
+def midi_port(hw):
+    """usb_midi's ports, enumerated by CircuitPython itself (named in boot.py)."""
+    from hardware.cp_parts import UsbMidiPorts
+    return UsbMidiPorts()
+
+
 def run_loop(app):
     """The app's loop without asyncio. CircuitPython's asyncio (Adafruit's) allocates 33 bytes
     at every await (measured on the emulated QT Py, 10.2.1): a loop that polls makes tens of

@@ -2,8 +2,8 @@
 interrupts (the board file's encoder driver)."""
 
 from firmware.ports.micropython import (build_with, display_panel, irq_encoder,  # noqa: F401
-                                        knob_wake, reset_cause, restart, tone_output,
-                                        watchdog)
+                                        knob_wake, midi_port, reset_cause, restart,
+                                        tone_output, watchdog)
 
 
 def build(board):

@@ -24,6 +24,11 @@ def knob_wake(callback):
     return mp_devices.ScheduledWake(callback)
 
 
+# USB MIDI: a port that has it defines midi_port(hw) (rp2); one that has not, None (the menu
+# leaves the item out).
+midi_port = None
+
+
 def display_panel(config, hw):
     from hardware import mp_parts
     return mp_parts.Ssd1306Panel(config)

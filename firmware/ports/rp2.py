@@ -6,6 +6,16 @@ from firmware.ports.micropython import (build_with, display_panel, irq_encoder, 
                                         watchdog)
 
 
+def midi_port(hw):
+    """USB MIDI beside the REPL's serial port (machine.USBDevice): the board leaves the bus
+    for a moment and comes back with both. Called by the app only, never in boot.py or safe
+    mode, so a soft reset or a safe-mode boot gives the serial port alone."""
+    from hardware.mp_usb_midi import UsbMidi
+    port = UsbMidi()
+    port.start()
+    return port
+
+
 def build(board):
     config = board["encoder"]
     if config["driver"] == "pio":

@@ -31,6 +31,15 @@ def tone_output(config, hw):
     return sim_parts.SimBuzzer(hw.clock, sim.link_streams()[1])
 
 
+def midi_port(hw):
+    """The USB MIDI port's twin: the host's `midi` commands in, the wheel's messages out on
+    the frame stream."""
+    from hardware import sim_parts
+    port = sim_parts.SimMidi(sim.link_streams()[1])
+    hw.link.midi_in = port
+    return port
+
+
 def watchdog():
     return None
 

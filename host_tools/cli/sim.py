@@ -7,7 +7,7 @@ from host_tools.sim import simulator, terminal
 from host_tools import cache
 from host_tools.device.files import board_path, build_flash, simulated_board
 from host_tools.errors import UserError
-from host_tools.cli.options import add_board, add_set
+from host_tools.cli.options import add_board, add_set, add_settings
 from host_tools.cli.output import emit
 
 DEMO_SCRIPT = ("cw 12; click; cw 3; click; double; ccw 2; click; click; double; cw 5; "
@@ -43,14 +43,16 @@ def register(commands, common):
                    help="with --script: write what the buzzer played as a WAV file")
     p.add_argument("--display-svg", metavar="FILE",
                    help="with --script: write the display's last picture as an SVG file")
+    add_settings(p)
     p.set_defaults(run=run_sim)
 
 
 def run_sim(args):
     simulated_board(args.board)
     if args.script is None and (args.uptime_ms is not None or args.reset_cause is not None
-                                or args.wav or args.display_svg):
-        raise UserError("--uptime-ms, --reset-cause, --wav and --display-svg go with --script")
+                                or args.wav or args.display_svg or args.settings):
+        raise UserError("--uptime-ms, --reset-cause, --wav, --display-svg and --settings go "
+                        "with --script")
     if args.uptime_ms is not None and args.uptime_ms < 0:
         raise UserError("--uptime-ms %d: cannot be negative" % args.uptime_ms)
     heap = simulator.parse_heap(args.heap)
@@ -58,7 +60,8 @@ def run_sim(args):
         frames, console = simulator.run_script(args.script, args.frames, heap, args.board,
                                                args.flash, args.hold_button,
                                                args.reset_cause or "power", args.uptime_ms or 0,
-                                               args.wav, args.display_svg, args.set_path)
+                                               args.wav, args.display_svg, args.set_path,
+                                               args.settings)
         emit(args, {"frames": len(frames), "console": console},
              console + ["%d frames%s" % (len(frames),
                                           " written to " + args.frames if args.frames else "")])

@@ -203,6 +203,11 @@ def choose_set(dest, name):
     """Make the firmware in flash folder `dest` load set `name` at its next start: the
     settings file's meldset, the other settings kept (what deploy.flash_set does on a
     board)."""
+    merge_settings(dest, {"meldset": name})
+
+
+def merge_settings(dest, values):
+    """These settings into flash folder `dest`'s settings.json, the others kept."""
     path = os.path.join(dest, "settings.json")
     try:
         with open(path) as f:
@@ -211,7 +216,7 @@ def choose_set(dest, name):
         settings = {}
     if not isinstance(settings, dict):
         settings = {}
-    settings["meldset"] = name
+    settings.update(values)
     with open(path + ".tmp", "w") as f:
         f.write(json.dumps(settings))
     os.replace(path + ".tmp", path)

@@ -12,12 +12,14 @@ import shutil
 import subprocess
 import tempfile
 
+from core import midi
+from core.parse import NoteError, midi_note
 from hardware import board as board_file
 from hardware.ring import sector_leds
-from hardware.sim import DISPLAY_MARK, FRAME_MARK, TONE_MARK, TONE_SIZE
+from hardware.sim import DISPLAY_MARK, FRAME_MARK, MIDI_MARK, TONE_MARK, TONE_SIZE
 
 from host_tools.sim import sound_file
-from host_tools.device.files import board_path, build_flash
+from host_tools.device.files import board_path, build_flash, merge_settings
 from host_tools.sim.display_image import DisplayImage
 from host_tools.errors import UserError
 from host_tools.tools import micropython_path
@@ -83,10 +85,28 @@ def compile_script(text, button):
             lines.append("wait %d" % _number(words, where, limit=WAIT_LIMIT_MS))
         elif verb in ("press", "release") and len(words) == 1:
             lines.append(verb)
+        elif verb in ("note-on", "note-off") and len(words) > 1:
+            lines.append("midi " + _note_messages(verb, words[1:], where))
+        elif verb == "pedal" and len(words) == 2 and words[1] in ("down", "up"):
+            lines.append("midi b040%02x" % (127 if words[1] == "down" else 0))
         else:
-            raise UserError("%s: expected cw N, ccw N, click, double, long, press, release "
-                            "or wait MS" % where)
+            raise UserError("%s: expected cw N, ccw N, click, double, long, press, release, "
+                            "wait MS, note-on NOTES, note-off NOTES or pedal down|up" % where)
     return lines
+
+
+def _note_messages(verb, names, where):
+    """'note-on C4 E4 G4' -> the MIDI bytes in hex (channel 1; note-on velocity 100, note-off
+    64), sent to the wheel's MIDI input as one batch."""
+    status = "90" if verb == "note-on" else "80"
+    velocity = "%02x" % (midi.VELOCITY if verb == "note-on" else midi.RELEASE)
+    out = []
+    for name in names:
+        try:
+            out.append(status + "%02x" % midi_note(name) + velocity)
+        except NoteError as err:
+            raise UserError("%s: %s" % (where, err))
+    return "".join(out)
 
 
 def _number(words, where, default=None, limit=100000):
@@ -135,7 +155,8 @@ class Firmware:
 
     def feed(self, data):
         """Parse output bytes into events: ("frame", wire bytes), ("console", text),
-        ("display", (first page, last page, bytes)) and ("tone", (ticks_ms, freq_hz, duty))."""
+        ("display", (first page, last page, bytes)), ("tone", (ticks_ms, freq_hz, duty)) and
+        ("midi", the bytes the wheel sent on MIDI out)."""
         self._buffer += data
         events = []
         while self._buffer:
@@ -154,6 +175,15 @@ class Firmware:
                 if len(self._buffer) < need:
                     break
                 events.append(("display", (first, last, self._buffer[4:need - 1])))
+                self._buffer = self._buffer[need:]
+                continue
+            if self._buffer.startswith(MIDI_MARK):
+                if len(self._buffer) < len(MIDI_MARK) + 1:
+                    break
+                need = len(MIDI_MARK) + 1 + self._buffer[2] + 1
+                if len(self._buffer) < need:
+                    break
+                events.append(("midi", self._buffer[3:need - 1]))
                 self._buffer = self._buffer[need:]
                 continue
             if self._buffer.startswith(TONE_MARK):
@@ -178,7 +208,7 @@ class Firmware:
 
 def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hold=False,
                reset_cause="power", uptime_ms=0, wav_path=None, display_svg=None,
-               meldset=None):
+               meldset=None, settings=None):
     """Run a script without a terminal. Returns (frames, console lines); each frame is
     {"wheel", "leds", "console"} ("console": the lines printed while it was the frame shown;
     the firmware prints a state's line once the ring shows it; lines before the first frame
@@ -189,12 +219,15 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
     how the board started, "power" (a power-up) or "reset" (a reset or a watchdog).
     uptime_ms: where the virtual clock starts, as if the board had run that long (its ticks
     wrap every 2**30 like a real port's: ticks_us after 17.9 minutes, ticks_ms after 12.4
-    days). meldset: a set (shipped name or file) installed and chosen before power-up."""
+    days). meldset: a set (shipped name or file) installed and chosen before power-up.
+    settings: a dict of settings (settings.json's keys) the board starts with."""
     commands = compile_script(script, board_file.load(board_path(board))["button"])
     own_flash = flash is None
     flash = flash or tempfile.mkdtemp(prefix="chromawheel-sim-")
     try:
         build_flash(flash, board, meldset=meldset)
+        if settings:
+            merge_settings(flash, settings)
         firmware = Firmware(flash, heap, board, reset_cause)
         # The boot frame shows before the first command (a real user cannot be faster).
         prelude = ["clock virtual %d" % uptime_ms] + (["press"] if hold else ["wait 20"])
@@ -229,6 +262,18 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
     return frames, console
 
 
+def midi_messages(data):
+    """The MIDI bytes the wheel sent, as messages: [[144, 60, 100], ...] (a frame's "midi")."""
+    parser = midi.Parser()
+    messages = []
+    for byte in data:
+        status = parser.feed(byte)
+        if status:
+            length = 2 if 0xC0 <= status < 0xE0 else 3
+            messages.append([status, parser.data1, parser.data2][:length])
+    return messages
+
+
 def _joined(lines, line):
     return lines + "\n" + line if lines else line
 
@@ -241,6 +286,7 @@ def _collect(firmware, out):
     frames = []
     console = []
     since = []
+    sent = []                        # MIDI messages before the first frame: the first frame's
     tones = []
     tone_frames = []                 # the frame each tone follows
     events = firmware.feed(out)
@@ -251,6 +297,8 @@ def _collect(firmware, out):
                 frames[-1]["console"] = _joined(frames[-1]["console"], value)
             else:                    # printed before the first frame: the first frame's
                 since.append(value)
+        elif kind == "midi":
+            (frames[-1]["midi"] if frames else sent).extend(midi_messages(value))
         elif kind == "display":
             image.write(*value)
             if frames:
@@ -264,13 +312,14 @@ def _collect(firmware, out):
                 tone_frames.append(max(len(frames) - 1, 0))
         else:
             wheel, leds = decode_frame(board["ring"], value)
-            frame = {"wheel": wheel, "leds": leds, "console": "\n".join(since)}
+            frame = {"wheel": wheel, "leds": leds, "console": "\n".join(since), "midi": sent}
             if image is not None:
                 frame["display"] = image.rows()
             if board["buzzer"]:
                 frame["tones"] = []
             frames.append(frame)
             since = []
+            sent = []
     played = [(t, i) for t, i in zip(tones, tone_frames) if t[2] is not None]
     for tone, index in played:
         if frames:

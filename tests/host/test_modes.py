@@ -5,6 +5,8 @@ scripted runs in test_table_modes.py check them through the whole firmware."""
 
 import pytest
 
+from core import midi
+
 from firmware.modes import Context, Mode, load_mode, mode_names
 from firmware.modes import menu as menu_module
 from firmware.settings import BRIGHTNESS_LEVELS, Settings
@@ -33,6 +35,10 @@ class Table:
 
     def __init__(self):
         self.asked = []
+        self.held = None              # core.midi.HeldNotes when MIDI in is on
+
+    def held_notes(self):
+        return self.held
 
     def play_meld(self, index, root):
         self.asked.append(("play", index, root))
@@ -211,6 +217,78 @@ def test_the_menu_items_and_the_sound_only_with_a_buzzer():
     assert [i[0] for i in menu().items] == ["mode", "meld set", "brightness", "colours",
                                             "root name", "colour test"]
     assert [i[0] for i in menu(("buzzer",)).items][-1] == "sound"
+    assert [i[0] for i in menu(("buzzer", "midi")).items][-2:] == ["sound", "midi"]
+
+
+def test_the_menu_sets_midi():
+    m = menu(("midi",))
+    play(m, "ccw 1; click; cw 3; click")                             # midi: off -> both
+    assert [a for a in m.ctx.host.asked if a[0] == "apply"] == [("apply", "midi", "both")]
+
+
+# ---- listen: the notes MIDI in holds --------------------------------------------------------
+
+def listening(*messages, **settings):
+    m = mode("listen", **settings)
+    m.ctx.host.held = midi.HeldNotes()
+    notes = m.ctx.host.held
+    lines = []
+    for message in messages:
+        if notes.apply(*message):
+            m.on_notes()
+            lines.append(m.describe())
+    return m, lines
+
+
+def on(note):
+    return (0x90, note, 100)
+
+
+def off(note):
+    return (0x80, note, 64)
+
+
+def test_listen_names_a_triad_and_its_inversion():
+    m, lines = listening(on(60), on(64), on(67))
+    assert lines == ["listen: C: no meld", "listen: C E: C major third (M3) | E minor sixth (m6) with C in "
+                     "the bass",
+                     "listen: C E G: C major triad (maj)"]
+    assert lit(m) == [0, 4, 7]
+    # E in the bass: the reading with its root in the bass comes first when there is one.
+    m, lines = listening(on(52), on(60), on(67))
+    assert lines[-1] == "listen: E G C: C major triad (maj) with E in the bass"
+    m, lines = listening(on(57), on(60), on(64), on(67))
+    assert lines[-1] == ("listen: A C E G: A minor seventh chord (min7) | C major sixth "
+                         "chord (6) with A in the bass")
+    assert m.display() == "listen: A C E G; A min7; C 6 / A"
+
+
+def test_listen_spells_flats_from_the_meld():
+    m, lines = listening(on(63), on(66), on(70))           # Eb Gb Bb
+    assert lines[-1] == "listen: Eb Gb Bb: Eb minor triad (min)"
+    m, lines = listening(on(59), on(63), on(66))           # B3 D#4 F#4
+    assert lines[-1] == "listen: B D# F#: B major triad (maj)"
+
+
+def test_listen_says_what_one_more_note_completes():
+    m, lines = listening(on(60), on(62), on(64))           # C D E
+    # As meld check reads C D E (test_table_modes.py): + G Cadd9, + G# E7#5, + Bb C9.
+    assert lines[-1] == ("listen: C D E: no meld; one more note completes C added ninth (add9) "
+                         "with G, E augmented seventh (7#5) with G#/Ab, C dominant ninth (9) "
+                         "with A#/Bb and 6 more")
+    assert lit(m) == [0, 2, 4]
+
+
+def test_listen_holds_through_the_pedal_and_a_click_forgets():
+    m, lines = listening(on(60), on(64), on(67), (0xB0, 64, 127), off(60), off(64), off(67))
+    assert lines[-1] == "listen (pedal): C E G: C major triad (maj)"
+    m.on_click()
+    assert m.describe() == "listen (pedal): no notes held (play them on a MIDI keyboard)"
+    assert lit(m) == []
+
+
+def test_listen_without_midi_in():
+    assert mode("listen").describe() == "listen: MIDI in is off (menu > midi: in or both)"
 
 
 def test_the_menu_applies_each_item_by_its_key():

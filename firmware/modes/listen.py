@@ -1,0 +1,141 @@
+"""Listen: the notes a MIDI keyboard holds, on the wheel, named.
+
+With MIDI in on (the `midi` setting `in` or `both`) the ring lights the pitch classes held
+(white); once they make a meld of the set it shows that meld, as meld check does with cards:
+its colours, the root marked, optional sectors not held dim. The console and the display name
+every meld the notes make, the one whose root is the lowest note first (so C E G played over
+an E in the bass reads "C major triad (maj) with E in the bass"), or, from two notes on, what
+one more note completes. The sustain pedal holds what it holds. A click forgets the notes held
+(a stuck note, a keyboard unplugged mid-chord); long press opens the menu."""
+
+from core import degrees
+from core.identify import Identifier
+from core.notes import format_note, pc_label
+from core.spelling import spell
+
+from firmware import modes
+from firmware.modes.names import meld_title, root_note
+from firmware.render import CARD, paint_meld, paint_sector
+
+NEAR_SHOWN = 3            # one-note-short readings named on the console
+
+
+class Mode(modes.Mode):
+    name = "listen"
+
+    def __init__(self, ctx):
+        modes.Mode.__init__(self, ctx)
+        self.pcs = []                   # the pitch classes held, from the bass up
+        self.bass = -1                  # the lowest note's pitch class
+        self.readings = []
+        self.shown = None
+        self.set_changed()
+
+    def set_changed(self):
+        self.identifier = Identifier(self.ctx.meldset)
+        self.on_notes()
+
+    # ---- events -------------------------------------------------------------------------
+
+    def on_notes(self):
+        held = self.ctx.held_notes()
+        lowest = held.lowest() if held is not None else -1
+        self.bass = lowest % 12 if lowest >= 0 else -1
+        pcs = held.pcs() if held is not None else []
+        at = pcs.index(self.bass) if pcs else 0
+        self.pcs = pcs[at:] + pcs[:at]
+        readings = self.identifier.exact(self.pcs) if self.pcs else []
+        # The reading whose root is in the bass first; then the set's order, then the root.
+        readings.sort(key=lambda r: (r[1] != self.bass, r[0], r[1]))
+        self.readings = readings
+        self.shown = readings[0] if readings else None
+
+    def on_click(self):
+        held = self.ctx.held_notes()
+        if held is not None and held.clear():
+            self.on_notes()
+
+    # ---- the ring (allocates nothing) ---------------------------------------------------
+
+    def render(self, frame):
+        shown = self.shown
+        if shown is not None:
+            meldset = self.ctx.meldset
+            i = shown[0]
+            paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), shown[1],
+                       meldset.kind(i), self.ctx.settings["colours"] == "note")
+            return
+        held = self.ctx.held_notes()
+        mask = held.mask if held is not None else 0
+        for sector in range(12):
+            paint_sector(frame, sector, CARD, 255 if mask >> sector & 1 else 0)
+
+    # ---- the console --------------------------------------------------------------------
+
+    def describe(self):
+        held = self.ctx.held_notes()
+        if held is None:
+            return "listen: MIDI in is off (menu > midi: in or both)"
+        head = "listen (pedal)" if held.pedal else "listen"
+        if not self.pcs:
+            return head + ": no notes held (play them on a MIDI keyboard)"
+        if not self.readings:
+            return "%s: %s: no meld%s" % (head, " ".join(pc_label(pc) for pc in self.pcs),
+                                          self._near())
+        words = [self._title(i, root_pc) for i, root_pc in self.readings]
+        i, root_pc = self.readings[0]
+        return "%s: %s: %s" % (head, self._spelled(i, root_pc), " | ".join(words))
+
+    def display(self):
+        """The panel's shorter text: the notes, then the melds by root and id ('C maj')."""
+        if not self.readings:
+            return self.describe()
+        meldset = self.ctx.meldset
+        i, root_pc = self.readings[0]
+        parts = ["listen: " + self._spelled(i, root_pc)]
+        for i, root_pc in self.readings:
+            root = root_note(self.ctx, root_pc, meldset.meld_codes(i))
+            part = "%s %s" % (format_note(root), meldset.meld_id(i))
+            if root_pc != self.bass:
+                part += " / " + self._name_in(i, root_pc, self.bass)
+            parts.append(part)
+        return "; ".join(parts)
+
+    def _title(self, i, root_pc):
+        meldset = self.ctx.meldset
+        title = meld_title(meldset, i, root_note(self.ctx, root_pc, meldset.meld_codes(i)))
+        if root_pc != self.bass:
+            title += " with %s in the bass" % self._name_in(i, root_pc, self.bass)
+        return title
+
+    def _names(self, i, root_pc):
+        """{pitch class: its name in the meld at this root} (docs/music.md's spelling)."""
+        codes = self.ctx.meldset.meld_codes(i)
+        root = root_note(self.ctx, root_pc, codes)
+        names = {}
+        for code in codes:
+            names[(root_pc + degrees.semitones(code)) % 12] = format_note(spell(root, code))
+        return names
+
+    def _name_in(self, i, root_pc, pc):
+        return self._names(i, root_pc)[pc]
+
+    def _spelled(self, i, root_pc):
+        """The notes held, from the bass up, named as the notes of the meld they make."""
+        names = self._names(i, root_pc)
+        return " ".join(names[pc] for pc in self.pcs)
+
+    def _near(self):
+        if len(self.pcs) < 2:             # one note: nearly every interval, no help
+            return ""
+        near = self.identifier.near(self.pcs)
+        if not near:
+            return ""
+        meldset = self.ctx.meldset
+        words = []
+        for i, root_pc, extra in near[:NEAR_SHOWN]:
+            root = root_note(self.ctx, root_pc, meldset.meld_codes(i))
+            words.append("%s with %s" % (meld_title(meldset, i, root), pc_label(extra)))
+        more = len(near) - NEAR_SHOWN
+        return "; one more note completes %s%s" % (", ".join(words),
+                                                    " and %d more" % more if more > 0 else "")
