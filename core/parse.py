@@ -62,7 +62,10 @@ def midi_note(text):
         if not (octave[1:] if octave.startswith("-") else octave).isdigit():
             raise NoteError("%r is not a note with an octave (C4 is middle C) or a MIDI "
                             "number" % (text,))
-        letter, alter = parse_note(name[:at])
+        try:
+            letter, alter = parse_note(name[:at])
+        except NoteError as err:
+            raise NoteError("%r: %s" % (text, err))
         number = 12 * (int(octave) + 1) + NATURAL_PC[letter] + alter
     if not 0 <= number <= 127:
         raise NoteError("%r is outside MIDI's notes (C-1 = 0 to G9 = 127)" % (text,))
