@@ -8,8 +8,10 @@ import sys
 
 from host_tools.device.files import board_key
 from host_tools.emulator import emulate
+from host_tools.errors import UserError
 
 from host_tools.cli import knob_input
+from host_tools.cli.options import add_settings
 from host_tools.cli.output import emit
 
 
@@ -45,16 +47,19 @@ def register(commands, common):
                         "it is frozen in, as in build_uf2.sh frozen)")
     p.add_argument("--hold-button", action="store_true",
                    help="hold the button at power-up (safe mode)")
+    add_settings(p)
     p.set_defaults(run=run_emulate)
 
 
 def run_emulate(args):
     progress = (lambda line: None) if args.json else (lambda line: print(line, file=sys.stderr))
+    if args.settings and args.script is None:
+        raise UserError("--settings goes with --script")
     if args.script is not None:
         drive = {}
         frames, console = emulate.run_script(args.script, args.frames, args.board,
                                              args.flash, args.hold_button, progress,
-                                             uf2=args.uf2, drive=drive)
+                                             uf2=args.uf2, drive=drive, settings=args.settings)
         faults = sum(f["faults"] for f in frames)
         result = {"frames": len(frames), "console": console, "timing_faults": faults}
         lines = console + ["%d frames%s; %d WS2812 timing faults" % (

@@ -31,10 +31,11 @@ from hardware import board as board_file
 from host_tools.device import deploy
 from host_tools import cache
 from host_tools.device.files import board_key, board_path
+from host_tools.device.link import DeviceLink
 from host_tools.errors import UserError
 from host_tools.emulator.parts import Parts, part_events
 from host_tools.emulator.rp2040 import EmulatedPico, flash_with_uf2, image
-from host_tools.sim.simulator import compile_script, decode_frame
+from host_tools.sim.simulator import compile_script, decode_frame, midi_messages
 
 CACHE = cache("emulator")
 BOOT_TIMEOUT_S = 60
@@ -240,19 +241,22 @@ def frames_of(pico, ring, since_ns=0):
     """The run as the simulator writes it: {"wheel", "leds", "console"} a frame, the console
     lines printed while it was the frame shown (the first frame's: those before it too), and on
     a board whose OLED and piezo are modelled (emulator/parts.py) "display" (its text once the
-    frame is shown) and "tones" ([Hz, ms] started after this frame); plus "ns" (emulated time)
-    and "faults" (WS2812 timing faults on the wire)."""
+    frame is shown) and "tones" ([Hz, ms] started after this frame); "midi" (the MIDI messages
+    the board sent over USB while it was the frame shown); plus "ns" (emulated time) and
+    "faults" (WS2812 timing faults on the wire)."""
     timeline = [(ns, 1, data) for ns, data in pico.serial if ns >= since_ns]
     timeline += [(f[0], 0, f) for f in pico.frames if f[0] >= since_ns]
     modelled = pico.board is not None and part_events(pico.board)
     parts = Parts(pico.board) if modelled else None
     if parts is not None:
         timeline += [(ns, 2, (part, data)) for ns, part, data in pico.parts if ns >= since_ns]
+    timeline += [(ns, 3, data) for ns, data in pico.midi if ns >= since_ns]
     timeline.sort(key=lambda item: (item[0], item[1]))
     frames = []
     heard = []                                 # (the frame a tone follows, its entry)
     raw = b""
     before = []                                # lines printed before the first frame
+    sent = []                                  # MIDI sent before the first frame
 
     def complete_lines():
         """The lines complete so far go to the frame shown (the first frame's if none yet)."""
@@ -271,6 +275,9 @@ def frames_of(pico, ring, since_ns=0):
             if b"\n" in value:
                 complete_lines()
             continue
+        if kind == 3:
+            (frames[-1]["midi"] if frames else sent).extend(midi_messages(value))
+            continue
         if kind == 2:
             part, data = value
             if part == "oled":
@@ -282,7 +289,7 @@ def frames_of(pico, ring, since_ns=0):
             continue
         wheel, leds = decode_frame(ring, value[1])
         frame = {"wheel": wheel, "leds": leds, "console": "" if frames else "\n".join(before),
-                 "ns": ns, "faults": value[2]}
+                 "midi": [] if frames else sent, "ns": ns, "faults": value[2]}
         if modelled and "oled" in modelled:
             frame["display"] = parts.rows()
         if modelled and "piezo" in modelled:
@@ -324,13 +331,48 @@ def nvm_records(flash):
     return found
 
 
+def put_settings(name, flash, settings, progress=print):
+    """These settings (settings.json's keys) into board `name`'s powered-off flash image, the
+    others kept, where its firmware keeps them: CircuitPython's nvm record; on MicroPython
+    settings.json on littlefs, written over the emulated USB serial (the board boots once for
+    it, and the app stops for the link)."""
+    from firmware.records import RECORD_KEYS
+    from firmware.settings import SETTINGS_PATH
+    if is_circuitpython(load_board(name)):
+        from firmware.nvm_records import NvmRecords
+        from host_tools.emulator import circuitpy_drive
+        nvm = circuitpy_drive.nvm_of(flash)
+        records = NvmRecords(nvm, RECORD_KEYS)
+        records.write(SETTINGS_PATH, _merged(records.read(SETTINGS_PATH), settings))
+        circuitpy_drive.put_nvm(flash, nvm)
+        return
+    progress("writing the settings onto the emulated board")
+    with emulated(name, flash, parts=False) as pico:
+        wait_started(pico)
+        with DeviceLink(pico.port) as link:
+            link.write_atomic(SETTINGS_PATH, _merged(link.read(SETTINGS_PATH), settings))
+
+
+def _merged(saved, settings):
+    try:
+        values = json.loads(saved) if saved else {}
+    except ValueError:
+        values = {}
+    if not isinstance(values, dict):
+        values = {}
+    values.update(settings)
+    return json.dumps(values).encode()
+
+
 def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
-               progress=print, uf2=None, drive=None, parts=True):
+               progress=print, uf2=None, drive=None, parts=True, settings=None):
     """Boot the deployed firmware (from `flash`, a kept image: deployed onto a fresh one first
     if it does not exist yet; else a copy of the cached deployed one), run the script on the
     pins once it has started, return (frames, console lines). `uf2`: another MicroPython
     image. `drive`: a dict, filled with the files on a CircuitPython board's CIRCUITPY drive
-    after the run, and under NVM_RECORDS the firmware's records in its nvm. `parts` False: the board's OLED and piezo are left off (see emulated())."""
+    after the run, and under NVM_RECORDS the firmware's records in its nvm. `parts` False: the
+    board's OLED and piezo are left off (see emulated()). `settings`: a dict of settings the
+    board starts with (put_settings)."""
     config = load_board(board)
     commands = compile_script(script, config["button"])
     refuse_uf2_on_kept(flash, uf2)
@@ -342,6 +384,8 @@ def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
     elif not os.path.exists(flash):
         deploy_onto(board, flash, progress, uf2)
     try:
+        if settings:
+            put_settings(board, flash, settings, progress)
         with emulated(board, flash, held=hold, uf2=uf2, parts=parts) as pico:
             # Sent at power-up and run on the emulated clock from the firmware's start (the
             # simulator's prelude: the boot frame, then 20 ms): the same frames every run.
