@@ -3,9 +3,7 @@ the frame stream (hardware/sim.py), imported only when the board file has them."
 
 import sys
 
-from hardware.sim import DISPLAY_MARK, MIDI_MARK, TONE_MARK, TONE_SIZE
-
-MIDI_IN_SIZE = 256
+from hardware.sim import DISPLAY_MARK, MIDI_MARK, TONE_MARK, TONE_SIZE, MidiInQueue
 
 
 class SimPanel:
@@ -55,35 +53,15 @@ class SimBuzzer:
         self._out.write(b"\n")
 
 
-class SimMidi:
-    """The USB MIDI port's twin: what the host sends (the link's `midi` command) waits here
-    for readinto(); what the wheel writes goes to the host on the frame stream. A full input
-    drops what does not fit, as a USB port's buffer would."""
+class SimMidi(MidiInQueue):
+    """The USB MIDI port's twin in the simulator: what the host sends (the link's `midi`
+    command) waits for readinto(); what the wheel writes goes to the host on the frame
+    stream."""
 
     def __init__(self, stream=None):
+        MidiInQueue.__init__(self)
         self._out = stream or sys.stdout.buffer
-        self._in = bytearray(MIDI_IN_SIZE)
-        self._start = 0
-        self._count = 0
         self._size = bytearray(1)
-        self.on_receive = None        # called when bytes came (a real port's wake)
-
-    def receive(self, data):
-        for byte in data:
-            if self._count == MIDI_IN_SIZE:
-                break
-            self._in[(self._start + self._count) % MIDI_IN_SIZE] = byte
-            self._count += 1
-        if self.on_receive is not None:
-            self.on_receive()
-
-    def readinto(self, buf):
-        count = min(len(buf), self._count)
-        for i in range(count):
-            buf[i] = self._in[(self._start + i) % MIDI_IN_SIZE]
-        self._start = (self._start + count) % MIDI_IN_SIZE
-        self._count -= count
-        return count
 
     def write(self, buf, count):
         while count:

@@ -6,10 +6,12 @@ a turn is real quadrature edges, contact bounce included, through the real decod
 The page registers a JavaScript module `webpins` with every MicroPython it boots:
 
   next()                        the next command as a small int, 0 when none: VERB + 8 * ARG
-                                (TURN detents, PRESS, RELEASE, WAIT ms, VIRTUAL uptime, QUIT)
+                                (TURN detents, PRESS, RELEASE, WAIT ms, VIRTUAL uptime, MIDI
+                                message, QUIT)
   ring(address, length)         a frame's wire bytes; the page reads them out of the heap
   display(address, first, last) pages first..last of the OLED's pixels, likewise
   tone(ticks_ms, freq_hz, duty) the piezo (freq 0: off), for Web Audio and the frames
+  midi(address, length)         MIDI bytes the wheel sent (Web MIDI out, the frames)
   reset_cause                   "power" (the page was opened) or "reset"
   reset()                       machine.reset(): the page boots the firmware again
   (started() and crashed() are for the page's boot, which stands in for asyncio.run)
@@ -34,6 +36,7 @@ PRESS = 2
 RELEASE = 3
 WAIT = 4
 VIRTUAL = 5             # "clock virtual UPTIME": the simulator's script clock
+MIDI = 6                # a MIDI message in: status << 16 | data1 << 8 | data2
 QUIT = 7
 
 _STEP = PERIOD >> 2           # the longest step ticks_add takes, worked out once
@@ -84,6 +87,7 @@ class WebLink(CommandQueue):
     def __init__(self, clock, encoder, button, period_ms):
         CommandQueue.__init__(self, clock, encoder, button, period_ms)
         self._next = webpins.next
+        self._message = bytearray(3)
 
     def poll(self, advance=True):
         """Called once per loop tick."""
@@ -107,6 +111,13 @@ class WebLink(CommandQueue):
         elif verb == VIRTUAL:
             self.clock.virtual = True
             self.clock.advance(arg)
+        elif verb == MIDI:
+            if self.midi_in is not None:          # else the wheel's MIDI is off
+                m = self._message
+                m[0] = arg >> 16
+                m[1] = (arg >> 8) & 0x7F
+                m[2] = arg & 0x7F
+                self.midi_in.receive(m, 2 if 0xC0 <= m[0] < 0xE0 else 3)
         elif verb == QUIT:
             self.quit = True
 

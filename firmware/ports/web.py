@@ -17,6 +17,13 @@ def tone_output(config, hw):
     return web_parts.WebBuzzer(hw.clock)
 
 
+def midi_port(hw):
+    from hardware import web_parts
+    port = web_parts.WebMidi()
+    hw.link.midi_in = port
+    return port
+
+
 def watchdog():
     return None
 
