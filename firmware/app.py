@@ -204,7 +204,10 @@ class App:
                 self._midi_wake()
         else:
             self.midi.follow(self.settings)
-        self._dispatch(NOTES)             # the listen mode shows what is held now, or not
+        try:
+            self.mode.on_notes()          # (the menu is open) listen: what is held now, or not
+        except Exception as err:
+            self._failed(err)
 
     def beep(self, volume):
         """A short A4 at this volume (the menu's sound item previews with it)."""

@@ -370,6 +370,49 @@ def test_every_platform_has_a_port_with_the_whole_interface(machine, monkeypatch
     for name in PLATFORMS:
         port = _port(monkeypatch, name)
         assert [f for f in PORT_FUNCTIONS if not callable(getattr(port, f, None))] == [], name
+        # USB MIDI: a function where the port has it, None where it has not (no menu item).
+        assert port.midi_port is None or callable(port.midi_port), name
+    assert _port(monkeypatch, "esp32").midi_port is None
+
+
+def test_circuitpython_usb_midi_ports(monkeypatch):
+    """cp_parts.UsbMidiPorts against usb_midi's interface (shared-bindings/usb_midi: ports, a
+    tuple of PortIn and PortOut; readinto(buf) returns a count, None or 0 when nothing came)."""
+    usb_midi = types.ModuleType("usb_midi")
+
+    class PortIn:
+        def __init__(self):
+            self.waiting = b""
+
+        def readinto(self, buf):
+            count = len(self.waiting)
+            buf[:count] = self.waiting
+            self.waiting = b""
+            return count or None
+
+    class PortOut:
+        def __init__(self):
+            self.sent = b""
+
+        def write(self, buf):
+            self.sent += bytes(buf)
+            return len(buf)
+
+    usb_midi.PortIn, usb_midi.PortOut = PortIn, PortOut
+    usb_midi.ports = (PortIn(), PortOut())
+    fake_modules(monkeypatch, usb_midi=usb_midi)
+    _circuitpython(monkeypatch)
+    from hardware.cp_parts import UsbMidiPorts
+    port = UsbMidiPorts()
+    buf = bytearray(64)
+    assert port.readinto(buf) == 0
+    usb_midi.ports[0].waiting = b"\x90\x3c\x64"
+    assert port.readinto(buf) == 3 and buf[:3] == b"\x90\x3c\x64"
+    port.write(bytearray(b"\x80\x3c\x40\x90\x3e\x64"), 3)
+    assert usb_midi.ports[1].sent == b"\x80\x3c\x40"
+    usb_midi.ports = ()
+    with pytest.raises(OSError, match="usb_midi has no ports"):
+        UsbMidiPorts()
 
 
 def test_reset_cause_on_the_boards(machine, monkeypatch):
