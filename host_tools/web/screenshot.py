@@ -2,8 +2,9 @@
 site at a desktop's size and at a phone's, plays a script in the simulator's virtual time (so
 the wheel and the display show the same thing every run), puts a mistake in the studio's set
 (typed in the JSON on the desktop, tapped on the meld card on the phone) so that the
-validator's message shows at the meld and the field, and takes the screenshots; they are then made small (PNG with a palette). The page's icons are drawn
-from icon.svg the same way. The tests take the same pictures into build/."""
+validator's message shows at the meld and the field, and takes the screenshots; they are then
+made small (PNG with a palette). The page's icons are drawn from icon.svg the same way. The
+tests take the same pictures into build/."""
 
 import io
 import os

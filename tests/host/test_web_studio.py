@@ -295,7 +295,8 @@ def test_a_set_built_by_taps_is_the_set_written_by_hand(view, site, tmp_path):
         "[data-editor-sector]", "items => items.map(i => i.dataset.state)")
     on = {0: "required", 2: "required", 4: "required", 7: "optional", 10: "required"}
     assert states == [on.get(s, "off") for s in range(12)]
-    assert view.text_content("#editor-degrees") == "degrees 1 3 (5) b7 9 \u00b7 notes C E (G) B\u266d D"
+    assert view.text_content("#editor-degrees") == \
+        "degrees 1 3 (5) b7 9 \u00b7 notes C E (G) B\u266d D"
 
 
 def test_the_json_view_and_the_editor_keep_in_step(view, site):

@@ -22,7 +22,6 @@ from core.spelling import spell
 SECTORS = 12
 ONE = degrees.encode(1, 0)
 OCTAVE = degrees.encode(8, 0)
-STATES = ("off", "required", "optional")
 
 
 def _code(text):
@@ -214,7 +213,8 @@ def edit(request_json):
     alternative picked) or {"octave": true/false}}.
 
     answer: {"degrees", "notes" (each degree spelled from the root, as the display spells
-    it), "auto", "changed", "editable", "why", "octave": null/"required"/"optional", "sectors": [{"sector", "state", "degree", "label", "note", "alternatives":
+    it), "auto", "changed", "editable", "why", "octave": null/"required"/"optional",
+    "sectors": [{"sector", "state", "degree", "label", "note", "alternatives":
     [{"degree", "label", "note"}]}]}."""
     request = json.loads(request_json)
     kind = request.get("kind")
