@@ -13,11 +13,17 @@
   site.json                     where each file lies in those two, the board file, the
                                 wheel's colours (firmware/render.py), the display's glyphs
                                 (as the simulator reads them back), the device-side code of
-                                `meldset flash` (host_tools/device), the example meld sets
+                                `meldset flash` (host_tools/device), the example meld sets,
+                                where the help panel's documents are
+  docs/                         the documents the help panel links (docs/*.md, as text): on
+                                GitHub Pages it links the repository's own pages instead
+  sw.js                         the service worker, with the list of every file above and a
+                                version that changes with any of them (offline after one visit)
 
 Every file the page runs is generated from the repository's own, never rewritten by hand."""
 
 import ast
+import hashlib
 import json
 import os
 import shutil
@@ -44,12 +50,51 @@ RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 # The laptop's side of a meld set, run by the page's second MicroPython: the validator and the
 # modules it imports (host-only modules included: the device never compiles a source).
 HOST_CORE = ("core/__init__.py", "core/degrees.py", "core/notes.py", "core/parse.py",
-             "core/meldset.py", "core/meldset_compiler.py")
+             "core/spelling.py", "core/meldset.py", "core/meldset_compiler.py")
 SIMULATOR = os.path.join(ROOT, "host_tools", "sim", "simulator.py")
 SCRIPT_NAMES = ("TURN_GAP_MS", "WAIT_LIMIT_MS", "gestures", "compile_script", "_number")
 DEPLOY = os.path.join(ROOT, "host_tools", "device", "deploy.py")
 LINK = os.path.join(ROOT, "host_tools", "device", "link.py")
 MELDSETS = os.path.join(ROOT, "core", "meldsets")
+DOCS = os.path.join(ROOT, "docs")
+HELP_DOCS = ("using.md", "meldsets.md", "music.md", "rules.md")
+SERVICE_WORKER = "sw.js"
+
+
+def docs_links(env=None):
+    """Where the help panel's documents are: the repository's pages on GitHub when the build
+    runs in a GitHub workflow (the Pages workflow), else the copies in the site's docs/."""
+    env = os.environ if env is None else env
+    repo = env.get("GITHUB_REPOSITORY")
+    if repo:
+        server = env.get("GITHUB_SERVER_URL") or "https://github.com"
+        ref = env.get("GITHUB_SHA") or "HEAD"
+        return {name: "%s/%s/blob/%s/docs/%s" % (server, repo, ref, name) for name in HELP_DOCS}
+    return {name: "docs/" + name for name in HELP_DOCS}
+
+
+def service_worker(out):
+    """sw.js in `out` given the site's files (every one, but itself) and their version."""
+    names = []
+    digest = hashlib.sha256()
+    for folder, subfolders, files in os.walk(out):
+        subfolders.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, out).replace(os.sep, "/")
+            if rel == SERVICE_WORKER:
+                continue
+            names.append(rel)
+            digest.update(rel.encode() + b"\0" + _read(path))
+    files = ["./"] + ["index.html" if n == "index.html" else n for n in names]
+    path = os.path.join(out, SERVICE_WORKER)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    text = text.replace('"__VERSION__"', json.dumps(digest.hexdigest()[:16]))
+    text = text.replace("__FILES__", json.dumps(files))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return files
 
 
 def runtime_dir():
@@ -182,9 +227,15 @@ def build(out=OUT, progress=print):
         "examples": examples,
         "glyphs": {cell.hex(): text for cell, text in GLYPHS.items()},
         "device": device_code(),
+        "docs": docs_links(),
     }
+    if os.path.isdir(DOCS):              # a checkout; an installed wheel has none to copy
+        os.makedirs(os.path.join(fresh, "docs"))
+        for name in HELP_DOCS:
+            shutil.copyfile(os.path.join(DOCS, name), os.path.join(fresh, "docs", name))
     with open(os.path.join(fresh, "site.json"), "w") as f:
         json.dump(manifest, f, indent=1, ensure_ascii=False)
+    service_worker(fresh)
     shutil.rmtree(out, ignore_errors=True)
     os.replace(fresh, out)
     total = site_size(out)

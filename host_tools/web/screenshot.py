@@ -1,8 +1,12 @@
-"""The README's picture of the page (`make web-screenshot`): headless Chromium opens the built
-site, plays a script in the simulator's virtual time (so the wheel and the display show the
-same thing every run), puts a set with a mistake in the studio's editor so that the
-validator's message shows, and takes the screenshot. The tests take the same one into build/."""
+"""The README's pictures of the page (`make web-screenshot`): headless Chromium opens the built
+site at a desktop's size and at a phone's, plays a script in the simulator's virtual time (so
+the wheel and the display show the same thing every run), puts a mistake in the studio's set
+(typed in the JSON on the desktop, tapped on the meld card on the phone) so that the
+validator's message shows at the meld and the field, and takes the screenshots; they are then
+made small (PNG with a palette). The page's icons are drawn from icon.svg the same way. The
+tests take the same pictures into build/."""
 
+import io
 import os
 import sys
 
@@ -11,41 +15,112 @@ from host_tools.errors import UserError
 from host_tools.web import browser, build
 from host_tools.web.server import SiteServer
 
-PICTURE = os.path.join(ROOT, "host_tools", "web", "screenshot.png")
+HERE = os.path.join(ROOT, "host_tools", "web")
+PICTURE = os.path.join(HERE, "screenshot.png")
+PHONE_PICTURE = os.path.join(HERE, "screenshot-phone.png")
 SCRIPT = "cw 3; click; click; click; click; click; click; click"
 VIEWPORT = {"width": 1280, "height": 960}
+PHONE = {"width": 390, "height": 844}
+PHONE_TAPS = (4, 3, 7, 7, 10)
 MISTAKE = ('"degrees": ["1", "3", "(5)", "6", "9"]', '"degrees": ["1", "3", "(5)", "b4", "9"]')
+ICONS = {os.path.join(HERE, "site", "icon-%d.png" % size): size for size in (192, 512)}
 
 
-def take(site_url, chromium, path):
-    """Write the picture to `path`; the text the studio showed."""
-    context = chromium.new_context(viewport=VIEWPORT, device_scale_factor=1)
+def _with_the_mistake(page):
+    """The studio with the README's mistake in its JSON: the messages it shows."""
+    source = page.input_value("#source")
+    page.fill("#source", source.replace(*MISTAKE, 1))
+    page.wait_for_function("document.querySelector('#studio').dataset.valid === 'false'")
+    page.evaluate("window.chromawheel.studio.settled()")
+    page.eval_on_selector("#source", "editor => { editor.scrollTop = 0; editor.blur(); }")
+    return page.eval_on_selector_all("#problems li", "items => items.map(i => i.textContent)")
+
+
+def _tapped(page):
+    """A new meld tapped on the card, 3 and b3 (spelled #9 beside the 3), (5), b7: the jazz
+    set's 7#9 again, which the validator says at the meld; the card in view."""
+    page.tap("#new-meld")
+    for sector in PHONE_TAPS:
+        page.evaluate("window.chromawheel.studio.settled()")
+        page.tap('[data-editor-sector="%d"]' % sector)
+    page.evaluate("window.chromawheel.studio.settled()")
+    page.eval_on_selector("#meld-card", "card => card.scrollIntoView({block: 'start'})")
+    return page.eval_on_selector_all("#problems li", "items => items.map(i => i.textContent)")
+
+
+def take(site_url, chromium, path, phone=False):
+    """Write a picture to `path` (the desktop's, or the phone's with its editor in view); the
+    text the studio showed."""
+    if phone:
+        context = chromium.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True,
+                                       is_mobile=True)
+    else:
+        context = chromium.new_context(viewport=VIEWPORT, device_scale_factor=1)
     try:
         page = context.new_page()
         browser.run_script(page, site_url, SCRIPT)
         page.wait_for_selector("body[data-ready]", state="attached")
-        source = page.input_value("#source")
-        page.fill("#source", source.replace(*MISTAKE, 1))
-        page.wait_for_function("document.querySelector('#studio').dataset.valid === 'false'")
-        page.eval_on_selector("#source", "editor => { editor.scrollTop = 0; editor.blur(); }")
-        shown = page.eval_on_selector_all("#problems li", "items => items.map(i => i.textContent)")
+        shown = _tapped(page) if phone else _with_the_mistake(page)
         page.screenshot(path=path)
         return shown
     finally:
         context.close()
 
 
+def small(path, colours=128):
+    """The PNG at `path` rewritten with a palette (about a third of the bytes); False when
+    Pillow is not installed (the picture stays as Chromium wrote it)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return False
+    with Image.open(path) as image:
+        quantised = image.convert("RGB").quantize(colours, method=Image.Quantize.MEDIANCUT)
+    out = io.BytesIO()
+    quantised.save(out, "PNG", optimize=True)
+    with open(path, "wb") as f:
+        f.write(out.getvalue())
+    return True
+
+
+def icons(chromium, svg=os.path.join(HERE, "site", "icon.svg"), targets=None):
+    """The manifest's PNG icons drawn from icon.svg."""
+    targets = ICONS if targets is None else targets
+    with open(svg, encoding="utf-8") as f:
+        drawing = f.read()
+    for path, size in targets.items():
+        context = chromium.new_context(viewport={"width": size, "height": size},
+                                       device_scale_factor=1)
+        try:
+            page = context.new_page()
+            page.set_content('<body style="margin:0">%s</body>' % drawing.replace(
+                "<svg ", '<svg width="%d" height="%d" ' % (size, size), 1))
+            page.screenshot(path=path, omit_background=True)
+        finally:
+            context.close()
+    return sorted(targets)
+
+
 def main():
     try:
         with SiteServer(build.OUT) as site, browser.chromium() as chromium:
             shown = take(site.url, chromium, PICTURE)
+            shown += take(site.url, chromium, PHONE_PICTURE, phone=True)
+            drawn = icons(chromium)
+        for path in drawn:
+            small(path, 64)
     except UserError as err:
         sys.stderr.write("error: %s\n" % err)
         return 2
     except Exception as err:              # Playwright's own errors (a page that never loads)
         sys.stderr.write("error: the screenshot failed (%s)\n" % str(err).strip().splitlines()[0])
         return 1
-    print("wrote %s (the studio says: %s)" % (os.path.relpath(PICTURE), shown[0]))
+    for path in (PICTURE, PHONE_PICTURE):
+        small(path)
+        print("wrote %s (%d bytes)" % (os.path.relpath(path), os.path.getsize(path)))
+    print("the studio says: %s" % "; ".join(shown))
+    print("drew %s (make web puts them in the site)" % ", ".join(
+        os.path.relpath(p) for p in drawn))
     return 0
 
 

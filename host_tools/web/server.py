@@ -13,7 +13,8 @@ from host_tools.errors import UserError
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".json": "application/json; charset=utf-8", ".wasm": "application/wasm",
-         ".bin": "application/octet-stream", ".png": "image/png", ".svg": "image/svg+xml"}
+         ".bin": "application/octet-stream", ".png": "image/png", ".svg": "image/svg+xml",
+         ".webmanifest": "application/manifest+json", ".md": "text/plain; charset=utf-8"}
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

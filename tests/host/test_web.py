@@ -218,28 +218,16 @@ def test_a_bad_set_shows_the_validators_messages(page, site, tmp_path, capsys, m
     assert _texts(page, "#problems li") == [
         "jazz.json: valid meld set 'jazz': 47 melds (0 intervals, 35 chords, 12 scales), "
         "1603 bytes compiled"]
-    # Typed in the editor: checked as it is typed.
+    # Typed in the JSON view: checked as it is typed; the set is named "bad" there now, and
+    # the file name follows it.
     page.fill("#source", BAD_SET.replace('"b4"', '"b3", "#2"'))
     page.wait_for_function("document.querySelector('#problems li') && "
                            "document.querySelector('#problems li').textContent.includes('#2')")
     assert _texts(page, "#problems li")[0] == \
-        "jazz.json: melds[0].degrees[2]: '#2' is the same position as melds[0].degrees[1] 'b3'"
+        "bad.json: melds[0].degrees[2]: '#2' is the same position as melds[0].degrees[1] 'b3'"
 
 
-def test_preview_on_the_wheel(page, site):
-    page.goto(site.url)
-    page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
-    page.evaluate("localStorage.clear()")
-    page.select_option("#example", "jazz.json")
-    page.wait_for_function("!document.querySelector('#preview').disabled")
-    page.click("#preview")
-    page.wait_for_function("document.querySelector('#console').textContent"
-                           ".includes('meld set jazz loaded: 47 melds')", timeout=60000)
-    # The page's storage keeps the set and the setting, as a board's flash: a reload uses it.
-    page.reload()
-    page.wait_for_function("document.querySelector('#console').textContent"
-                           ".includes('meld set jazz loaded: 47 melds')", timeout=60000)
-    page.evaluate("localStorage.clear()")
+# The preview (on a copy of the page's flash, until stopped or reloaded): test_web_studio.py.
 
 
 def test_without_web_serial_the_page_says_so(chromium, site):
@@ -255,18 +243,7 @@ def test_without_web_serial_the_page_says_so(chromium, site):
     context.close()
 
 
-def test_the_readmes_screenshot(chromium, site):
-    """make web-screenshot takes the README's picture this way; the test run takes it too."""
-    from host_tools.web import screenshot
-    path = os.path.join(ROOT, "build", "web-screenshot.png")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    shown = screenshot.take(site.url, chromium, path)
-    assert shown == ["jazz.json: melds[0].degrees[3]: 'b4' is not a degree"]
-    with open(path, "rb") as f:
-        head = f.read(24)
-    assert head[:8] == b"\x89PNG\r\n\x1a\n"
-    assert (int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")) == (
-        screenshot.VIEWPORT["width"], screenshot.VIEWPORT["height"])
+# The README's screenshots (a desktop's and a phone's): test_web_studio.py.
 
 
 # ---- the flasher over Web Serial, to the emulated Pico ---------------------------------------

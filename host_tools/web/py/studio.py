@@ -3,14 +3,18 @@ read, validated and compiled as `chromawheel meldset validate` does (the core's 
 validator, core/meldset_compiler.py), with its messages, and what `meldset flash` would send.
 
 check() answers JSON for the page: {"path", "valid", "lines" (what the command line prints,
-without its "error: "), and for a valid set "name", "melds", "bytes", "blob" (the compiled
-set, hex), "refused" (why `meldset flash` would not send it, or null)}."""
+without its "error: "), "problems" ([where, what] for each line of a set that was read: the
+studio shows each at its meld and field), and for a valid set "name", "melds", "bytes",
+"blob" (the compiled set, hex), "refused" (why `meldset flash` would not send it, or null)}.
+
+edit() is the meld-card editor's (editor.py)."""
 
 import json
 from binascii import hexlify
 
 from core.meldset import MeldSet, MeldSetError
 from core.meldset_compiler import compile_source
+from editor import edit  # noqa: F401  (the page calls it)
 from sourcefile import SourceError, parse_source
 
 KINDS = 3
@@ -27,7 +31,7 @@ def check(path, filename):
     """The meld-set source in file `filename`, shown to the user as `path`."""
     with open(filename, "rb") as f:
         data = f.read()
-    result = {"path": path, "valid": False, "lines": [], "refused": None}
+    result = {"path": path, "valid": False, "lines": [], "problems": [], "refused": None}
     try:
         source = parse_source(data, path)
         blob = compile_source(source, path)
@@ -36,6 +40,7 @@ def check(path, filename):
         result["lines"] = [str(err)]
     except MeldSetError as err:
         result["lines"] = str(err).splitlines() or ["MeldSetError"]
+        result["problems"] = [[where, what] for where, what in err.problems]
     except Exception as err:          # as the command line says an internal error
         result["lines"] = ["internal error (%s: %s); please report it" % (
             type(err).__name__, err)]

@@ -2,8 +2,8 @@
 // board file `web`, running in a worker (board_worker.js has the pins' JavaScript side). Here:
 // boots and resets, the knob and button commands, what it shows read back as the simulator
 // reads it (frames.js), and the flash kept between boots. The page's storage stands in for the
-// flash (settings, crash count, log, previewed sets); a scripted run (?script=) starts from a
-// fresh flash and keeps nothing, as the simulator's.
+// flash (settings, crash count, log); a scripted run (?script=) starts from a fresh flash and
+// keeps nothing, as the simulator's; a studio preview runs on a copy that is never kept.
 
 import { Frames } from "./frames.js";
 
@@ -74,7 +74,7 @@ export class WebBoard extends EventTarget {
 
   keep(files) {
     this.state = new Map(files);
-    if (!this.persist) return;
+    if (!this.persist || this.saved) return;       // a preview's flash is never kept
     const out = {};
     for (const [path, data] of this.state) out[path] = base64(data);
     try {
@@ -202,13 +202,30 @@ export class WebBoard extends EventTarget {
 
   // ---- the flash, from the page's side (the studio's preview) -----------------------------
 
-  // Change the flash as the board has it now (change(state): a Map of path -> bytes); the
-  // board, still running, is to be booted again at once (what it writes meanwhile is lost,
-  // as it would be at a reset).
-  async editFlash(change) {
-    await this.snapshot();
-    change(this.state);
-    this.keep(Array.from(this.state));
+  // A preview: the board boots from a copy of its flash, changed (change(state): a Map of
+  // path -> bytes); what it writes meanwhile goes to the copy. stopPreview(), or a reload of
+  // the page, boots it from its own flash again, as it was when the preview began.
+  async preview(change) {
+    if (!this.saved) {
+      await this.snapshot();
+      this.saved = new Map(this.state);
+    }
+    const copy = new Map(this.saved);
+    change(copy);
+    this.state = copy;
+    return this.boot("power");
+  }
+
+  get previewing() {
+    return Boolean(this.saved);
+  }
+
+  async stopPreview() {
+    if (!this.saved) return;
+    this.stop();
+    this.state = this.saved;
+    this.saved = null;
+    return this.boot("power");
   }
 
   eraseFlash() {

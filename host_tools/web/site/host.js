@@ -25,7 +25,8 @@ export class Host {
     });
   }
 
-  // {"path", "valid", "lines", "name", "melds", "bytes", "blob", "refused"} (py/studio.py)
+  // {"path", "valid", "lines", "problems", "name", "melds", "bytes", "blob", "refused"}
+  // (py/studio.py)
   async check(path, bytes) {
     const result = await this.ask({ t: "check", path, bytes });
     if (result.blob) {
@@ -37,6 +38,12 @@ export class Host {
   // The simulator's protocol lines for a script: {lines} or {error}.
   compileScript(text, button) {
     return this.ask({ t: "script", text, button });
+  }
+
+  // The meld-card editor (py/editor.py): {degrees, auto, changed, editable, why, octave,
+  // sectors: [{sector, state, degree, label, note, alternatives}]}.
+  edit(request) {
+    return this.ask({ t: "edit", request });
   }
 
   example(name) {

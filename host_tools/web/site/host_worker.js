@@ -1,7 +1,8 @@
 // The laptop's side of the page, in a worker of its own (this runtime keeps its state in the
 // global scope, so it cannot share one with the board's interpreter): a second MicroPython
 // running the core's meld-set validator and compiler (core/meldset_compiler.py, unchanged), the
-// page's source reader (py/sourcefile.py: the command line's JSON messages) and the
+// page's source reader (py/sourcefile.py: the command line's JSON messages), the meld-card
+// editor (py/editor.py: degrees on the wheel, spelled by core/spelling.py) and the
 // simulator's script language (script.py, copied out of host_tools/sim/simulator.py).
 
 import { loadMicroPython } from "./runtime/micropython.mjs";
@@ -41,6 +42,8 @@ function answer(message) {
       return JSON.parse(studio.check(message.path, "/scratch/source.json"));
     case "script":
       return JSON.parse(studio.compile_script(message.text, JSON.stringify(message.button)));
+    case "edit":
+      return JSON.parse(studio.edit(JSON.stringify(message.request)));
     case "example":
       return mp.FS.readFile("/host/meldsets/" + message.name);
   }

@@ -6,6 +6,7 @@ import { WebBoard } from "./board.js";
 import { Host } from "./host.js";
 import { Studio } from "./studio.js";
 
+// Both names of each pitch class, as the unlit ring shows them (the display's glyphs).
 const NAMES = ["C", "C♯/D♭", "D", "D♯/E♭", "E", "F", "F♯/G♭", "G", "G♯/A♭", "A", "A♯/B♭", "B"];
 const DETENT_DEGREES = 18;       // a 20-detent knob
 const $ = (id) => document.getElementById(id);
@@ -26,23 +27,72 @@ function screenColour(rgb, gamma) {
   return rgb.map((v) => (v ? Math.round(255 * (v / 255) ** (1 / gamma)) : 0));
 }
 
+// A note name as the display or the console writes it (E♭, Eb, F𝄪, Cx, B♭♭, Bbb): its
+// pitch class and the name as the display spells it, or null.
+const LETTER_PC = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 };
+const ACCIDENTALS = { "": ["", 0], "♭": ["♭", -1], "b": ["♭", -1], "♯": ["♯", 1], "#": ["♯", 1],
+  "𝄫": ["𝄫", -2], "♭♭": ["𝄫", -2], "bb": ["𝄫", -2], "𝄪": ["𝄪", 2], "##": ["𝄪", 2],
+  "x": ["𝄪", 2], "♯♯": ["𝄪", 2] };
+export function readNote(word) {
+  const match = /^[([]*([A-G])(𝄫|𝄪|♭♭|♯♯|bb|##|♭|♯|b|#|x)?[)\],;:.]*$/u.exec(word);
+  if (!match) return null;
+  const [shown, alter] = ACCIDENTALS[match[2] || ""];
+  return { pc: (LETTER_PC[match[1]] + alter + 12) % 12, name: match[1] + shown };
+}
+
+// Names of lit pitch classes in texts (the display's rows first, then the console's line):
+// pc -> the first name given for it.
+export function namesIn(texts) {
+  const names = new Map();
+  for (const text of texts) {
+    for (const word of text.split(/[\s/]+/)) {
+      const note = readNote(word);
+      if (note && !names.has(note.pc)) names.set(note.pc, note.name);
+    }
+  }
+  return names;
+}
+
 class Wheel {
   constructor(site) {
     this.gamma = site.board.ring.gamma;
     this.leds = [];
+    this.lit = new Array(12).fill(false);
     const colours = site.wheel_colours;
     for (let pc = 0; pc < 12; pc++) {
       const led = document.createElement("div");
       led.className = "led";
       led.dataset.pc = String(pc);
       led.dataset.rgb = "0,0,0";
-      led.title = NAMES[pc];
-      led.textContent = NAMES[pc].split("/")[0];
       const [r, g, b] = colours.slice(3 * pc, 3 * pc + 3);
       led.style.setProperty("--angle", pc * 30 + "deg");
       led.style.setProperty("--wheel", `rgb(${r >> 1},${g >> 1},${b >> 1})`);
       $("ring").appendChild(led);
       this.leds.push(led);
+      this.label(pc, NAMES[pc]);
+    }
+  }
+
+  // The label shown, and data-name: a lit note as the display (or the console) spells it
+  // now; an unlit one, or a lit one that nothing names, by both its names.
+  label(pc, name) {
+    const led = this.leds[pc];
+    if (led.dataset.name === name) return;
+    led.dataset.name = name;
+    led.title = name;
+    led.replaceChildren(...name.split("/").map((part) => {
+      const span = document.createElement("span");
+      span.textContent = part;
+      return span;
+    }));
+    led.classList.toggle("two", name.includes("/"));
+  }
+
+  // texts: what the wheel's display and console say now.
+  relabel(texts) {
+    const names = namesIn(texts);
+    for (let pc = 0; pc < 12; pc++) {
+      this.label(pc, this.lit[pc] && names.has(pc) ? names.get(pc) : NAMES[pc]);
     }
   }
 
@@ -51,6 +101,7 @@ class Wheel {
       const led = this.leds[pc];
       led.dataset.rgb = rgb.join(",");
       const lit = rgb.some((v) => v);
+      this.lit[pc] = lit;
       led.classList.toggle("lit", lit);
       const [r, g, b] = screenColour(rgb, this.gamma);
       led.style.background = lit ? `rgb(${r},${g},${b})` : "";
@@ -140,11 +191,15 @@ function controls(board, gestures) {
     return Math.atan2(event.clientY - (box.top + box.height / 2),
                       event.clientX - (box.left + box.width / 2)) * 180 / Math.PI;
   };
-  knob.addEventListener("pointerdown", (event) => {
-    knob.setPointerCapture(event.pointerId);
+  // A drag round the knob, on it or anywhere on the ring (a finger hides the knob itself).
+  const ring = $("wheel");
+  ring.addEventListener("pointerdown", (event) => {
+    if (event.button > 0) return;
+    ring.setPointerCapture(event.pointerId);
+    knob.focus({ preventScroll: true });
     dragging = { last: pointerAngle(event), rest: 0 };
   });
-  knob.addEventListener("pointermove", (event) => {
+  ring.addEventListener("pointermove", (event) => {
     if (!dragging) return;
     const now = pointerAngle(event);
     let delta = now - dragging.last;
@@ -157,8 +212,8 @@ function controls(board, gestures) {
     turn(detents);
   });
   const drop = () => { dragging = null; };
-  knob.addEventListener("pointerup", drop);
-  knob.addEventListener("pointercancel", drop);
+  ring.addEventListener("pointerup", drop);
+  ring.addEventListener("pointercancel", drop);
   let scrolled = 0;
   knob.addEventListener("wheel", (event) => {
     event.preventDefault();
@@ -221,8 +276,18 @@ async function main() {
   });
   window.chromawheel = api;
 
-  board.addEventListener("frame", (event) => wheel.show(event.detail));
-  board.addEventListener("display", (event) => oled.show(event.detail));
+  // The ring's names follow what the board says: its display's rows, then its last console
+  // line (a board without a display, or a display that cut the line short).
+  const relabel = () => {
+    const frames = board.frames;
+    if (!frames) return;
+    const texts = frames.image ? frames.image.rows() : [];
+    if (frames.console.length) texts.push(frames.console[frames.console.length - 1]);
+    wheel.relabel(texts);
+  };
+  board.addEventListener("frame", (event) => { wheel.show(event.detail); relabel(); });
+  board.addEventListener("display", (event) => { oled.show(event.detail); relabel(); });
+  board.addEventListener("console", relabel);
   board.addEventListener("tone", (event) => piezo.tone(event.detail.freq, event.detail.duty));
   board.addEventListener("console", (event) => say(event.detail));
   board.addEventListener("boot", (event) => say(`-- ${event.detail.resetCause === "power" ?
@@ -273,6 +338,33 @@ async function main() {
   api.ready = true;
   document.body.dataset.ready = "1";
 }
+
+// The help panel: opened from the header; its links go where site.json says the documents
+// are (the repository's pages when published by the Pages workflow).
+function help(site) {
+  const panel = $("help");
+  const toggle = $("help-button");
+  toggle.addEventListener("click", () => {
+    panel.hidden = !panel.hidden;
+    toggle.setAttribute("aria-expanded", String(!panel.hidden));
+    if (!panel.hidden) panel.scrollIntoView({ block: "nearest" });
+  });
+  for (const link of panel.querySelectorAll("a[data-doc]")) {
+    const href = site && site.docs && site.docs[link.dataset.doc];
+    if (href) link.href = href;
+  }
+}
+
+// Offline after one visit, and installable: the service worker (sw.js, written by the build).
+function offline() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("sw.js").then(() => navigator.serviceWorker.ready).then(() => {
+    document.body.dataset.offlineReady = "1";
+  }).catch((err) => console.warn("no service worker: the page needs the network", err));
+}
+
+fetch("site.json").then((r) => r.json()).then(help, () => help(null));
+offline();
 
 main().catch((err) => {
   status("the page failed: " + (err.message || err));
