@@ -3,6 +3,7 @@
 make bench and the README's screenshot."""
 
 import contextlib
+import json
 import os
 import shutil
 from urllib.parse import quote
@@ -49,13 +50,16 @@ def chromium():
             browser.close()
 
 
-def script_url(site_url, script, hold=False):
-    return site_url + "?script=" + quote(script, safe="") + ("&hold" if hold else "")
+def script_url(site_url, script, hold=False, settings=None):
+    return site_url + "?script=" + quote(script, safe="") + ("&hold" if hold else "") + (
+        "&settings=" + quote(json.dumps(settings), safe="") if settings else "")
 
 
-def run_script(page, site_url, script, hold=False, timeout_ms=SCRIPT_TIMEOUT_MS):
-    """Play a script in the page; its frames (as `chromawheel sim --script` gives them)."""
-    page.goto(script_url(site_url, script, hold))
+def run_script(page, site_url, script, hold=False, timeout_ms=SCRIPT_TIMEOUT_MS,
+               settings=None):
+    """Play a script in the page; its frames (as `chromawheel sim --script` gives them).
+    settings: a dict of settings the page's board starts with (as sim --settings)."""
+    page.goto(script_url(site_url, script, hold, settings))
     page.wait_for_selector("body[data-script-done], body[data-script-error]",
                            state="attached", timeout=timeout_ms)
     error = page.get_attribute("body", "data-script-error")

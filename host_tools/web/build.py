@@ -50,9 +50,10 @@ RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 # The laptop's side of a meld set, run by the page's second MicroPython: the validator and the
 # modules it imports (host-only modules included: the device never compiles a source).
 HOST_CORE = ("core/__init__.py", "core/degrees.py", "core/notes.py", "core/parse.py",
-             "core/spelling.py", "core/meldset.py", "core/meldset_compiler.py")
+             "core/spelling.py", "core/meldset.py", "core/meldset_compiler.py", "core/midi.py")
 SIMULATOR = os.path.join(ROOT, "host_tools", "sim", "simulator.py")
-SCRIPT_NAMES = ("TURN_GAP_MS", "WAIT_LIMIT_MS", "gestures", "compile_script", "_number")
+SCRIPT_NAMES = ("TURN_GAP_MS", "WAIT_LIMIT_MS", "gestures", "compile_script", "_note_messages",
+                "_number")
 DEPLOY = os.path.join(ROOT, "host_tools", "device", "deploy.py")
 LINK = os.path.join(ROOT, "host_tools", "device", "link.py")
 MELDSETS = os.path.join(ROOT, "core", "meldsets")
@@ -159,6 +160,9 @@ def script_language():
     text, found = _top_level(SIMULATOR, SCRIPT_NAMES)
     parts = ['"""The simulator\'s script language, copied out of host_tools/sim/simulator.py',
              'by host_tools/web/build.py: the page reads ?script= as `chromawheel sim` does."""',
+             "", "",
+             "from core import midi",
+             "from core.parse import NoteError, midi_note",
              "", "",
              "class UserError(Exception):",
              '    """As host_tools.errors.UserError: a message naming what is wrong and where."""',

@@ -28,6 +28,7 @@ from host_tools.web.server import SiteServer
 
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
 STAND_IN = os.path.join(ROOT, "host_tools", "web", "testing", "serial_stand_in.js")
+MIDI_STAND_IN = os.path.join(ROOT, "host_tools", "web", "testing", "midi_stand_in.js")
 ALLOC = os.path.join(ROOT, "host_tools", "web", "testing", "alloc_mpy.py")
 ISSUE_SCRIPT = "cw 3; click; ccw 1; double; long; wait 200"
 BAD_SET = ('{"format": "chromawheel-meldset", "version": 1, "name": "bad", "melds": [\n'
@@ -110,6 +111,72 @@ def test_tones_held_buttons_and_long_waits_replay_alike(page, site):
     lit = [pc for pc, rgb in enumerate(frames[0]["wheel"]) if any(rgb)]
     assert lit == [0, 3, 6, 9]                 # amber quarters (printed after the frame)
     assert "safe mode: button held at power-up" in page.text_content("#console")
+
+
+def test_midi_in_a_script_gives_the_simulators_frames(page, site):
+    """?script= with note-on steps and ?settings=: listen names the chord, as in the
+    simulator; MIDI out's messages are on the frames, as in the simulator."""
+    listen = {"midi": "both", "mode": "listen"}
+    script = "note-on C4 E4 G4; wait 30; pedal down; note-off C4 E4 G4; note-on A3; pedal up"
+    frames = browser.run_script(page, site.url, script, settings=listen)
+    expected, console = simulator.run_script(script, settings=listen)
+    assert frames == expected
+    assert "listen: C E G: C major triad (maj)" in page.text_content("#console")
+    names = page.eval_on_selector_all(
+        "#ring .led.lit", "items => items.map(i => i.dataset.name)")
+    assert names == ["A"]
+    played = "click; cw 2; click; double"
+    frames = browser.run_script(page, site.url, played, settings={"midi": "out"})
+    expected, _ = simulator.run_script(played, settings={"midi": "out"})
+    assert frames == expected
+    assert [m for f in frames for m in f["midi"]][:3] == [[0x90, 60, 100], [0x90, 63, 100],
+                                                          [0x90, 67, 100]]
+
+
+def test_web_midi_plays_the_wheel_and_hears_a_keyboard(chromium, site):
+    """Through Web MIDI (the tests' stand-in: headless Chromium has none here): the page's MIDI
+    button, a keyboard chosen as the wheel's input, a synth as its output."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+    with open(MIDI_STAND_IN) as f:
+        context.add_init_script(f.read())
+    page = context.new_page()
+    try:
+        page.goto(site.url)
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
+        # The wheel's own setting first: menu (long), to midi (ccw 1), both (cw 3), leave;
+        # then listen through the menu's mode item.
+        for steps in (["long"], ["ccw 1"], ["click"], ["cw 3"], ["click"], ["long"],
+                      ["long"], ["click"], ["ccw 1"], ["click"], ["long"]):
+            page.evaluate("(lines) => window.chromawheel.board.send(lines)",
+                          _gesture(page, steps))
+        page.wait_for_function("document.querySelector('#console').textContent"
+                               ".includes('listen: no notes held')", timeout=60000)
+        page.click("#midi")
+        page.wait_for_selector("#midi-ports:not([hidden])")
+        page.select_option("#midi-in", "keyboard-1")
+        page.select_option("#midi-out", "synth-1")
+        assert page.evaluate("globalThis.midiStandIn.play([0x90, 62, 90, 65, 90, 69, 90])")
+        page.wait_for_function("document.querySelector('#console').textContent"
+                               ".includes('listen: D F A: D minor triad (min)')", timeout=60000)
+        lit = page.eval_on_selector_all("#ring .led.lit", "items => items.map(i => i.dataset.pc)")
+        assert lit == ["2", "5", "9"]
+        # Back to the explorer (menu, mode, cw 1 from listen wraps to explorer): a click plays.
+        for steps in (["long"], ["click"], ["cw 1"], ["click"], ["long"], ["click"]):
+            page.evaluate("(lines) => window.chromawheel.board.send(lines)",
+                          _gesture(page, steps))
+        page.wait_for_function("globalThis.midiStandIn.sent.some(m => m[0] === 0x90)",
+                               timeout=60000)
+        sent = page.evaluate("globalThis.midiStandIn.sent")
+        ons = [m for m in sent if m[0] == 0x90]
+        assert ons[:1] and all(len(m) % 3 == 0 for m in sent)
+    finally:
+        context.close()
+
+
+def _gesture(page, steps):
+    """A script's steps ("click", "cw 3", ...) as the page's protocol lines."""
+    return page.evaluate("async (text) => (await window.chromawheel.host.compileScript(text, "
+                         "window.chromawheel.site.board.button)).lines", "; ".join(steps))
 
 
 def test_the_frame_loop_allocates_nothing_on_the_web_pins(page, site):

@@ -8,7 +8,7 @@
 import { Frames } from "./frames.js";
 
 // hardware/web_pins.py's command verbs: VERB + 8 * ARG.
-export const TURN = 1, PRESS = 2, RELEASE = 3, WAIT = 4, VIRTUAL = 5, QUIT = 7;
+export const TURN = 1, PRESS = 2, RELEASE = 3, WAIT = 4, VIRTUAL = 5, MIDI = 6, QUIT = 7;
 const STORAGE_KEY = "chromawheel.flash";
 
 // A line of the simulator's protocol (host_tools/sim/simulator.py) as a command for the pins.
@@ -24,6 +24,45 @@ export function encode(line) {
     case "quit": return QUIT;
   }
   throw new Error("not a simulator command: " + line);
+}
+
+// MIDI bytes (a script's "midi HEX" line, Web MIDI input) as MIDI commands, one a channel
+// message (status << 16 | data1 << 8 | data2); system messages are not the wheel's business.
+export function midiCommands(bytes) {
+  const out = [];
+  let status = 0;
+  let data = [];
+  for (const byte of bytes) {
+    if (byte >= 0xf0) {                 // real time passes; system common ends running status
+      if (byte < 0xf8) status = 0;
+      continue;
+    }
+    if (byte & 0x80) {
+      status = byte;
+      data = [];
+      continue;
+    }
+    if (!status) continue;
+    data.push(byte);
+    const need = status >= 0xc0 && status < 0xe0 ? 1 : 2;
+    if (data.length === need) {
+      out.push(MIDI + 8 * ((status << 16) | (data[0] << 8) | (data[1] || 0)));
+      data = [];
+    }
+  }
+  return out;
+}
+
+// Protocol lines as commands ("midi HEX" may carry several messages).
+export function commandsOf(lines) {
+  return lines.flatMap((line) => {
+    const words = line.trim().split(/\s+/);
+    if (words[0] !== "midi") return [encode(line)];
+    const hex = words[1] || "";
+    const bytes = [];
+    for (let at = 0; at + 1 < hex.length; at += 2) bytes.push(parseInt(hex.slice(at, at + 2), 16));
+    return midiCommands(bytes);
+  });
 }
 
 function base64(bytes) {
@@ -114,7 +153,7 @@ export class WebBoard extends EventTarget {
       detail: event.message || "the board's worker failed" }));
     worker.postMessage({
       t: "boot", flash: this.flashBin, table: this.site.flash.files,
-      state: Array.from(this.state), resetCause, commands: commands.map(encode),
+      state: Array.from(this.state), resetCause, commands: commandsOf(commands),
       heapsize: this.heapsize, width: this.board.display ? this.board.display.width : 0, code,
     });
     this.dispatchEvent(new CustomEvent("boot", { detail: { resetCause } }));
@@ -169,6 +208,10 @@ export class WebBoard extends EventTarget {
       case "tone":
         this.frames.tone(event.ticks, event.freq, event.duty);
         this.dispatchEvent(new CustomEvent("tone", { detail: event }));
+        break;
+      case "midi":                 // what the wheel sent on its USB MIDI out
+        this.frames.midi(event.data);
+        this.dispatchEvent(new CustomEvent("midi", { detail: event.data }));
         break;
       case "reset":                // machine.reset()
         this.reset("reset");
@@ -235,6 +278,12 @@ export class WebBoard extends EventTarget {
   // ---- the knob and the button ----------------------------------------------------------
 
   send(lines) {
-    if (this.worker) this.worker.postMessage({ t: "send", commands: lines.map(encode) });
+    if (this.worker) this.worker.postMessage({ t: "send", commands: commandsOf(lines) });
+  }
+
+  // MIDI bytes from the page (Web MIDI input) to the wheel's USB MIDI input.
+  midiIn(bytes) {
+    const commands = midiCommands(bytes);
+    if (this.worker && commands.length) this.worker.postMessage({ t: "send", commands });
   }
 }

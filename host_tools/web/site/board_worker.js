@@ -120,6 +120,7 @@ async function boot(message) {
       post({ t: "display", first, last, data: heap(address + first * width, (last - first + 1) * width) });
     },
     tone: (ticks, freq, duty) => post({ t: "tone", ticks, freq, duty }),
+    midi: (address, length) => post({ t: "midi", data: heap(address, length) }),
     started: () => { appStarted = true; },
     reset: () => post({ t: "reset", cause: "reset" }),
     crashed: () => post({ t: "crashed" }),

@@ -2,7 +2,8 @@
 // decode_frame and _collect; host_tools/sim/display_image.py: rows), so that a script run in
 // the page gives the frames `chromawheel sim --script ... --frames` writes:
 // {"wheel": 12 [r,g,b] C first, "leds": count [r,g,b] in wire order, "console": "the lines
-//  printed while it was shown", "display": ["rows"], "tones": [[freq_hz, ms], ...]}.
+//  printed while it was shown", "display": ["rows"], "tones": [[freq_hz, ms], ...],
+//  "midi": [[status, data1, data2], ...] the MIDI messages sent while it was shown}.
 
 const PERIOD = 1 << 30;          // ticks wrap as on a 32-bit port
 
@@ -62,6 +63,7 @@ export class Frames {
     this.frames = [];
     this.console = [];
     this.since = [];
+    this.sent = [];              // MIDI messages before the first frame: the first frame's
     this.tones = [];             // {start, freq, ms, duty, frame}
     this.limit = limit;          // keep at most this many frames (an interactive session)
     this.dropped = 0;
@@ -79,11 +81,12 @@ export class Frames {
 
   frame(wire) {
     const { wheel, leds } = decodeFrame(this.board.ring, wire);
-    const frame = { wheel, leds, console: this.since.join("\n") };
+    const frame = { wheel, leds, console: this.since.join("\n"), midi: this.sent };
     if (this.image) frame.display = this.image.rows();
     if (this.board.buzzer) frame.tones = [];
     this.frames.push(frame);
     this.since = [];
+    this.sent = [];
     // Tones that ended before the first frame belong to it, as in _collect.
     if (this.frames.length + this.dropped === 1) {
       for (const tone of this.tones) if (tone.ms !== null) frame.tones.push([tone.freq, tone.ms]);
@@ -94,6 +97,20 @@ export class Frames {
       this.dropped += drop;
     }
     return frame;
+  }
+
+  // MIDI bytes the wheel sent, as messages, to the frame shown (as the simulator's
+  // midi_messages: the wheel sends whole channel messages).
+  midi(data) {
+    const last = this.frames[this.frames.length - 1];
+    const into = last ? last.midi : this.sent;
+    for (let at = 0; at < data.length;) {
+      const status = data[at];
+      const size = status >= 0xc0 && status < 0xe0 ? 2 : 3;
+      if (status < 0x80 || status >= 0xf0) { at += 1; continue; }
+      into.push(Array.from(data.subarray(at, at + size)));
+      at += size;
+    }
   }
 
   display(first, last, data) {

@@ -255,6 +255,69 @@ function controls(board, gestures) {
   });
 }
 
+// Web MIDI where the browser has it: the wheel's MIDI out to the output chosen, the input
+// chosen to the wheel's MIDI in. The wheel's own `midi` setting (its menu) decides whether it
+// sends or listens, as on a board.
+function webMidi(board) {
+  const button = $("midi");
+  const outs = $("midi-out");
+  const ins = $("midi-in");
+  let access = null;
+  if (!navigator.requestMIDIAccess) {
+    button.disabled = true;
+    button.title = "this browser has no Web MIDI";
+    return;
+  }
+  const fill = (select, ports) => {
+    const chosen = select.value;
+    select.replaceChildren(new Option("none", ""));
+    for (const port of ports.values()) select.add(new Option(port.name || port.id, port.id));
+    select.value = [...ports.keys()].includes(chosen) ? chosen : "";
+  };
+  const listen = () => {
+    for (const input of access.inputs.values()) {
+      input.onmidimessage = input.id === ins.value ? (event) => board.midiIn(event.data) : null;
+    }
+  };
+  button.addEventListener("click", async () => {
+    if (access) return;
+    try {
+      access = await navigator.requestMIDIAccess();
+    } catch (err) {
+      status("MIDI: the browser refused (" + (err.message || err) + ")");
+      return;
+    }
+    const refresh = () => { fill(outs, access.outputs); fill(ins, access.inputs); listen(); };
+    access.onstatechange = refresh;
+    refresh();
+    ins.addEventListener("change", listen);
+    $("midi-ports").hidden = false;
+    button.setAttribute("aria-pressed", "true");
+    status("MIDI: choose where the wheel's notes go and which keyboard it hears");
+  });
+  board.addEventListener("midi", (event) => {
+    const port = access && outs.value ? access.outputs.get(outs.value) : null;
+    if (port) port.send(event.detail);
+  });
+}
+
+// ?settings={"midi":"both","mode":"listen"}: a script's board starts with these settings.
+function startSettings(params, board) {
+  const text = params.get("settings");
+  if (text === null) return null;
+  let values;
+  try {
+    values = JSON.parse(text);
+  } catch (err) {
+    return "?settings: not JSON (" + err.message + ")";
+  }
+  if (!values || typeof values !== "object" || Array.isArray(values)) {
+    return "?settings: expected a JSON object such as {\"midi\": \"in\"}";
+  }
+  board.state.set("settings.json", new TextEncoder().encode(JSON.stringify(values)));
+  return null;
+}
+
 async function main() {
   const params = new URLSearchParams(location.search);
   const script = params.get("script");
@@ -307,6 +370,7 @@ async function main() {
     gestures[name] = (await host.compileScript(name, site.board.button)).lines;
   }
   controls(board, gestures);
+  webMidi(board);
   $("sound").addEventListener("click", () => {
     const on = piezo.toggle();
     $("sound").textContent = on ? "sound on" : "sound off";
@@ -319,9 +383,10 @@ async function main() {
 
   if (script !== null) {
     const compiled = await host.compileScript(script, site.board.button);
-    if (compiled.error) {
-      status("?script: " + compiled.error);
-      document.body.dataset.scriptError = compiled.error;
+    const error = compiled.error || startSettings(params, board);
+    if (error) {
+      status(compiled.error ? "?script: " + error : error);
+      document.body.dataset.scriptError = error;
       return;
     }
     // As chromawheel sim --script: virtual time, the boot frame first, a last wait, quit.
