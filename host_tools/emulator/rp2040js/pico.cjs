@@ -6,7 +6,14 @@
 // power-up, written through on every erase and program, so it survives a power cycle.
 // BOARD_JSON ({"ring": pin, "encoder": [a, b], "button": pin, "ppd": 4, "reset": 0|1|2,
 // "events_fd": N, "commands_fd": M}) wires the ChromaWheel board (board.cjs): frames out on
-// one pipe, knob commands in on the other. "reset" is
+// one pipe, knob commands in on the other. The computer's side of the USB also plays MIDI
+// (midi_host.cjs) when the device has a MIDI interface:
+//   midi HEX    (a command) send these raw MIDI bytes to the device, as USB-MIDI packets
+//   M <ns> <hex raw MIDI bytes>   (an event) what the device sent, a line a transfer
+//   U <ns>      the host has configured the device (again, after each re-enumeration)
+//   D <ns>      the device released its pull-up: it left the bus (it is enumerated afresh
+//               when it comes back; serial bytes the host had not delivered wait for it)
+// "reset" is
 // the watchdog's REASON after a reset (1 timer, 2 forced); a watchdog reset ends this process
 // with status 3 (forced: machine.reset()) or 4 (the timer ran out), for the host to power it
 // up again with that reason.
@@ -18,6 +25,7 @@ const { attachFlash, loadFlash } = require('./flash.cjs');
 const { ringDecoder, knob } = require('./board.cjs');
 const { oled, piezo } = require('./parts.cjs');
 const { attachPioTiming } = require('./pio_timing.cjs');
+const { UsbMidiHost } = require('./midi_host.cjs');
 
 const [bootromPath, uf2Path, imagePath, boardJson] = process.argv.slice(2);
 const board = boardJson ? JSON.parse(boardJson) : null;
@@ -91,6 +99,10 @@ if (board) {
     // cut K FRACTION: the power goes FRACTION of the way through the K-th flash operation
     // from now (flash.cjs); the process ends with status 5 and the image keeps the chip's state
     cut: ([k, fraction]) => { flashChip.cutDuring(parseInt(k, 10), parseFloat(fraction)); },
+    midi: ([hex]) => {
+      if (!hex || !/^([0-9a-fA-F]{2})+$/.test(hex)) emit(`? midi ${hex || ''}`);
+      else midiHost.send(Buffer.from(hex, 'hex'));
+    },
     started: (_, resume) => {
       start.resume = resume;
       startedNow();
@@ -127,6 +139,15 @@ cdc.onSerialData = (buffer) => {
   process.stdout.write(Buffer.from(buffer));
   if (serialEvents) serialEvents(buffer);      // the same bytes, timed, beside the frames
 };
+// MIDI beside the CDC, and a device that leaves the bus and comes back enumerated afresh.
+const midiHost = new UsbMidiHost(mcu, cdc, {
+  onMidi: (bytes) => { if (emit) emit(`M ${Math.round(mcu.clock.nanos)} ${bytes.toString('hex')}`); },
+  onDrop: (held) => {
+    connected = false;
+    pending = Buffer.concat([held, pending]);
+    if (emit) emit(`D ${Math.round(mcu.clock.nanos)}`);
+  },
+});
 process.stdin.on('data', (chunk) => { pending = Buffer.concat([pending, chunk]); });
 process.stdin.on('end', () => { simulator.stop(); process.exit(0); });
 function feed() {
