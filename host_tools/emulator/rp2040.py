@@ -201,6 +201,8 @@ class EmulatedPico:
         self.usb_up = []              # emulated ns at which the USB host configured the chip
         self.usb_down = []            # emulated ns at which the chip left the bus (pull-up off)
         self.midi = []                # [(emulated ns, raw MIDI bytes the board sent over USB)]
+        self.usb_configs = []         # [(emulated ns, the configuration descriptor the USB host
+                                      #  read)]: one an enumeration
         self.events = []
         self.resets = 0
         self._stop = threading.Event()
@@ -393,6 +395,8 @@ class EmulatedPico:
                     self.usb_up.append(int(words[1]))
                 elif text.startswith("D ") and len(words) == 2:
                     self.usb_down.append(int(words[1]))
+                elif text.startswith("C ") and len(words) == 3:
+                    self.usb_configs.append((int(words[1]), bytes.fromhex(words[2])))
                 elif text.startswith("M ") and len(words) == 3:
                     self.midi.append((int(words[1]), bytes.fromhex(words[2])))
 

@@ -120,10 +120,34 @@ class Packer {
   }
 }
 
+// rp2040js hands an IN endpoint's double-buffered pair to the host buffer 1 first, buffer 0
+// second (peripherals/usb.js, DPRAMUpdated): TinyUSB on the RP2040 fills both halves when a
+// transfer has more than one packet left, so a 128-byte MIDI transfer would arrive with its
+// halves swapped. The pair is put back in wire order: buffer 0, then buffer 1.
+function inWireOrder(usb) {
+  const updated = usb.DPRAMUpdated.bind(usb);
+  usb.DPRAMUpdated = (offset, value) => {
+    const scheduled = [];
+    const alarms = usb.endpointWriteAlarms;
+    const originals = alarms.map((alarm) => alarm.schedule);
+    alarms.forEach((alarm, endpoint) => {
+      alarm.schedule = (buffer, delay) => scheduled.push([endpoint, buffer, delay]);
+    });
+    try {
+      updated(offset, value);
+    } finally {
+      alarms.forEach((alarm, endpoint) => { alarm.schedule = originals[endpoint]; });
+    }
+    if (scheduled.length === 2 && scheduled[0][0] === scheduled[1][0]) scheduled.reverse();
+    for (const [endpoint, buffer, delay] of scheduled) alarms[endpoint].schedule(buffer, delay);
+  };
+}
+
 class UsbMidiHost {
-  // hooks: onMidi(bytes) for what the device sends; onDrop(bytes) when the device leaves the
-  // bus, with the serial bytes the CDC host had taken but not delivered (they go first when
-  // it is back); onUp() when it comes back (the bus reset is under way).
+  // hooks: onMidi(bytes) for what the device sends; onConfiguration(descriptor) with the
+  // configuration descriptor read at each enumeration; onDrop(bytes) when the device leaves
+  // the bus, with the serial bytes the CDC host had taken but not delivered (they go first
+  // when it is back); onUp() when it comes back (the bus reset is under way).
   constructor(mcu, cdc, hooks = {}) {
     this.usb = mcu.usbCtrl;
     this.cdc = cdc;
@@ -136,6 +160,7 @@ class UsbMidiHost {
     this.pullUp = false;
     this.dropped = false;
     const usb = this.usb;
+    inWireOrder(usb);
     const cdcWrite = usb.onEndpointWrite;
     const cdcRead = usb.onEndpointRead;
     usb.onEndpointWrite = (endpoint, buffer) => {
@@ -149,10 +174,7 @@ class UsbMidiHost {
           && cdc.descriptors.length === cdc.descriptorsSize) {
         this.parsed = true;
         this.endpoints = midiEndpoints(cdc.descriptors);
-        if (process.env.CHROMAWHEEL_EMULATOR_DEBUG) {
-          process.stderr.write(`usb host: CDC in ${cdc.inEndpoint} out ${cdc.outEndpoint}, MIDI ${
-            JSON.stringify(this.endpoints)}, configuration ${Buffer.from(cdc.descriptors).toString('hex')}\n`);
-        }
+        if (this.hooks.onConfiguration) this.hooks.onConfiguration(Buffer.from(cdc.descriptors));
       }
     };
     usb.onEndpointRead = (endpoint, size) => {

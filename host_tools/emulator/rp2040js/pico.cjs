@@ -10,6 +10,7 @@
 // (midi_host.cjs) when the device has a MIDI interface:
 //   midi HEX    (a command) send these raw MIDI bytes to the device, as USB-MIDI packets
 //   M <ns> <hex raw MIDI bytes>   (an event) what the device sent, a line a transfer
+//   C <ns> <hex>   the configuration descriptor the host read (at each enumeration)
 //   U <ns>      the host has configured the device (again, after each re-enumeration)
 //   D <ns>      the device released its pull-up: it left the bus (it is enumerated afresh
 //               when it comes back; serial bytes the host had not delivered wait for it)
@@ -142,6 +143,9 @@ cdc.onSerialData = (buffer) => {
 // MIDI beside the CDC, and a device that leaves the bus and comes back enumerated afresh.
 const midiHost = new UsbMidiHost(mcu, cdc, {
   onMidi: (bytes) => { if (emit) emit(`M ${Math.round(mcu.clock.nanos)} ${bytes.toString('hex')}`); },
+  onConfiguration: (descriptor) => {
+    if (emit) emit(`C ${Math.round(mcu.clock.nanos)} ${descriptor.toString('hex')}`);
+  },
   onDrop: (held) => {
     connected = false;
     pending = Buffer.concat([held, pending]);
