@@ -75,8 +75,9 @@ def descriptors(builtin, name_index):
 class UsbMidi:
     """USB MIDI beside the REPL. start() once from the program (not from a scheduled callback:
     it waits for the host); then readinto() and write() move raw MIDI bytes, allocating
-    nothing. on_receive, if set, is called (no arguments, from the scheduler: Python may run)
-    when bytes have arrived."""
+    nothing. on_receive, if set, is called with no arguments when bytes have arrived: through
+    micropython.schedule, just after the USB task that received them (it may print, write and
+    read; it runs once for bytes that arrive while it is queued)."""
 
     def __init__(self, name="ChromaWheel"):
         self.name = name
@@ -111,6 +112,8 @@ class UsbMidi:
         self._sxn = 0
         self._kick_queued = False
         self._kick_bound = self._kick         # bound once: schedule() then allocates nothing
+        self._heard_queued = False
+        self._heard_bound = self._heard
 
     # -- the program's side --------------------------------------------------------------
 
@@ -369,8 +372,20 @@ class UsbMidi:
         if result == _XFER_OK:
             got = self._unpack(count)
         self._kick(None)
-        if got and self.on_receive is not None:
-            self.on_receive()
+        if got and self.on_receive is not None and not self._heard_queued:
+            # not from here: this is the TinyUSB task, where a print that waits for the
+            # serial port would raise ("TinyUSB callback can't recurse")
+            self._heard_queued = True
+            try:
+                micropython.schedule(self._heard_bound, None)
+            except RuntimeError:              # the queue is full: the program's poll reads it
+                self._heard_queued = False
+
+    def _heard(self, _):
+        self._heard_queued = False
+        callback = self.on_receive
+        if callback is not None:
+            callback()
 
     def _unpack(self, count):
         """The received packets' MIDI bytes into the ring (cable 0; SysEx dropped)."""

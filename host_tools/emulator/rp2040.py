@@ -201,6 +201,8 @@ class EmulatedPico:
         self.usb_up = []              # emulated ns at which the USB host configured the chip
         self.usb_down = []            # emulated ns at which the chip left the bus (pull-up off)
         self.midi = []                # [(emulated ns, raw MIDI bytes the board sent over USB)]
+        self.usb_names = []           # [(emulated ns, "product" | "midi" | "jack", the name)]:
+                                      #  what the device calls itself, read at each enumeration
         self.usb_configs = []         # [(emulated ns, the configuration descriptor the USB host
                                       #  read)]: one an enumeration
         self.events = []
@@ -395,6 +397,9 @@ class EmulatedPico:
                     self.usb_up.append(int(words[1]))
                 elif text.startswith("D ") and len(words) == 2:
                     self.usb_down.append(int(words[1]))
+                elif text.startswith("N ") and len(words) == 4:
+                    self.usb_names.append((int(words[1]), words[2],
+                                           bytes.fromhex(words[3]).decode("utf-8", "replace")))
                 elif text.startswith("C ") and len(words) == 3:
                     self.usb_configs.append((int(words[1]), bytes.fromhex(words[2])))
                 elif text.startswith("M ") and len(words) == 3:

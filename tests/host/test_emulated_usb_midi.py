@@ -71,6 +71,9 @@ def test_circuitpython_usb_midi_echoes_what_the_host_plays(tmp_path):
         finally:
             transport.close()
     assert received(qtpy) == played
+    # Its names as the host reads them (boot.py's usb_midi.set_names would change them).
+    assert [(what, name) for _, what, name in qtpy.usb_names][:2] == \
+        [("product", "QT Py RP2040"), ("midi", "CircuitPython MIDI")]
     assert not [e for e in qtpy.events if e.startswith("?")]
 
 
@@ -144,6 +147,13 @@ def test_start_re_enumerates_with_midi_and_the_repl_answers_through_the_same_por
     assert found[3][3] == [(0x03, 2, 64), (0x83, 2, 64)]          # bulk OUT and IN
     # The REPL still answers, on the same port, after the device came back.
     assert link.run("print(6 * 7)") == "42\r\n"
+    # The host read the names: MicroPython's product name before, ours with MIDI.
+    names = wait_for("the names", lambda: len(pico.usb_names) >= 5 and pico.usb_names)
+    assert [(what, name) for ns, what, name in names if ns < pico.usb_down[0]] == \
+        [("product", "Board in FS mode")]
+    assert [(what, name) for ns, what, name in names if ns > pico.usb_up[1]] == \
+        [("product", "ChromaWheel"), ("midi", "ChromaWheel"), ("jack", "ChromaWheel"),
+         ("jack", "ChromaWheel")]
     # About 50 ms off the bus (mp_usbd_runtime.c), then enumerated again within milliseconds.
     assert 50e6 <= pico.usb_up[1] - pico.usb_down[0] < 100e6
 
@@ -235,3 +245,24 @@ def test_a_soft_reset_leaves_the_serial_port_alone_on_the_bus(tmp_path):
     # The runtime device is gone: the device left the bus again and came back CDC only.
     assert len(pico.usb_down) == 2 and pico.usb_configs[2][1] == pico.usb_configs[0][1]
     assert not [ns for ns, _ in pico.midi]
+
+
+def test_stop_gives_the_bus_back_to_the_repl_alone_and_typed_bytes_wait_for_it(tmp_path):
+    pico, files = pico_with_the_driver(tmp_path)
+    with pico:
+        wait_for("USB configured", lambda: pico.usb_up)
+        with DeviceLink(pico.port) as link:
+            put_on_ram_disk(link, [("/ram/mp_usb_midi.mpy", files[0][1])])
+            assert link.run(START) == "True\r\n"
+            transport = link.transport
+            # stop(), and the next command typed (in emulated time) the moment the board is off
+            # the bus: the host holds those bytes and hands them over once the port is back.
+            pico.send("offbus", "serial " + b"print(6 * 7)\x04".hex())
+            transport.exec_raw_no_follow("midi.stop()\nprint(midi.connected)")
+            assert transport.follow(timeout=30) == (b"False\r\n", b"")
+            assert transport.read_until(1, b">", timeout=30).endswith(b">")
+            assert transport.read_until(2, b"OK", timeout=30).endswith(b"OK")
+            assert transport.follow(timeout=30) == (b"42\r\n", b"")
+            assert link.run("print(midi.write(b'\\x90\\x3c\\x64'))") == "0\r\n"
+    assert len(pico.usb_configs) == 3 and pico.usb_configs[2][1] == pico.usb_configs[0][1]
+    assert pico.usb_names[-1][1:] == ("product", "Board in FS mode")

@@ -17,6 +17,7 @@
 // status, SysEx, real-time bytes anywhere); what the device sends comes back to onMidi as raw
 // bytes, one call per transfer.
 'use strict';
+const { createSetupPacket } = require('rp2040js');
 
 const SIE_CTRL = 0x4c;
 const PULLUP_EN = 1 << 16;
@@ -25,6 +26,13 @@ const DESCRIPTOR_ENDPOINT = 5;
 const AUDIO = 1;
 const MIDI_STREAMING = 3;
 const BULK = 2;
+const DESCRIPTOR_DEVICE = 1;
+const DESCRIPTOR_STRING = 3;
+const CS_INTERFACE = 0x24;
+const MIDI_IN_JACK = 2;
+const MIDI_OUT_JACK = 3;
+const ENGLISH = 0x0409;
+const GET_DESCRIPTOR = 6;
 const PACKET = 4;
 const MAX_PACKET = 64;                        // full-speed bulk
 
@@ -53,6 +61,30 @@ function midiEndpoints(descriptors) {
     at += length;
   }
   return found.in >= 0 && found.out >= 0 ? found : null;
+}
+
+// The string indexes that name the MIDI function: [what, index] for the MIDIStreaming
+// interface (iInterface) and each of its jacks (iJack), the ones that are set.
+function midiNames(descriptors) {
+  const out = [];
+  let inMidi = false;
+  for (let at = 0; at + 2 <= descriptors.length;) {
+    const length = descriptors[at];
+    if (length < 2 || at + length > descriptors.length) break;
+    const type = descriptors[at + 1];
+    if (type === DESCRIPTOR_INTERFACE && length >= 9) {
+      inMidi = descriptors[at + 5] === AUDIO && descriptors[at + 6] === MIDI_STREAMING;
+      if (inMidi && descriptors[at + 8]) out.push(['midi', descriptors[at + 8]]);
+    } else if (inMidi && type === CS_INTERFACE && length >= 6) {
+      const subtype = descriptors[at + 2];
+      // iJack: the last byte of an IN jack (6 bytes) and of an OUT jack (after its sources)
+      if ((subtype === MIDI_IN_JACK || subtype === MIDI_OUT_JACK) && descriptors[at + length - 1]) {
+        out.push(['jack', descriptors[at + length - 1]]);
+      }
+    }
+    at += length;
+  }
+  return out;
 }
 
 // Raw MIDI bytes of event packets (cable numbers ignored: the devices here have one).
@@ -145,7 +177,8 @@ function inWireOrder(usb) {
 
 class UsbMidiHost {
   // hooks: onMidi(bytes) for what the device sends; onConfiguration(descriptor) with the
-  // configuration descriptor read at each enumeration; onDrop(bytes) when the device leaves
+  // configuration descriptor read at each enumeration; onName(what, text) for the names it
+  // gives its product ('product'), MIDI interface ('midi') and jacks ('jack'); onDrop(bytes) when the device leaves
   // the bus, with the serial bytes the CDC host had taken but not delivered (they go first
   // when it is back); onUp() when it comes back (the bus reset is under way).
   constructor(mcu, cdc, hooks = {}) {
@@ -159,6 +192,8 @@ class UsbMidiHost {
     this.packer = new Packer();
     this.pullUp = false;
     this.dropped = false;
+    this.asking = null;                       // the names still to read, once configured
+    this.answer = [];
     const usb = this.usb;
     inWireOrder(usb);
     const cdcWrite = usb.onEndpointWrite;
@@ -169,7 +204,15 @@ class UsbMidiHost {
         if (bytes.length && this.hooks.onMidi) this.hooks.onMidi(bytes);
         return;
       }
+      if (endpoint === 0 && this.asking && this.asking.active) {
+        this.answered(buffer);
+        return;
+      }
+      const configured = cdc.initialized;
       cdcWrite(endpoint, buffer);
+      // The status stage of the CDC's SET_CONTROL_LINE_STATE: enumeration is over, and the
+      // control pipe is free to read the names the device gives itself.
+      if (endpoint === 0 && !buffer.length && configured && this.asking === null) this.askNames();
       if (endpoint === 0 && !this.parsed && cdc.descriptorsSize !== null
           && cdc.descriptors.length === cdc.descriptorsSize) {
         this.parsed = true;
@@ -245,6 +288,47 @@ class UsbMidiHost {
     this.parsed = false;
     this.endpoints = null;
     this.waiting = 0;
+    this.asking = null;
+  }
+
+  // GET_DESCRIPTOR requests on the control pipe, one at a time, as a host does after it has
+  // configured a device: the device descriptor (for iProduct), then the strings; each name
+  // goes to hooks.onName(what, text).
+  askNames() {
+    this.asking = { active: false, queue: [['device', 0]], index: 0 };
+    this.askNext();
+  }
+
+  askNext() {
+    const { asking } = this;
+    if (!asking.queue.length) { asking.active = false; return; }
+    const [what, index] = asking.queue[0];
+    this.answer = [];
+    asking.active = true;
+    // (rp2040js's getDescriptorPacket puts its index in wIndex: a string's goes in wValue)
+    const device = what === 'device';
+    this.usb.sendSetupPacket(createSetupPacket({
+      dataDirection: 1, type: 0, recipient: 0, bRequest: GET_DESCRIPTOR,     // standard, IN
+      wValue: ((device ? DESCRIPTOR_DEVICE : DESCRIPTOR_STRING) << 8) | index,
+      wIndex: device ? 0 : ENGLISH,
+      wLength: device ? 18 : 255,
+    }));
+  }
+
+  answered(buffer) {
+    this.answer.push(...buffer);
+    const length = this.answer[0] || 0;
+    if (this.answer.length < length && buffer.length === MAX_PACKET) return;   // more to come
+    const { asking } = this;
+    const [what] = asking.queue.shift();
+    const answer = this.answer.slice(0, length);
+    if (what === 'device') {
+      if (answer[15]) asking.queue.push(['product', answer[15]]);
+      if (this.endpoints) asking.queue.push(...midiNames(this.cdc.descriptors));
+    } else if (answer[1] === DESCRIPTOR_STRING && this.hooks.onName) {
+      this.hooks.onName(what, Buffer.from(answer.slice(2)).toString('utf16le'));
+    }
+    this.askNext();
   }
 
   // Raw MIDI bytes for the device, packed; they wait for its MIDI interface if it has none yet.
@@ -265,4 +349,4 @@ class UsbMidiHost {
   }
 }
 
-module.exports = { UsbMidiHost, midiEndpoints, unpack, Packer };
+module.exports = { UsbMidiHost, midiEndpoints, midiNames, unpack, Packer };

@@ -12,6 +12,8 @@
 //   M <ns> <hex raw MIDI bytes>   (an event) what the device sent, a line a transfer
 //   C <ns> <hex>   the configuration descriptor the host read (at each enumeration)
 //   U <ns>      the host has configured the device (again, after each re-enumeration)
+//   N <ns> <what> <hex UTF-8>   a name the device gives itself, read by the host after
+//               configuring it: "product", "midi" (its MIDIStreaming interface), "jack"
 //   D <ns>      the device released its pull-up: it left the bus (it is enumerated afresh
 //               when it comes back; serial bytes the host had not delivered wait for it)
 // "reset" is
@@ -100,6 +102,18 @@ if (board) {
     // cut K FRACTION: the power goes FRACTION of the way through the K-th flash operation
     // from now (flash.cjs); the process ends with status 5 and the image keeps the chip's state
     cut: ([k, fraction]) => { flashChip.cutDuring(parseInt(k, 10), parseFloat(fraction)); },
+    // serial HEX: the computer types these bytes on the serial port (behind any it has not
+    // yet delivered: while the device is off the bus, they wait for it)
+    serial: ([hex]) => {
+      if (!hex || !/^([0-9a-fA-F]{2})+$/.test(hex)) emit(`? serial ${hex || ''}`);
+      else pending = Buffer.concat([pending, Buffer.from(hex, 'hex')]);
+    },
+    // offbus: hold what follows until the device is off the bus (at once if it is now)
+    offbus: (_, resume) => {
+      if (usbState.off) return false;
+      usbState.whenOff = resume;
+      return true;
+    },
     midi: ([hex]) => {
       if (!hex || !/^([0-9a-fA-F]{2})+$/.test(hex)) emit(`? midi ${hex || ''}`);
       else midiHost.send(Buffer.from(hex, 'hex'));
@@ -134,6 +148,7 @@ let pending = Buffer.alloc(0);
 let connected = false;
 cdc.onDeviceConnected = () => {
   connected = true;
+  if (debug && pending.length) process.stderr.write(`usb: back, ${pending.length} serial bytes go\n`);
   if (emit) emit(`U ${Math.round(mcu.clock.nanos)}`);     // the host has configured the device
 };
 cdc.onSerialData = (buffer) => {
@@ -141,15 +156,29 @@ cdc.onSerialData = (buffer) => {
   if (serialEvents) serialEvents(buffer);      // the same bytes, timed, beside the frames
 };
 // MIDI beside the CDC, and a device that leaves the bus and comes back enumerated afresh.
+const usbState = { off: false, whenOff: null };
 const midiHost = new UsbMidiHost(mcu, cdc, {
   onMidi: (bytes) => { if (emit) emit(`M ${Math.round(mcu.clock.nanos)} ${bytes.toString('hex')}`); },
+  onName: (what, text) => {
+    if (emit) emit(`N ${Math.round(mcu.clock.nanos)} ${what} ${Buffer.from(text).toString('hex')}`);
+  },
   onConfiguration: (descriptor) => {
     if (emit) emit(`C ${Math.round(mcu.clock.nanos)} ${descriptor.toString('hex')}`);
   },
   onDrop: (held) => {
     connected = false;
     pending = Buffer.concat([held, pending]);
+    if (debug) process.stderr.write(`usb: off the bus, ${pending.length} serial bytes wait\n`);
     if (emit) emit(`D ${Math.round(mcu.clock.nanos)}`);
+    usbState.off = true;
+    if (usbState.whenOff) {
+      const resume = usbState.whenOff;
+      usbState.whenOff = null;
+      resume();
+    }
+  },
+  onUp: () => {
+    usbState.off = false;
   },
 });
 process.stdin.on('data', (chunk) => { pending = Buffer.concat([pending, chunk]); });
