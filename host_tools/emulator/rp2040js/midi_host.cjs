@@ -35,6 +35,7 @@ const ENGLISH = 0x0409;
 const GET_DESCRIPTOR = 6;
 const PACKET = 4;
 const MAX_PACKET = 64;                        // full-speed bulk
+const AVAILABLE = 1 << 10;                    // a buffer control's AVAILABLE bit
 
 // USB-MIDI 1.0 table 4-1: how many of a packet's three MIDI bytes each CIN carries (0 and 1
 // are reserved / cable events).
@@ -157,21 +158,30 @@ class Packer {
 // transfer has more than one packet left, so a 128-byte MIDI transfer would arrive with its
 // halves swapped. The pair is put back in wire order: buffer 0, then buffer 1.
 function inWireOrder(usb) {
+  let held = null;                            // while a buffer control write is handled
+  usb.endpointWriteAlarms.forEach((alarm) => {
+    const schedule = alarm.schedule.bind(alarm);
+    alarm.schedule = (buffer, delay) => {
+      if (held) held.push([schedule, buffer, delay]);
+      else schedule(buffer, delay);
+    };
+  });
   const updated = usb.DPRAMUpdated.bind(usb);
   usb.DPRAMUpdated = (offset, value) => {
-    const scheduled = [];
-    const alarms = usb.endpointWriteAlarms;
-    const originals = alarms.map((alarm) => alarm.schedule);
-    alarms.forEach((alarm, endpoint) => {
-      alarm.schedule = (buffer, delay) => scheduled.push([endpoint, buffer, delay]);
-    });
+    // only a buffer control register (0x80-0xff) made available hands buffers over
+    if (offset < 0x80 || offset > 0xff || !(value & (AVAILABLE | (AVAILABLE << 16)))) {
+      updated(offset, value);
+      return;
+    }
+    held = [];
     try {
       updated(offset, value);
     } finally {
-      alarms.forEach((alarm, endpoint) => { alarm.schedule = originals[endpoint]; });
+      const pair = held;
+      held = null;
+      if (pair.length === 2) pair.reverse();
+      for (const [schedule, buffer, delay] of pair) schedule(buffer, delay);
     }
-    if (scheduled.length === 2 && scheduled[0][0] === scheduled[1][0]) scheduled.reverse();
-    for (const [endpoint, buffer, delay] of scheduled) alarms[endpoint].schedule(buffer, delay);
   };
 }
 
