@@ -213,7 +213,8 @@ class UsbMidi:
                 i += 3
                 continue
             if status:
-                self._status = status         # running status from here
+                self._status = status         # running status from here (a 3-byte message)
+                self._need = 2
                 self._have = 0
                 status = 0
             self._head = h
@@ -225,6 +226,7 @@ class UsbMidi:
         self._head = h
         if status:
             self._status = status
+            self._need = 2
             self._have = 0
         if i:
             self._schedule_kick()
