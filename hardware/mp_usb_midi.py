@@ -134,7 +134,8 @@ class UsbMidi:
         cfg, self._itf, self._ep_out, self._ep_in = descriptors(builtin, name_index)
         self._open = False
         usbd.active(False)
-        usbd.builtin_driver = builtin
+        # (the stubs lack it: the C type handles this attribute itself, machine_usb_device.c)
+        usbd.builtin_driver = builtin  # type: ignore[attr-defined]
         usbd.config(builtin.desc_dev, cfg, strs, open_itf_cb=self._open_itf,
                     reset_cb=self._reset, xfer_cb=self._xfer)
         self._usbd = usbd
@@ -336,7 +337,8 @@ class UsbMidi:
                     k += 4
                 if self._usbd.submit_xfer(self._ep_in, self._tx_views[(n >> 2) - 1]):
                     self._inflight = n
-            if not self._rx_armed and ((self._rx_tail - self._rx_head - 1) & (_RX_RING - 1)) >= _RX_ROOM:
+            room = (self._rx_tail - self._rx_head - 1) & (_RX_RING - 1)
+            if not self._rx_armed and room >= _RX_ROOM:     # else readinto() re-arms it
                 self._rx_armed = self._usbd.submit_xfer(self._ep_out, self._rx_xfer)
         except OSError:                       # not active (any more): the host left
             pass
@@ -346,6 +348,7 @@ class UsbMidi:
             return                            # the AudioControl interface: nothing to do
         self._open = True
         self._inflight = 0
+        self._tail = self._head               # nothing from before the host was there
         self._rx_armed = False
         self._kick(None)
 

@@ -188,9 +188,10 @@ function inWireOrder(usb) {
 class UsbMidiHost {
   // hooks: onMidi(bytes) for what the device sends; onConfiguration(descriptor) with the
   // configuration descriptor read at each enumeration; onName(what, text) for the names it
-  // gives its product ('product'), MIDI interface ('midi') and jacks ('jack'); onDrop(bytes) when the device leaves
-  // the bus, with the serial bytes the CDC host had taken but not delivered (they go first
-  // when it is back); onUp() when it comes back (the bus reset is under way).
+  // gives its product ('product'), MIDI interface ('midi') and jacks ('jack'); onDrop(bytes)
+  // when the device leaves the bus, with the serial bytes the CDC host had taken but not
+  // delivered (they go first when it is back); onUp() when it comes back (the bus reset is
+  // under way).
   constructor(mcu, cdc, hooks = {}) {
     this.usb = mcu.usbCtrl;
     this.cdc = cdc;
@@ -351,7 +352,8 @@ class UsbMidiHost {
 
   deliver() {
     if (!this.endpoints || !this.waiting || !this.queue.length) return;
-    const count = Math.min(this.queue.length, Math.floor(Math.min(this.waiting, MAX_PACKET) / PACKET));
+    const room = Math.floor(Math.min(this.waiting, MAX_PACKET) / PACKET);
+    const count = Math.min(this.queue.length, room);
     const buffer = new Uint8Array(count * PACKET);
     for (let k = 0; k < count; k++) buffer.set(this.queue.shift(), k * PACKET);
     this.waiting = 0;

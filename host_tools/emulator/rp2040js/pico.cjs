@@ -6,20 +6,24 @@
 // power-up, written through on every erase and program, so it survives a power cycle.
 // BOARD_JSON ({"ring": pin, "encoder": [a, b], "button": pin, "ppd": 4, "reset": 0|1|2,
 // "events_fd": N, "commands_fd": M}) wires the ChromaWheel board (board.cjs): frames out on
-// one pipe, knob commands in on the other. The computer's side of the USB also plays MIDI
-// (midi_host.cjs) when the device has a MIDI interface:
-//   midi HEX    (a command) send these raw MIDI bytes to the device, as USB-MIDI packets
-//   M <ns> <hex raw MIDI bytes>   (an event) what the device sent, a line a transfer
-//   C <ns> <hex>   the configuration descriptor the host read (at each enumeration)
-//   U <ns>      the host has configured the device (again, after each re-enumeration)
-//   N <ns> <what> <hex UTF-8>   a name the device gives itself, read by the host after
-//               configuring it: "product", "midi" (its MIDIStreaming interface), "jack"
-//   D <ns>      the device released its pull-up: it left the bus (it is enumerated afresh
-//               when it comes back; serial bytes the host had not delivered wait for it)
-// "reset" is
+// one pipe, knob commands in on the other. "reset" is
 // the watchdog's REASON after a reset (1 timer, 2 forced); a watchdog reset ends this process
 // with status 3 (forced: machine.reset()) or 4 (the timer ran out), for the host to power it
 // up again with that reason.
+// The computer's side of the USB (midi_host.cjs beside rp2040js's CDC host) also plays MIDI
+// when the device has a MIDI interface, and enumerates the device afresh when it comes back
+// to the bus. Commands (board.cjs's stream, in emulated time):
+//   midi HEX    send these raw MIDI bytes to the device, as USB-MIDI event packets
+//   serial HEX  type these bytes on the serial port (after any not yet delivered)
+//   offbus      hold what follows until the device is off the bus (at once if it is)
+// Events:
+//   M <ns> <hex>   the raw MIDI bytes the device sent, a line a transfer
+//   C <ns> <hex>   the configuration descriptor the host read (at each enumeration)
+//   U <ns>      the host has configured the device (again after each re-enumeration)
+//   N <ns> <what> <hex UTF-8>   a name the device gives itself, read after configuring it:
+//               "product", "midi" (its MIDIStreaming interface), "jack"
+//   D <ns>      the device released its pull-up: it left the bus (serial bytes the host had
+//               not delivered wait for it to come back)
 'use strict';
 const fs = require('fs');
 const net = require('net');
@@ -148,7 +152,7 @@ let pending = Buffer.alloc(0);
 let connected = false;
 cdc.onDeviceConnected = () => {
   connected = true;
-  if (debug && pending.length) process.stderr.write(`usb: back, ${pending.length} serial bytes go\n`);
+  if (debug && pending.length) process.stderr.write(`usb: back, ${pending.length} bytes go\n`);
   if (emit) emit(`U ${Math.round(mcu.clock.nanos)}`);     // the host has configured the device
 };
 cdc.onSerialData = (buffer) => {
@@ -158,7 +162,9 @@ cdc.onSerialData = (buffer) => {
 // MIDI beside the CDC, and a device that leaves the bus and comes back enumerated afresh.
 const usbState = { off: false, whenOff: null };
 const midiHost = new UsbMidiHost(mcu, cdc, {
-  onMidi: (bytes) => { if (emit) emit(`M ${Math.round(mcu.clock.nanos)} ${bytes.toString('hex')}`); },
+  onMidi: (bytes) => {
+    if (emit) emit(`M ${Math.round(mcu.clock.nanos)} ${bytes.toString('hex')}`);
+  },
   onName: (what, text) => {
     if (emit) emit(`N ${Math.round(mcu.clock.nanos)} ${what} ${Buffer.from(text).toString('hex')}`);
   },
@@ -168,7 +174,7 @@ const midiHost = new UsbMidiHost(mcu, cdc, {
   onDrop: (held) => {
     connected = false;
     pending = Buffer.concat([held, pending]);
-    if (debug) process.stderr.write(`usb: off the bus, ${pending.length} serial bytes wait\n`);
+    if (debug) process.stderr.write(`usb: off the bus, ${pending.length} bytes wait\n`);
     if (emit) emit(`D ${Math.round(mcu.clock.nanos)}`);
     usbState.off = true;
     if (usbState.whenOff) {
