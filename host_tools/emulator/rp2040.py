@@ -177,7 +177,9 @@ class EmulatedPico:
     power_cut() at any moment keeps what the chip had, and the next power-up boots from it.
     board: the ChromaWheel board file (dict): its ring pin is decoded into `frames`
     ([emulated ns, wire bytes, timing faults]) and `send()` turns the knob and presses the
-    button (host_tools/emulator/rp2040js/board.cjs). A watchdog reset or machine.reset() powers the
+    button (host_tools/emulator/rp2040js/board.cjs); the computer's USB MIDI host plays
+    `send("midi HEX")` to the board and collects what it sends in `midi` ([(emulated ns, raw
+    MIDI bytes)], rp2040js/midi_host.cjs). A watchdog reset or machine.reset() powers the
     chip up again at once, with the watchdog's reason set, as a real reset does."""
 
     def __init__(self, flash_image=None, board=None, held=False, uf2=None):
@@ -197,6 +199,12 @@ class EmulatedPico:
         self.flash_ops = []           # [(emulated ns, "erase" | "program", offset, bytes, ns)]
         self.cut_at = None            # emulated ns of a power cut armed by cut_during()
         self.usb_up = []              # emulated ns at which the USB host configured the chip
+        self.usb_down = []            # emulated ns at which the chip left the bus (pull-up off)
+        self.midi = []                # [(emulated ns, raw MIDI bytes the board sent over USB)]
+        self.usb_names = []           # [(emulated ns, "product" | "midi" | "jack", the name)]:
+                                      #  what the device calls itself, read at each enumeration
+        self.usb_configs = []         # [(emulated ns, the configuration descriptor the USB host
+                                      #  read)]: one an enumeration
         self.events = []
         self.resets = 0
         self._stop = threading.Event()
@@ -241,7 +249,8 @@ class EmulatedPico:
         self._partial = b""
 
     def send(self, *lines):
-        """Knob and button commands (turn N, press, release, wait MS), run in emulated time."""
+        """Knob and button commands (turn N, press, release, wait MS; midi HEX: raw MIDI bytes
+        from the computer over USB), run in emulated time, in order."""
         os.write(self._commands_out, ("\n".join(lines) + "\n").encode())
 
     def wait_done(self, timeout=120):
@@ -386,4 +395,13 @@ class EmulatedPico:
                     self.cut_at = int(words[1])
                 elif text.startswith("U ") and len(words) == 2:
                     self.usb_up.append(int(words[1]))
+                elif text.startswith("D ") and len(words) == 2:
+                    self.usb_down.append(int(words[1]))
+                elif text.startswith("N ") and len(words) == 4:
+                    self.usb_names.append((int(words[1]), words[2],
+                                           bytes.fromhex(words[3]).decode("utf-8", "replace")))
+                elif text.startswith("C ") and len(words) == 3:
+                    self.usb_configs.append((int(words[1]), bytes.fromhex(words[2])))
+                elif text.startswith("M ") and len(words) == 3:
+                    self.midi.append((int(words[1]), bytes.fromhex(words[2])))
 

@@ -19,6 +19,11 @@
 //               so a script starts at the same emulated moment on every run
 //   unplug      the OLED stops answering (parts.cjs), when the board has one
 //   cut K F     the power goes F of the way through the K-th flash operation (flash.cjs)
+//   midi HEX    the computer sends these raw MIDI bytes to the device over USB MIDI
+//               (midi_host.cjs); what the device sends comes out as "M <ns> <hex bytes>"
+//   serial HEX  the computer types these bytes on the USB serial port (after any it holds)
+//   offbus      hold what follows until the device is off the USB bus (its pull-up released;
+//               at once if it is): typed bytes then wait for it to come back
 'use strict';
 
 const FORWARD = [3, 1, 0, 2];                 // clockwise from rest (A B = 1 1): A leads B

@@ -10,6 +10,20 @@
 // the watchdog's REASON after a reset (1 timer, 2 forced); a watchdog reset ends this process
 // with status 3 (forced: machine.reset()) or 4 (the timer ran out), for the host to power it
 // up again with that reason.
+// The computer's side of the USB (midi_host.cjs beside rp2040js's CDC host) also plays MIDI
+// when the device has a MIDI interface, and enumerates the device afresh when it comes back
+// to the bus. Commands (board.cjs's stream, in emulated time):
+//   midi HEX    send these raw MIDI bytes to the device, as USB-MIDI event packets
+//   serial HEX  type these bytes on the serial port (after any not yet delivered)
+//   offbus      hold what follows until the device is off the bus (at once if it is)
+// Events:
+//   M <ns> <hex>   the raw MIDI bytes the device sent, a line a transfer
+//   C <ns> <hex>   the configuration descriptor the host read (at each enumeration)
+//   U <ns>      the host has configured the device (again after each re-enumeration)
+//   N <ns> <what> <hex UTF-8>   a name the device gives itself, read after configuring it:
+//               "product", "midi" (its MIDIStreaming interface), "jack"
+//   D <ns>      the device released its pull-up: it left the bus (serial bytes the host had
+//               not delivered wait for it to come back)
 'use strict';
 const fs = require('fs');
 const net = require('net');
@@ -18,6 +32,7 @@ const { attachFlash, loadFlash } = require('./flash.cjs');
 const { ringDecoder, knob } = require('./board.cjs');
 const { oled, piezo } = require('./parts.cjs');
 const { attachPioTiming } = require('./pio_timing.cjs');
+const { UsbMidiHost } = require('./midi_host.cjs');
 
 const [bootromPath, uf2Path, imagePath, boardJson] = process.argv.slice(2);
 const board = boardJson ? JSON.parse(boardJson) : null;
@@ -91,6 +106,22 @@ if (board) {
     // cut K FRACTION: the power goes FRACTION of the way through the K-th flash operation
     // from now (flash.cjs); the process ends with status 5 and the image keeps the chip's state
     cut: ([k, fraction]) => { flashChip.cutDuring(parseInt(k, 10), parseFloat(fraction)); },
+    // serial HEX: the computer types these bytes on the serial port (behind any it has not
+    // yet delivered: while the device is off the bus, they wait for it)
+    serial: ([hex]) => {
+      if (!hex || !/^([0-9a-fA-F]{2})+$/.test(hex)) emit(`? serial ${hex || ''}`);
+      else pending = Buffer.concat([pending, Buffer.from(hex, 'hex')]);
+    },
+    // offbus: hold what follows until the device is off the bus (at once if it is now)
+    offbus: (_, resume) => {
+      if (usbState.off) return false;
+      usbState.whenOff = resume;
+      return true;
+    },
+    midi: ([hex]) => {
+      if (!hex || !/^([0-9a-fA-F]{2})+$/.test(hex)) emit(`? midi ${hex || ''}`);
+      else midiHost.send(Buffer.from(hex, 'hex'));
+    },
     started: (_, resume) => {
       start.resume = resume;
       startedNow();
@@ -121,12 +152,41 @@ let pending = Buffer.alloc(0);
 let connected = false;
 cdc.onDeviceConnected = () => {
   connected = true;
+  if (debug && pending.length) process.stderr.write(`usb: back, ${pending.length} bytes go\n`);
   if (emit) emit(`U ${Math.round(mcu.clock.nanos)}`);     // the host has configured the device
 };
 cdc.onSerialData = (buffer) => {
   process.stdout.write(Buffer.from(buffer));
   if (serialEvents) serialEvents(buffer);      // the same bytes, timed, beside the frames
 };
+// MIDI beside the CDC, and a device that leaves the bus and comes back enumerated afresh.
+const usbState = { off: false, whenOff: null };
+const midiHost = new UsbMidiHost(mcu, cdc, {
+  onMidi: (bytes) => {
+    if (emit) emit(`M ${Math.round(mcu.clock.nanos)} ${bytes.toString('hex')}`);
+  },
+  onName: (what, text) => {
+    if (emit) emit(`N ${Math.round(mcu.clock.nanos)} ${what} ${Buffer.from(text).toString('hex')}`);
+  },
+  onConfiguration: (descriptor) => {
+    if (emit) emit(`C ${Math.round(mcu.clock.nanos)} ${descriptor.toString('hex')}`);
+  },
+  onDrop: (held) => {
+    connected = false;
+    pending = Buffer.concat([held, pending]);
+    if (debug) process.stderr.write(`usb: off the bus, ${pending.length} bytes wait\n`);
+    if (emit) emit(`D ${Math.round(mcu.clock.nanos)}`);
+    usbState.off = true;
+    if (usbState.whenOff) {
+      const resume = usbState.whenOff;
+      usbState.whenOff = null;
+      resume();
+    }
+  },
+  onUp: () => {
+    usbState.off = false;
+  },
+});
 process.stdin.on('data', (chunk) => { pending = Buffer.concat([pending, chunk]); });
 process.stdin.on('end', () => { simulator.stop(); process.exit(0); });
 function feed() {
