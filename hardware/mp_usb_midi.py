@@ -27,7 +27,9 @@ _RX_XFER = const(64)              # one full-speed bulk packet: 16 event packets
 _RX_RING = const(256)             # raw bytes received, waiting for readinto (power of two)
 _RX_ROOM = const(48)              # the most raw bytes one received transfer can carry
 _EP_SIZE = const(64)
-_OPEN_MS = const(3000)            # how long start() waits for the host to configure us
+_OPEN_MS = const(1000)            # how long start() waits for the host to configure us (a
+#                                   computer takes about 60 ms; a charger never does, and the
+#                                   ring stays dark meanwhile)
 _SETTLE_MS = const(10)            # then for the host to reopen the serial port (DTR)
 _XFER_OK = const(0)               # TinyUSB's XFER_RESULT_SUCCESS (xfer_cb's `result`)
 
@@ -120,7 +122,7 @@ class UsbMidi:
     def start(self):
         """Give the device its MIDI interface: it leaves the bus and comes back with the REPL's
         CDC and MIDI. True once the host has configured MIDI (False if no host did within
-        3 s: a charger, or a host with the port closed)."""
+        1 s: a charger, or a host with the port closed)."""
         usbd = machine.USBDevice()
         try:
             builtin = usbd.BUILTIN_CDC

@@ -12,7 +12,8 @@ def midi_port(hw):
     mode, so a soft reset or a safe-mode boot gives the serial port alone."""
     from hardware.mp_usb_midi import UsbMidi
     port = UsbMidi()
-    port.start()
+    if not port.start():          # a charger, or a computer slow to answer: MIDI waits for it
+        print("midi: no computer has opened the USB MIDI port yet")
     return port
 
 

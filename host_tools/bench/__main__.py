@@ -297,11 +297,12 @@ print(json.dumps({"heap_after_boot": gc.mem_alloc() - empty, "free_before": free
 FROZEN_UF2 = os.path.join(ROOT, "build", "uf2", "chromawheel-RPI_PICO.uf2")
 
 
-def bench_rp2_firmware(frozen=False):
+def bench_rp2_firmware(frozen=False, midi=False):
     """The firmware on the real rp2 port: deployed as .mpy files onto an empty emulated Pico
     (deploy time), or frozen into the UF2 (host_tools/builds/build_uf2.sh frozen) with only boot.py,
     main.py, the board file and the default set copied; heap after boot, and the smallest heap
-    it boots and runs in (8 KB steps)."""
+    it boots and runs in (8 KB steps). `midi`: with USB MIDI on (the setting), the heap after
+    boot only."""
     from host_tools.device import deploy
     from host_tools.emulator import emulate
     from host_tools.device.files import data_files, python_files
@@ -323,6 +324,9 @@ def bench_rp2_firmware(frozen=False):
             else:
                 report = deploy.deploy(pico.port, "pico", progress=lambda line: None)
             with DeviceLink(pico.port) as link:
+                if midi:
+                    link.write_atomic("settings.json", b'{"midi": "both"}')
+
                 def trial(block):
                     link.close()
                     link.connect(soft_reset=True)
@@ -333,7 +337,7 @@ def bench_rp2_firmware(frozen=False):
                 first = trial(0)
                 heap = first["free_before"]
                 smallest = None
-                for kb in range(16, heap // 1024, 8):
+                for kb in range(16, 0 if midi else heap // 1024, 8):
                     if trial(heap - kb * 1024) is not None:
                         smallest = kb
                         break
@@ -360,6 +364,10 @@ def report_rp2():
     kb = fw["min_heap_kb"]
     row("  smallest heap the firmware runs in (8 KB steps)", "%s KB" % kb, "<= 48 KB",
         kb is not None and kb <= 48)
+    midi = bench_rp2_firmware(midi=True)
+    row("  firmware heap in use after boot with USB MIDI on", "%d bytes" % midi["heap_after_boot"],
+        "%+d bytes" % (midi["heap_after_boot"] - fw["heap_after_boot"]),
+        midi["heap_after_boot"] < 32768)
     if os.path.exists(FROZEN_UF2):
         fz = bench_rp2_firmware(frozen=True)
         row("  frozen UF2 (build_uf2.sh frozen): heap in use after boot",

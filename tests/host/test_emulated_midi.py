@@ -1,0 +1,95 @@
+"""USB MIDI on the real ports in the emulated RP2040, through the emulated USB (the emulator's
+MIDI host beside its serial one, rp2040js/midi_host.cjs): MicroPython on the Pico with the
+firmware's own MIDI interface (hardware/mp_usb_midi.py), CircuitPython on the QT Py with its
+usb_midi. The same scripts give the simulator's MIDI and the simulator's listen lines; deploy
+and a set's flash work with MIDI on; safe mode has the serial port alone."""
+
+import shutil
+
+import pytest
+
+from host_tools.device import deploy
+from host_tools.device.files import ROOT
+from host_tools.emulator import emulate
+from host_tools.emulator.rp2040 import EmulatedPico
+from host_tools.sim import simulator
+
+LISTEN = {"midi": "both", "mode": "listen"}
+BOARDS = ("pico", "qtpy_rp2040")
+QUIET = dict(progress=lambda line: None)
+
+
+def lit(frame):
+    return [pc for pc in range(12) if any(frame["wheel"][pc])]
+
+
+def midi_interfaces(configuration):
+    """The MIDIStreaming interfaces (class 1, subclass 3) of a configuration descriptor."""
+    found = []
+    at = 0
+    while at + 2 <= len(configuration):
+        length, kind = configuration[at], configuration[at + 1]
+        if kind == 4 and configuration[at + 5] == 1 and configuration[at + 6] == 3:
+            found.append(configuration[at + 2])
+        at += max(length, 1)
+    return found
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_listen_names_what_the_keyboard_holds(board):
+    script = "note-on C4 E4 G4; wait 30; pedal down; note-off C4 E4 G4; note-on A3; wait 30"
+    frames, console = emulate.run_script(script, board=board, settings=LISTEN, **QUIET)
+    expected, expected_console = simulator.run_script(script, settings=LISTEN)
+    listened = [line for line in console if line.startswith("listen")]
+    assert listened == [line for line in expected_console if line.startswith("listen")]
+    assert "listen: C E G: C major triad (maj)" in listened
+    assert lit(frames[-1]) == lit(expected[-1]) == [0, 4, 7, 9]
+    assert [lit(f) for f in frames if lit(f)] == [lit(f) for f in expected if lit(f)]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_click_in_the_explorer_sends_the_notes_of_the_meld_shown(board):
+    script = "click; cw 2; click; double"
+    frames, _ = emulate.run_script(script, board=board, settings={"midi": "out"}, **QUIET)
+    expected, _ = simulator.run_script(script, settings={"midi": "out"})
+    sent = [(lit(f), f["midi"]) for f in frames if f["midi"]]
+    assert sent == [(lit(f), f["midi"]) for f in expected if f["midi"]]
+    assert sent[0] == ([0, 3, 7], [[0x90, 60, 100], [0x90, 63, 100], [0x90, 67, 100]])
+
+
+@pytest.fixture(scope="module")
+def pico_with_midi_on(tmp_path_factory):
+    image = str(tmp_path_factory.mktemp("midi") / "flash.img")
+    shutil.copyfile(emulate.deployed_image("pico", **QUIET), image)
+    emulate.put_settings("pico", image, {"midi": "both"}, **QUIET)
+    return image
+
+
+def test_deploy_and_a_sets_flash_work_with_midi_on(pico_with_midi_on, tmp_path):
+    image = str(tmp_path / "flash.img")
+    shutil.copyfile(pico_with_midi_on, image)
+    with emulate.emulated("pico", image, parts=False) as pico:
+        emulate.wait_started(pico)
+        # The app started MIDI: the board came back with a MIDI interface beside the REPL.
+        assert len(pico.usb_configs) == 2
+        assert not midi_interfaces(pico.usb_configs[0][1])
+        assert midi_interfaces(pico.usb_configs[-1][1])
+        report = deploy.flash_set(pico.port, ROOT + "/core/meldsets/jazz.json",
+                                  progress=lambda line: None)
+        assert report["melds"] == 47
+        report = deploy.deploy(pico.port, "pico", progress=lambda line: None)
+        assert report["started"] == "meld set jazz loaded: 47 melds"
+        # After each reset the app started MIDI again.
+        assert midi_interfaces(pico.usb_configs[-1][1])
+        assert [name for _, what, name in pico.usb_names if what == "midi"][-1] == "ChromaWheel"
+
+
+def test_safe_mode_is_the_serial_port_alone(pico_with_midi_on, tmp_path):
+    image = str(tmp_path / "flash.img")
+    shutil.copyfile(pico_with_midi_on, image)
+    board = emulate.wired("pico", emulate.load_board("pico"))
+    with EmulatedPico(image, dict(board, display=None, buzzer=None), held=True,
+                      uf2=emulate.firmware_image("pico")) as pico:
+        emulate.wait_started(pico)
+        assert "safe mode: button held at power-up" in "\n".join(emulate.console_lines(pico))
+        assert pico.usb_configs and not [c for _, c in pico.usb_configs if midi_interfaces(c)]
