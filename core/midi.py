@@ -33,8 +33,10 @@ def octave_root(pc, octave):
 
 
 class Parser:
-    """Raw MIDI bytes to channel messages. feed(byte) returns the status byte of a message it
-    completes (its data in data1, data2; data2 0 for a one-byte message) or 0.
+    """Raw MIDI bytes to channel messages. feed_all(buf, count, sink) calls sink(status,
+    data1, data2) for each message the bytes complete (data2 0 for a one-byte message), in
+    one call a batch; feed(byte) returns the status byte of a message it completes (its data
+    in data1, data2) or 0.
 
     Running status is kept, so a data byte after a complete message starts the next one with
     the same status. System real-time bytes (clock, active sensing, ...) may come between any
@@ -47,31 +49,48 @@ class Parser:
         self.data2 = 0
         self._need = 0
         self._have = 0
+        self._one = bytearray(1)
+        self._completed = 0
+        self._catch_bound = self._catch          # bound once: feed() allocates nothing
+
+    def feed_all(self, buf, count, sink):
+        status = self.status
+        need = self._need
+        have = self._have
+        for i in range(count):
+            byte = buf[i]
+            if byte >= 0xF8:                     # real time: anywhere, no effect
+                continue
+            if byte >= 0xF0:                     # system common, SysEx start or end
+                status = 0
+                have = 0
+            elif byte & 0x80:
+                status = byte
+                need = _DATA_BYTES[(byte >> 4) - 8]
+                have = 0
+            elif status:                         # (data without a status: skipped)
+                if have == 0:
+                    self.data1 = byte
+                    self.data2 = 0
+                else:
+                    self.data2 = byte
+                have += 1
+                if have == need:
+                    have = 0                     # running status: the next byte starts anew
+                    self.status = status
+                    sink(status, self.data1, self.data2)
+        self.status = status
+        self._need = need
+        self._have = have
 
     def feed(self, byte):
-        if byte >= 0xF8:                         # real time: anywhere, no effect
-            return 0
-        if byte >= 0xF0:                         # system common, SysEx start or end
-            self.status = 0
-            self._have = 0
-            return 0
-        if byte & 0x80:
-            self.status = byte
-            self._need = _DATA_BYTES[(byte >> 4) - 8]
-            self._have = 0
-            return 0
-        if not self.status:                      # data without a status: skipped
-            return 0
-        if self._have == 0:
-            self.data1 = byte
-            self.data2 = 0
-        else:
-            self.data2 = byte
-        self._have += 1
-        if self._have < self._need:
-            return 0
-        self._have = 0
-        return self.status
+        self._one[0] = byte
+        self._completed = 0
+        self.feed_all(self._one, 1, self._catch_bound)
+        return self._completed
+
+    def _catch(self, status, data1, data2):
+        self._completed = status
 
 
 class HeldNotes:

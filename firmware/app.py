@@ -65,6 +65,8 @@ class App:
         self.menu = None
         self.mode = self._start_mode(self.settings["mode"])
         self.rotates = self.mode.turn_rotates()   # the active mode's, kept by _mode_changed
+        self.lights = self.mode.notes_light()
+        self.settle_due = False       # the mode has work to do once the LEDs show its state
         self.error_until = None
         self.dirty = True
         self.pending = False
@@ -267,6 +269,7 @@ class App:
         """What the knob's fast path needs to know of the active mode, asked once an event
         or a setting may have changed it, not at every detent."""
         self.rotates = self.active.turn_rotates()
+        self.lights = self.active.notes_light()
 
     def announce(self):
         """Print the active mode's line on the serial console when it changed."""
@@ -299,13 +302,17 @@ class App:
             self._dispatch(None, steps)
             if turned and self.error_until is None:
                 self.dirty = False        # the LEDs show the turned state already
+        if self.midi is not None and self.midi.poll():
+            lit = self.lights and self._light_notes(now)     # first, as a turn is
+            self._input(now)
+            self._dispatch(NOTES)
+            self.settle_due = True
+            if lit and self.error_until is None:
+                self.dirty = False        # the LEDs show the notes already
         event = self.presses.update(hw.button.pressed(), now)
         if event:
             self._input(now)
             self._dispatch(event)
-        if self.midi is not None and self.midi.poll():
-            self._input(now)
-            self._dispatch(NOTES)
         if self.error_until is not None and ticks_diff(now, self.error_until) >= 0:
             self.error_until = None
             self.dirty = True
@@ -316,6 +323,11 @@ class App:
         if self.pending:
             self.pending = not hw.ring.show(hw.clock.ticks_us())
         shown = not self.dirty and not self.pending      # the LEDs show the mode's state
+        if self.settle_due and shown:
+            self.settle_due = False
+            if self._settle():
+                self.dirty = True
+                shown = False
         if self.line_due and shown and self.error_until is None:
             self.announce()
         # The sound timed from the clock as it is now, not from the pass's start: the line
@@ -344,6 +356,29 @@ class App:
             return False
         self.rendered_at = now
         return True
+
+    def _light_notes(self, now):
+        """MIDI in's answer on the LEDs before anything else, where the mode shows a change of
+        the notes held as their sectors lit white (Mode.notes_light): Ring.light writes them,
+        nothing painted or prepared (tests/host/test_modes.py holds listen to it). True when
+        done."""
+        if self.dirty or self.pending or self.error_until is not None:
+            return False
+        if ticks_since(now, self.rendered_at) < self.frame_ms:
+            return False
+        if not self.hw.ring.light(self.midi.held.mask, self.hw.clock.ticks_us()):
+            return False
+        self.rendered_at = now
+        return True
+
+    def _settle(self):
+        """The mode's work that waits for the LEDs (Mode.settle); True when it changed what
+        they should show."""
+        try:
+            return self.active.settle()
+        except Exception as err:
+            self._failed(err)
+            return False
 
     def _input(self, now):
         self.settings.touch(now)
@@ -421,10 +456,12 @@ class App:
         self._midi_wake()
 
     def _midi_wake(self):
-        """MIDI in asks for a pass at once, where the port can wake the loop."""
-        knob_wake = getattr(self.hw.port, "knob_wake", None)
-        if self.midi is not None and knob_wake is not None and not self.stopped:
-            self.midi.transport.on_receive = knob_wake(self._knob_pass).set
+        """MIDI in asks for a pass at once, where the port can wake the loop: the transport
+        calls on_receive where Python may run (hardware/mp_usb_midi.py: scheduled after the
+        USB task), so the pass runs there, with no second trip through the scheduler."""
+        if self.midi is not None and getattr(self.hw.port, "knob_wake", None) is not None \
+                and not self.stopped:
+            self.midi.transport.on_receive = self._knob_pass
 
     def step(self):
         """A pass; False once the simulator's host said quit."""

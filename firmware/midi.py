@@ -21,6 +21,7 @@ class Midi:
         self._due = 0                 # bytes of chord.messages waiting for flush()
         self._read = bytearray(READ_SIZE)
         self._notes = bytearray(midi.MAX_CHORD)
+        self._apply = self.held.apply            # bound once: poll() allocates nothing
         self.follow(settings)
 
     @property
@@ -49,12 +50,9 @@ class Midi:
         count = self.transport.readinto(buf)
         while count:
             if self.listening:
-                parser = self.parser
-                held = self.held
-                for i in range(count):
-                    status = parser.feed(buf[i])
-                    if status:
-                        held.apply(status, parser.data1, parser.data2)
+                self.parser.feed_all(buf, count, self._apply)
+            if count < READ_SIZE:                # all there was
+                break
             count = self.transport.readinto(buf)
         changed = self.held.changed
         self.held.changed = False

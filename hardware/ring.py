@@ -15,13 +15,24 @@ allocation:
    previous write.
 turn() writes the last frame turned by whole sectors: the knob's answer in the explorer,
 where a turn moves every colour with the root, with no frame to paint or prepare first.
+light() writes white sectors from a 12-bit mask, changing only the sectors that differ from
+the mask it wrote last: the notes a keyboard holds, in listen.
 The output is any object with write(buf): MicroPython neopixel, CircuitPython neopixel_write,
 or the simulator.
 """
 
+from array import array
+
 from hardware.clock import ticks_since, ticks_us
 
 SECTORS = 12
+# Bits set in each 6-bit number: a 12-bit mask's count in two look-ups, nothing allocated.
+_BITS6 = bytes(bin(n).count("1") for n in range(64))
+# A single bit's position from its value mod 13 (2 is a primitive root mod 13, so 1, 2, 4 ...
+# 2048 leave 12 different remainders): the sectors a mask changes, without testing all 12.
+_BIT_AT = bytearray(13)
+for _k in range(SECTORS):
+    _BIT_AT[(1 << _k) % 13] = _k
 MAX_LEDS = 96
 
 
@@ -102,6 +113,8 @@ class Ring:
             for j in range(self._per):
                 self._leds[sector * self._per + j] = rows[sector][j]
         self._gamma = gamma_table(config.get("gamma", 2.8))
+        self._levels = bytearray(256)   # gamma, then the brightness: a channel's wire value
+        self._brightness = None
         self._max_ma = config["max_ma"]
         self._ma_per_channel = config["ma_per_channel"]
         self._idle_ma = config["idle_ma_per_led"] * count
@@ -111,6 +124,20 @@ class Ring:
         self.brightness = 255
         self._wire = bytearray(count * self.bpp)
         self._sent = bytearray(count * self.bpp)
+        # Every lit channel of every LED: the wire byte it is (_wire_at) and the frame byte
+        # it shows (_frame_at), so _prepare is one flat loop. A W channel is never lit: it
+        # stays 0 in both buffers.
+        channels = 3 * SECTORS * self._per
+        self._wire_at = array("H", bytes(2 * channels))
+        self._frame_at = bytearray(channels)
+        k = 0
+        for sector in range(SECTORS):
+            for channel in range(3):
+                for j in range(self._per):
+                    self._wire_at[k] = self._leds[sector * self._per + j] * self.bpp + \
+                        self._offsets[channel]
+                    self._frame_at[k] = 3 * sector + channel
+                    k += 1
         self._written_at = None
         self.writes = 0
         # A turn of one sector clockwise moves the wire this many bytes (the sector's LEDs
@@ -121,31 +148,40 @@ class Ring:
         # made once, so a turn copies bytes and allocates nothing.
         self._wire_turns = _turns(len(self._wire), per * self.bpp) if per else None
         self._frame_before = bytearray(3 * SECTORS)
+        self._lit = -1              # the mask light() last wrote, or -1: show() or turn() did
         self.estimated_ma = 0       # of the last frame prepared, after limiting
         self.limited = False        # the last frame was scaled down to the budget
 
+    @property
+    def brightness(self):
+        return self._brightness
+
+    @brightness.setter
+    def brightness(self, level):
+        """The global brightness (1-255), folded into the level table once, not per frame;
+        a lit channel never rounds to off."""
+        if level == self._brightness:
+            return
+        self._brightness = level
+        gamma = self._gamma
+        levels = self._levels
+        for i in range(256):
+            value = gamma[i]
+            levels[i] = value * level // 255 or 1 if value else 0
+
     def _prepare(self):
-        """Frame -> wire bytes, with gamma, brightness and the current budget."""
+        """Frame -> wire bytes, with gamma, brightness and the current budget: one table
+        look-up a channel of every LED (each LED counts in the current)."""
         frame = self.frame
         wire = self._wire
-        gamma = self._gamma
-        level = self.brightness
-        bpp = self.bpp
+        levels = self._levels
+        wire_at = self._wire_at
+        frame_at = self._frame_at
         total = 0
-        offsets = self._offsets
-        leds = self._leds
-        per = self._per
-        for sector in range(SECTORS):
-            for channel in range(3):
-                value = gamma[frame[3 * sector + channel]]
-                if value:
-                    value = value * level // 255 or 1
-                for j in range(per):            # every LED of the sector, every one counted
-                    wire[leds[sector * per + j] * bpp + offsets[channel]] = value
-                    total += value
-            if self._w >= 0:
-                for j in range(per):
-                    wire[leds[sector * per + j] * bpp + self._w] = 0
+        for k in range(len(frame_at)):
+            value = levels[frame[frame_at[k]]]
+            wire[wire_at[k]] = value
+            total += value
         # Current: each channel draws up to ma_per_channel at 255, plus every LED's idle draw.
         ma = self._idle_ma + total * self._ma_per_channel // 255
         self.limited = ma > self._max_ma and total > 0
@@ -183,6 +219,51 @@ class Ring:
             to = to + 1 if to < 3 * SECTORS - 1 else 0
         self._written_at = now_us
         self._wire, self._sent = self._sent, self._wire
+        self._lit = -1
+        self.writes += 1
+        return True
+
+    def light(self, mask, now_us):
+        """The frame becomes full white on the sectors in `mask` (bit 0: C) and off on the
+        others, written at once (the notes a keyboard holds: firmware/modes/listen.py). Its
+        wire bytes are exactly show()'s for that frame; from a frame light() wrote, only the
+        sectors that changed are touched. False when it cannot (nothing written yet, the
+        latch time not passed, or a frame over the current budget, which show() scales):
+        then nothing changed."""
+        if self._written_at is None or ticks_since(now_us, self._written_at) < self._min_gap_us:
+            return False
+        level = self._levels[255]
+        per = self._per
+        total = (_BITS6[mask & 63] + _BITS6[mask >> 6]) * 3 * per * level
+        ma = self._idle_ma + total * self._ma_per_channel // 255
+        if ma > self._max_ma and total:
+            return False
+        wire = self._wire
+        if self._lit < 0:
+            changed = 0xFFF
+        else:
+            changed = mask ^ self._lit
+            wire[0:len(wire)] = self._sent
+        frame = self.frame
+        wire_at = self._wire_at
+        span = 3 * per
+        while changed:
+            bit = changed & -changed
+            changed ^= bit
+            sector = _BIT_AT[bit % 13]
+            value = level if mask & bit else 0
+            shade = 255 if value else 0
+            frame[3 * sector] = shade
+            frame[3 * sector + 1] = shade
+            frame[3 * sector + 2] = shade
+            for k in range(span * sector, span * sector + span):
+                wire[wire_at[k]] = value
+        self._output.write(wire)
+        self._written_at = now_us
+        self._wire, self._sent = self._sent, wire
+        self._lit = mask
+        self.estimated_ma = ma
+        self.limited = False
         self.writes += 1
         return True
 
@@ -201,5 +282,6 @@ class Ring:
         self._written_at = now
         # Swap instead of copying: the next _prepare() rewrites every byte of _wire.
         self._wire, self._sent = self._sent, self._wire
+        self._lit = -1
         self.writes += 1
         return True

@@ -67,7 +67,11 @@ class Mode:
     the display's shorter text, or None for the console line. turn_rotates() says that a
     turn of N detents moves every colour N sectors with it and changes nothing else render()
     paints: the ring then shows the turn at once, before the mode has even heard of it, and
-    render() is not called for it (tests/host/test_modes.py checks each mode that says so)."""
+    render() is not called for it (tests/host/test_modes.py checks each mode that says so).
+    notes_light() says that after on_notes() render() paints the notes held white and nothing
+    else, until settle(): the ring then lights them at once (Ring.light), and settle(), run
+    once the LEDs show them, does the slower work (it returns True when render() would then
+    paint something else)."""
 
     name = "mode"
 
@@ -93,6 +97,12 @@ class Mode:
         pass
 
     def turn_rotates(self):
+        return False
+
+    def notes_light(self):
+        return False
+
+    def settle(self):
         return False
 
     def render(self, frame):

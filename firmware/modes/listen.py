@@ -1,8 +1,9 @@
 """Listen: the notes a MIDI keyboard holds, on the wheel, named.
 
 With MIDI in on (the `midi` setting `in` or `both`) the ring lights the pitch classes held
-(white); once they make a meld of the set it shows that meld, as meld check does with cards:
-its colours, the root marked, optional sectors not held dim. The console and the display name
+(white) at once; once they are read and make a meld of the set it shows that meld, as meld
+check does with cards: its colours, the root marked, optional sectors not held dim. (The
+reading waits until the LEDs show the notes: settle().) The console and the display name
 every meld the notes make, the one whose root is the lowest note first (so C E G played over
 an E in the bass reads "C major triad (maj) with E in the bass"), or, from two notes on, what
 one more note completes. The sustain pedal holds what it holds. A click forgets the notes held
@@ -29,15 +30,29 @@ class Mode(modes.Mode):
         self.bass = -1                  # the lowest note's pitch class
         self.readings = []
         self.shown = None
+        self.pending = False            # notes changed, not read yet: the ring shows them white
         self.set_changed()
 
     def set_changed(self):
         self.identifier = Identifier(self.ctx.meldset)
         self.on_notes()
+        self.settle()
 
     # ---- events -------------------------------------------------------------------------
 
+    def notes_light(self):
+        return self.ctx.held_notes() is not None
+
     def on_notes(self):
+        """Notes changed: shown white at once (render), read once the LEDs show them."""
+        self.pending = True
+
+    def settle(self):
+        """Read the notes held: the melds they make. True when the ring then shows more than
+        the white notes (a meld's colours)."""
+        if not self.pending:
+            return False
+        self.pending = False
         held = self.ctx.held_notes()
         lowest = held.lowest() if held is not None else -1
         self.bass = lowest % 12 if lowest >= 0 else -1
@@ -49,17 +64,19 @@ class Mode(modes.Mode):
         readings.sort(key=lambda r: (r[1] != self.bass, r[0], r[1]))
         self.readings = readings
         self.shown = readings[0] if readings else None
+        return self.shown is not None
 
     def on_click(self):
         held = self.ctx.held_notes()
         if held is not None and held.clear():
             self.on_notes()
+            self.settle()
 
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
     def render(self, frame):
         shown = self.shown
-        if shown is not None:
+        if shown is not None and not self.pending:
             meldset = self.ctx.meldset
             i = shown[0]
             paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), shown[1],
@@ -73,6 +90,7 @@ class Mode(modes.Mode):
     # ---- the console --------------------------------------------------------------------
 
     def describe(self):
+        self.settle()
         held = self.ctx.held_notes()
         if held is None:
             return "listen: MIDI in is off (menu > midi: in or both)"
@@ -88,6 +106,7 @@ class Mode(modes.Mode):
 
     def display(self):
         """The panel's shorter text: the notes, then the melds by root and id ('C maj')."""
+        self.settle()
         if not self.readings:
             return self.describe()
         meldset = self.ctx.meldset

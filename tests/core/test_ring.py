@@ -183,3 +183,48 @@ def test_a_turn_waits_for_the_latch_gap_and_a_16_led_ring_does_not_turn():
     set_sector(ring, 0, (255, 0, 0))
     ring.show(0)
     assert not ring.turn(1, 1000) and len(out.writes) == 1
+
+
+def lit_frame(ring, mask):
+    for sector in range(12):
+        set_sector(ring, sector, (255, 255, 255) if mask >> sector & 1 else (0, 0, 0))
+
+
+def test_a_lit_frame_is_the_frame_show_writes_on_every_ring():
+    # light() must write exactly what show() writes for the frame painted white on the mask:
+    # listen's answer to a note (firmware/app.py) relies on it. From any frame written before,
+    # and from one light() wrote (only the changed sectors touched then).
+    for count, direction, led_at_c, order in ((12, "cw", 0, "GRB"), (12, "ccw", 5, "RGB"),
+                                              (16, "cw", 3, "GRB"), (24, "cw", 7, "GRBW"),
+                                              (60, "ccw", 59, "GRB")):
+        ring, out = make(count=count, direction=direction, led_at_c=led_at_c, order=order,
+                         max_ma=5000)
+        reference, expected = make(count=count, direction=direction, led_at_c=led_at_c,
+                                   order=order, max_ma=5000)
+        ring.brightness = reference.brightness = 96
+        for sector in range(12):
+            set_sector(ring, sector, (sector * 20 + 10, 255 - sector * 20, 77))
+        assert ring.show(0)
+        now = 1000
+        for mask in (0b000010010001, 0b000010010011, 0b000000000010, 0, 0xFFF, 0b101):
+            assert ring.light(mask, now), (count, mask)
+            lit_frame(reference, mask)
+            assert reference.show(now)
+            assert out.writes[-1] == expected.writes[-1], (count, order, mask)
+            assert ring.frame == reference.frame
+            assert ring.estimated_ma == reference.estimated_ma
+            now += 1000
+        writes = ring.writes
+        assert ring.show(now) and ring.writes == writes        # nothing left to write
+
+
+def test_light_leaves_a_frame_over_the_budget_and_the_latch_gap_to_show():
+    ring, out = make(max_ma=100)
+    assert not ring.light(0b1, 1000)               # nothing written yet
+    ring.show(0)
+    assert not ring.light(0b1, 100)                # within the 280 us latch gap
+    # 12 LEDs white at full brightness would draw about 720 mA: show() scales, light() not.
+    assert not ring.light(0xFFF, 1000) and len(out.writes) == 1
+    assert ring.light(0b1, 1000) and len(out.writes) == 2
+    lit_frame(ring, 0xFFF)
+    assert ring.show(2000) and ring.limited and ring.estimated_ma <= 100

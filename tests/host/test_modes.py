@@ -287,6 +287,38 @@ def test_listen_holds_through_the_pedal_and_a_click_forgets():
     assert lit(m) == []
 
 
+def white(mask):
+    frame = bytearray(36)
+    for pc in range(12):
+        if mask >> pc & 1:
+            frame[3 * pc:3 * pc + 3] = b"\xff\xff\xff"
+    return frame
+
+
+def test_listen_lights_the_notes_white_until_it_has_read_them():
+    """What the app's fast path (Ring.light) relies on: after on_notes(), render() paints the
+    notes held white and nothing else, whatever was shown before; settle() reads them and
+    says whether the ring then shows more."""
+    m, _ = listening(on(60), on(64), on(67))            # read: C major triad, in colours
+    assert m.notes_light()
+    notes = m.ctx.host.held
+    # + A: Am7 and C6; E G A: no meld; G A: the major second; A alone: none; + Bb: the
+    # minor second; Bb alone; nothing held.
+    for message, read in ((on(69), True), (off(60), False), (off(64), True), (off(67), False),
+                          (on(70), True), (off(69), False), (off(70), False)):
+        notes.apply(*message)
+        m.on_notes()
+        frame = bytearray(36)
+        m.render(frame)
+        assert frame == white(notes.mask), message
+        assert m.settle() is read, message
+        frame = bytearray(36)
+        m.render(frame)
+        assert (frame != white(notes.mask)) is read
+        assert m.settle() is False                       # read already
+    assert not mode("listen").notes_light()             # MIDI in off: nothing to light
+
+
 def test_listen_without_midi_in():
     assert mode("listen").describe() == "listen: MIDI in is off (menu > midi: in or both)"
 

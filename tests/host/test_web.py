@@ -117,7 +117,7 @@ def test_midi_in_a_script_gives_the_simulators_frames(page, site):
     """?script= with note-on steps and ?settings=: listen names the chord, as in the
     simulator; MIDI out's messages are on the frames, as in the simulator."""
     listen = {"midi": "both", "mode": "listen"}
-    script = "note-on C4 E4 G4; wait 30; pedal down; note-off C4 E4 G4; note-on A3; pedal up"
+    script = "note-on C4 E4 G4; wait 60; pedal down; note-off C4 E4 G4; note-on A3; pedal up"
     frames = browser.run_script(page, site.url, script, settings=listen)
     expected, console = simulator.run_script(script, settings=listen)
     assert frames == expected

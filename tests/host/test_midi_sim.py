@@ -32,8 +32,8 @@ def test_listen_lights_and_names_what_a_keyboard_holds():
 
 
 def test_the_pedal_holds_and_a_note_off_lets_go():
-    frames, console = run_script("note-on C4 E4 G4; pedal down; note-off C4 E4 G4; wait 30; "
-                                 "note-on A3; wait 30; pedal up; wait 30; note-off A3",
+    frames, console = run_script("note-on C4 E4 G4; pedal down; note-off C4 E4 G4; wait 60; "
+                                 "note-on A3; wait 60; pedal up; wait 60; note-off A3",
                                  settings=LISTEN)
     lines = [line for line in console if line.startswith("listen")]
     assert lines[-4:] == [
