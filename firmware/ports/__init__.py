@@ -10,6 +10,8 @@ and this is the only place that reads that name. Each port module has:
     restart()                       after a fatal error
     knob_wake(callback) -> set()    where the encoder has an interrupt (its `wake`): the
                                     object it calls to have the app's pass run at once
+    midi_port(hw) -> transport      USB MIDI (readinto, write, on_receive), made by the app
+                                    when the `midi` setting asks; None where the port has none
     run_loop(app)                   optional: runs the app's loop (else firmware/async_loop.py)
 
 A new port is a new module here and a board file. Its backends are imported only by it, so the
