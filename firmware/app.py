@@ -50,7 +50,8 @@ class App:
         if self.settings["midi"] != "off":
             # Before the first line: on MicroPython the USB device comes back with MIDI
             # before the set's line, which the laptop waits for, is printed.
-            self._start_midi()
+            from firmware import midi
+            midi.start(self)
         from firmware import installed_sets        # used at start and from the menu only
         meldset, name = installed_sets.load_with_fallback(
             self.settings["meldset"], self.settings["last_good_meldset"], self._log)
@@ -145,7 +146,8 @@ class App:
             self.silence()
             self.mode = self._start_mode(value)
         elif key == "midi":
-            self._midi_setting()
+            from firmware import midi
+            midi.setting_changed(self)
         elif key == "brightness":
             self.hw.ring.brightness = value
         self.dirty = True
@@ -182,34 +184,6 @@ class App:
         """The notes MIDI in holds (core.midi.HeldNotes), or None when MIDI in is off."""
         midi = self.midi
         return midi.held if midi is not None and midi.listening else None
-
-    def _start_midi(self):
-        """The port's USB MIDI transport, made once (the first time the setting turns it
-        on); a board without it, or a failure, is said on the console and changes nothing
-        else."""
-        make = getattr(self.hw.port, "midi_port", None)
-        if make is None:
-            self._log("midi: this board has no USB MIDI")
-            return
-        try:
-            transport = make(self.hw)
-        except Exception as err:
-            self._log("midi: not started (%s)" % err)
-            return
-        from firmware.midi import Midi
-        self.midi = Midi(transport, self.settings)
-
-    def _midi_setting(self):
-        if self.midi is None:
-            if self.settings["midi"] != "off":
-                self._start_midi()
-                self._midi_wake()
-        else:
-            self.midi.follow(self.settings)
-        try:
-            self.mode.on_notes()          # (the menu is open) listen: what is held now, or not
-        except Exception as err:
-            self._failed(err)
 
     def beep(self, volume):
         """A short A4 at this volume (the menu's sound item previews with it)."""
@@ -453,15 +427,9 @@ class App:
         self.watchdog = hw.start_watchdog()
         if hasattr(hw.encoder, "wake"):          # its interrupt can ask for a pass at once
             hw.encoder.wake = hw.port.knob_wake(self._knob_pass)
-        self._midi_wake()
-
-    def _midi_wake(self):
-        """MIDI in asks for a pass at once, where the port can wake the loop: the transport
-        calls on_receive where Python may run (hardware/mp_usb_midi.py: scheduled after the
-        USB task), so the pass runs there, with no second trip through the scheduler."""
-        if self.midi is not None and getattr(self.hw.port, "knob_wake", None) is not None \
-                and not self.stopped:
-            self.midi.transport.on_receive = self._knob_pass
+        if self.midi is not None:
+            from firmware import midi
+            midi.wake(self)
 
     def step(self):
         """A pass; False once the simulator's host said quit."""

@@ -50,8 +50,9 @@ else:
 
 try:
     import usb_midi
-    usb_midi.set_names(streaming_interface_name="ChromaWheel",
-                       audio_control_interface_name="ChromaWheel",
-                       in_jack_name="ChromaWheel", out_jack_name="ChromaWheel")
+    # (circuitpython-stubs 10.3.1 declare it with a `self` the module function has not)
+    usb_midi.set_names(  # type: ignore[call-arg]
+        streaming_interface_name="ChromaWheel", audio_control_interface_name="ChromaWheel",
+        in_jack_name="ChromaWheel", out_jack_name="ChromaWheel")
 except (ImportError, AttributeError):       # a build without USB MIDI, or older than 9
     pass

@@ -83,3 +83,48 @@ class Midi:
     def _room(self):
         if self._due + self.chord.CHANGE_SIZE > len(self.chord.messages):
             self.flush()
+
+
+# ---- the app's side: what firmware/app.py asks for, here so that MIDI off costs it nothing
+
+def start(app):
+    """The port's USB MIDI transport, made once (the first time the setting turns it on), as
+    app.midi; a board without it, or a failure, is said on the console and changes nothing
+    else."""
+    make = getattr(app.hw.port, "midi_port", None)
+    if make is None:
+        app.records.log("midi: this board has no USB MIDI")
+        return
+    try:
+        transport = make(app.hw)
+    except Exception as err:
+        app.records.log("midi: not started (%s)" % err)
+        return
+    app.midi = Midi(transport, app.settings)
+
+
+def wake(app):
+    """MIDI in asks for a pass at once, where the port can wake the loop: the transport calls
+    on_receive where Python may run (hardware/mp_usb_midi.py: scheduled after the USB task),
+    so the pass runs there, with no second trip through the scheduler. (The simulator's and
+    the page's twins are read by the loop.)"""
+    if getattr(app.hw.port, "knob_wake", None) is not None and not app.stopped:
+        app.midi.transport.on_receive = app._knob_pass
+
+
+def setting_changed(app):
+    """The menu changed the `midi` setting: MIDI starts the first time it is turned on; the
+    direction and the split follow; the mode under the menu hears of it (listen)."""
+    if app.midi is None:
+        if app.settings["midi"] == "off":
+            return
+        start(app)
+        if app.midi is None:
+            return
+        wake(app)
+    else:
+        app.midi.follow(app.settings)
+    try:
+        app.mode.on_notes()
+    except Exception as err:
+        app._failed(err)

@@ -213,35 +213,3 @@ class SimLink(CommandQueue):
             raise KeyboardInterrupt
         else:
             print("sim: unknown command %r" % verb)
-
-
-MIDI_IN_SIZE = 256
-
-
-class MidiInQueue:
-    """A USB MIDI port's input, for the twins (the simulator's, the page's): what the host
-    sends waits here for readinto(); a full queue drops what does not fit, as a USB port's
-    buffer would. Nothing allocates."""
-
-    def __init__(self):
-        self._in = bytearray(MIDI_IN_SIZE)
-        self._start = 0
-        self._count = 0
-        self.on_receive = None        # called when bytes came (a real port's wake)
-
-    def receive(self, data, count=None):
-        for i in range(len(data) if count is None else count):
-            if self._count == MIDI_IN_SIZE:
-                break
-            self._in[(self._start + self._count) % MIDI_IN_SIZE] = data[i]
-            self._count += 1
-        if self.on_receive is not None:
-            self.on_receive()
-
-    def readinto(self, buf):
-        count = min(len(buf), self._count)
-        for i in range(count):
-            buf[i] = self._in[(self._start + i) % MIDI_IN_SIZE]
-        self._start = (self._start + count) % MIDI_IN_SIZE
-        self._count -= count
-        return count

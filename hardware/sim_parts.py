@@ -3,7 +3,7 @@ the frame stream (hardware/sim.py), imported only when the board file has them."
 
 import sys
 
-from hardware.sim import DISPLAY_MARK, MIDI_MARK, TONE_MARK, TONE_SIZE, MidiInQueue
+from hardware.sim import DISPLAY_MARK, TONE_MARK, TONE_SIZE
 
 
 class SimPanel:
@@ -52,24 +52,3 @@ class SimBuzzer:
         self._out.write(e)
         self._out.write(b"\n")
 
-
-class SimMidi(MidiInQueue):
-    """The USB MIDI port's twin in the simulator: what the host sends (the link's `midi`
-    command) waits for readinto(); what the wheel writes goes to the host on the frame
-    stream."""
-
-    def __init__(self, stream=None):
-        MidiInQueue.__init__(self)
-        self._out = stream or sys.stdout.buffer
-        self._size = bytearray(1)
-
-    def write(self, buf, count):
-        while count:
-            size = min(count, 255)
-            self._size[0] = size
-            self._out.write(MIDI_MARK)
-            self._out.write(self._size)
-            self._out.write(memoryview(buf)[:size])
-            self._out.write(b"\n")
-            buf = memoryview(buf)[size:]
-            count -= size

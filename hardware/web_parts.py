@@ -5,8 +5,6 @@ Audio. Imported only when the board file has them."""
 import uctypes  # type: ignore[import-not-found]
 import webpins  # type: ignore[import-not-found]
 
-from hardware.sim import MidiInQueue
-
 
 class WebPanel:
     """The display's pixels (SSD1306 page layout); the page reads the pages asked for."""
@@ -33,15 +31,3 @@ class WebBuzzer:
 
     def off(self):
         self._tone(self._clock.ticks_ms(), 0, 0)
-
-
-class WebMidi(MidiInQueue):
-    """The USB MIDI port's twin in the page: the page's MIDI commands in (Web MIDI, or a
-    script's note-on steps), the wheel's bytes out to the page (Web MIDI out, the frames)."""
-
-    def __init__(self):
-        MidiInQueue.__init__(self)
-        self._midi = webpins.midi
-
-    def write(self, buf, count):
-        self._midi(uctypes.addressof(buf), count)

@@ -34,8 +34,8 @@ def tone_output(config, hw):
 def midi_port(hw):
     """The USB MIDI port's twin: the host's `midi` commands in, the wheel's messages out on
     the frame stream."""
-    from hardware import sim_parts
-    port = sim_parts.SimMidi(sim.link_streams()[1])
+    from hardware.midi_twin import SimMidi
+    port = SimMidi(sim.link_streams()[1])
     hw.link.midi_in = port
     return port
 

@@ -18,8 +18,8 @@ def tone_output(config, hw):
 
 
 def midi_port(hw):
-    from hardware import web_parts
-    port = web_parts.WebMidi()
+    from hardware.web_midi import WebMidi
+    port = WebMidi()
     hw.link.midi_in = port
     return port
 

@@ -278,6 +278,10 @@ EXPECTED = {
     "alphabet": ("cw 1; click",
                  ["alphabet by", "Thirds: last", "card C%s, next" % SHARP,
                   "letter E: E%s or" % FLAT, "E"]),
+    # MIDI in turned on from the menu (its last item), then E3 C4 G4 A4 held: C6 and Am7,
+    # neither with its root in the bass.
+    "listen": ("long; ccw 1; click; cw 2; click; long; note-on E3 C4 G4 A4; wait 100",
+               ["listen: E G A C", "C 6 / E", "A min7 / E"]),
     "steps": ("cw 3",
               ["steps: top card", "D%s/E%s: a half" % (SHARP, FLAT), "step up is E, a",
                "whole step up is", "F"]),

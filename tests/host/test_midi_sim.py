@@ -116,7 +116,7 @@ import micropython, sys
 sys.path.insert(0, %r)
 from core import midi
 from firmware.midi import Midi
-from hardware.sim_parts import SimMidi
+from hardware.midi_twin import SimMidi
 
 class Out:
     def write(self, data):

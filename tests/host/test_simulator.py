@@ -42,7 +42,8 @@ def test_the_issue_script(tmp_path):
                                             [3, 6, 10]]
     for frame in frames:
         # The sim board has the optional display and buzzer (tests/host/test_display.py).
-        assert set(frame) == {"wheel", "leds", "console", "display", "tones"}
+        assert set(frame) == {"wheel", "leds", "console", "display", "tones", "midi"}
+        assert frame["midi"] == []                         # MIDI is off by default
         assert len(frame["wheel"]) == 12 and len(frame["leds"]) == 12
         # The sim board: LED 3 at C, anticlockwise.
         assert frame["leds"][3] == frame["wheel"][0]
@@ -174,8 +175,8 @@ def test_uptime_and_long_waits_are_checked(capsys):
     assert main(["sim", "--script", "wait 1", "--uptime-ms", "-5"]) == 2
     assert capsys.readouterr().err == "error: --uptime-ms -5: cannot be negative\n"
     assert main(["sim", "--uptime-ms", "5"]) == 2               # not silently ignored
-    assert capsys.readouterr().err == ("error: --uptime-ms, --reset-cause, --wav and "
-                                       "--display-svg go with --script\n")
+    assert capsys.readouterr().err == ("error: --uptime-ms, --reset-cause, --wav, "
+                                       "--display-svg and --settings go with --script\n")
 
 
 def test_ctrl_c_during_a_tune_silences_the_buzzer(tmp_path):
