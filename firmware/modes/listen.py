@@ -9,16 +9,14 @@ an E in the bass reads "C major triad (maj) with E in the bass"), or, from two n
 one more note completes. The sustain pedal holds what it holds. A click forgets the notes held
 (a stuck note, a keyboard unplugged mid-chord); long press opens the menu."""
 
-from core import degrees
 from core.identify import Identifier
 from core.notes import format_note, pc_label
-from core.spelling import spell
 
 from firmware import modes
 from firmware.modes.names import meld_title, root_note
+from firmware.modes.readings import names_in, one_more
 from firmware.render import CARD, paint_meld, paint_sector
 
-NEAR_SHOWN = 3            # one-note-short readings named on the console
 
 
 class Mode(modes.Mode):
@@ -127,34 +125,13 @@ class Mode(modes.Mode):
             title += " with %s in the bass" % self._name_in(i, root_pc, self.bass)
         return title
 
-    def _names(self, i, root_pc):
-        """{pitch class: its name in the meld at this root} (docs/music.md's spelling)."""
-        codes = self.ctx.meldset.meld_codes(i)
-        root = root_note(self.ctx, root_pc, codes)
-        names = {}
-        for code in codes:
-            names[(root_pc + degrees.semitones(code)) % 12] = format_note(spell(root, code))
-        return names
-
     def _name_in(self, i, root_pc, pc):
-        return self._names(i, root_pc)[pc]
+        return names_in(self.ctx, i, root_pc)[pc]
 
     def _spelled(self, i, root_pc):
         """The notes held, from the bass up, named as the notes of the meld they make."""
-        names = self._names(i, root_pc)
+        names = names_in(self.ctx, i, root_pc)
         return " ".join(names[pc] for pc in self.pcs)
 
     def _near(self):
-        if len(self.pcs) < 2:             # one note: nearly every interval, no help
-            return ""
-        near = self.identifier.near(self.pcs)
-        if not near:
-            return ""
-        meldset = self.ctx.meldset
-        words = []
-        for i, root_pc, extra in near[:NEAR_SHOWN]:
-            root = root_note(self.ctx, root_pc, meldset.meld_codes(i))
-            words.append("%s with %s" % (meld_title(meldset, i, root), pc_label(extra)))
-        more = len(near) - NEAR_SHOWN
-        return "; one more note completes %s%s" % (", ".join(words),
-                                                    " and %d more" % more if more > 0 else "")
+        return one_more(self.ctx, self.identifier, self.pcs, "note completes")

@@ -7,19 +7,17 @@ that meld instead (its colours, the root marked, optional sectors not entered di
 console names every meld the cards build, best points first, or what one more card builds
 (from two cards on)."""
 
-from core import degrees
 from core.games.carmony_table import meld_points
 from core.identify import Identifier
 from core.notes import format_note, pc_label
-from core.spelling import spell
 
 from firmware import modes
 from firmware.modes.names import meld_title, root_note
+from firmware.modes.readings import names_in, one_more
 from firmware.render import CARD, paint_cursor, paint_meld, paint_sector
 
 MAX_CARDS = 12            # the largest meld, the chromatic scale, has 12 positions
 ONE_CARD_LEVEL = 150      # of 255: a sector with one card; two or more are full white
-NEAR_SHOWN = 3            # one-card-short readings named on the console
 
 
 class Mode(modes.Mode):
@@ -132,25 +130,9 @@ class Mode(modes.Mode):
 
     def _spelled(self, i, root_pc):
         """The cards in the order entered, named as the notes of the meld they build."""
-        codes = self.ctx.meldset.meld_codes(i)
-        root = root_note(self.ctx, root_pc, codes)
-        names = {}
-        for code in codes:
-            names[(root_pc + degrees.semitones(code)) % 12] = format_note(spell(root, code))
+        names = names_in(self.ctx, i, root_pc)
         return " ".join(names[pc] for pc in self.cards)
 
     def _near(self):
-        if len(self.cards) < 2:           # one card: nearly every interval, no help
-            return ""
-        near = self.identifier.near(self.cards)
-        if not near:
-            return ""
-        meldset = self.ctx.meldset
-        words = []
-        for i, root_pc, extra in near[:NEAR_SHOWN]:
-            root = root_note(self.ctx, root_pc, meldset.meld_codes(i))
-            words.append("%s with %s" % (meld_title(meldset, i, root), pc_label(extra)))
-        more = len(near) - NEAR_SHOWN
-        return "; one more card builds %s%s" % (", ".join(words),
-                                                " and %d more" % more if more > 0 else "")
+        return one_more(self.ctx, self.identifier, self.cards, "card builds")
 

@@ -39,3 +39,4 @@ def plain_names():
     for pc in range(12):
         names.extend(pc_names(pc))
     return names
+

@@ -24,7 +24,8 @@ from host_tools.set_files import compile_file
 from host_tools.sim import simulator
 from host_tools.web import browser, build
 from host_tools.web.bridge import SerialBridge
-from host_tools.web.server import SiteServer
+
+from browser_fixtures import chromium, site, unavailable  # noqa: F401 (fixtures)
 
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
 STAND_IN = os.path.join(ROOT, "host_tools", "web", "testing", "serial_stand_in.js")
@@ -38,38 +39,10 @@ BAD_SET = ('{"format": "chromawheel-meldset", "version": 1, "name": "bad", "meld
 SLOW_BOARD = 6
 
 
-def _unavailable(why):
-    if os.getenv("CI") == "true":
-        pytest.fail("the browser tests cannot run under CI: " + why)
-    pytest.skip(why)
-
-
 if browser.chromium_path() is None:           # one line for the whole file, not one a test
     if os.getenv("CI") == "true":
         pytest.fail("the browser tests cannot run under CI: " + browser.INSTALL, pytrace=False)
     pytest.skip(browser.INSTALL, allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if browser.chromium_path() is None:
-        _unavailable(browser.INSTALL)
-    try:
-        with browser.chromium() as chrome:
-            yield chrome
-    except UserError as err:
-        _unavailable(str(err))
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("web") / "site")
-    try:
-        build.build(out, progress=lambda line: None)
-    except UserError as err:
-        _unavailable(str(err))
-    with SiteServer(out) as server:
-        yield server
 
 
 @pytest.fixture
@@ -324,7 +297,7 @@ def pico(tmp_path_factory):
         image = str(tmp_path_factory.mktemp("pico") / "flash.img")
         shutil.copyfile(emulate.deployed_image("pico", progress=lambda line: None), image)
     except UserError as err:
-        _unavailable(str(err))
+        unavailable(str(err))
     with EmulatedPico(image, board) as pico:
         emulate.wait_started(pico)
         yield pico

@@ -18,15 +18,14 @@ import sys
 import pytest
 
 from host_tools.device.files import ROOT
-from host_tools.errors import UserError
 from host_tools.set_files import compile_file, parse_source
 from host_tools.tools import micropython_path
 from host_tools.web import browser, build
-from host_tools.web.server import SiteServer
 
 PAGE_PY = os.path.join(ROOT, "host_tools", "web", "py")
 sys.path.insert(0, PAGE_PY)
 import editor  # noqa: E402  (the page's module, run here on CPython)
+from browser_fixtures import chromium, site  # noqa: E402,F401 (fixtures)
 
 MELDSETS = os.path.join(ROOT, "core", "meldsets")
 PHONE = {"width": 390, "height": 844}
@@ -148,35 +147,6 @@ def test_the_editor_runs_on_micropython():
 
 
 # ---- in the browser -------------------------------------------------------------------------
-
-def _unavailable(why):
-    if os.getenv("CI") == "true":
-        pytest.fail("the browser tests cannot run under CI: " + why)
-    pytest.skip(why)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if browser.chromium_path() is None:
-        _unavailable(browser.INSTALL)
-    try:
-        with browser.chromium() as chrome:
-            yield chrome
-    except UserError as err:
-        _unavailable(str(err))
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("web") / "site")
-    try:
-        build.build(out, progress=lambda line: None)
-    except UserError as err:
-        _unavailable(str(err))
-    with SiteServer(out) as server:
-        server.folder = out
-        yield server
-
 
 def _context(chromium, phone, **options):
     if phone:
