@@ -12,6 +12,8 @@ allocates nothing in steady state: events, console lines, display rows and saves
 idle or repainting tick does not.
 """
 
+import gc
+
 from core.meldset import MeldSetError
 from hardware.clock import ticks_add, ticks_diff, ticks_since
 from hardware.presses import CLICK, DOUBLE, LONG, PressDetector
@@ -80,6 +82,7 @@ class App:
         self.screen_rows = None       # the rows it is drawing, laid out once the knob rests
         self.input_at = ticks_add(self.now, -REST_MS)     # the last turn or press (none)
         self.busy = False             # more work waits: the loop comes back without a sleep
+        self.garbage = False          # input came: collect once the wheel is idle again
         self._layout = None
         if hw.display is not None:
             from firmware.screen import layout
@@ -313,6 +316,15 @@ class App:
         self.busy = False
         if self.screen_due and shown and ticks_since(now, self.input_at) >= REST_MS:
             self._display_pass()
+        if self.garbage and not (self.busy or self.screen_due or self.line_due) \
+                and ticks_since(now, self.input_at) >= REST_MS:
+            # The events, lines and rows since the last input made garbage: collected now,
+            # while the wheel is idle, not in the next answer. MicroPython's allocator looks
+            # for room from a low mark up through all of it: measured on the emulated Pico,
+            # a MIDI note's pass took 0.3 ms longer for each note since a collection (up to
+            # 9 ms), as every call that needs a heap frame searched further.
+            self.garbage = False
+            gc.collect()
         self._keep(now)
         if self.watchdog is not None:
             self.watchdog.feed()
@@ -357,6 +369,7 @@ class App:
     def _input(self, now):
         self.settings.touch(now)
         self.input_at = now
+        self.garbage = True
 
     def _keep(self, now):
         """The settings saved once they have rested, and a boot that ran long enough is no
