@@ -134,6 +134,7 @@ class App:
 
     def close_menu(self):
         self.menu = None
+        self.settle_due = True        # what the mode heard while the menu was open
 
     def set_names(self):
         from firmware import installed_sets
@@ -222,14 +223,14 @@ class App:
         self._mode_changed()
 
     def _dispatch(self, press, steps=0):
-        """A turn of `steps` detents (press None), a press (CLICK, DOUBLE, LONG) or a change
-        of the notes MIDI in holds (NOTES) to the active mode."""
+        """A turn of `steps` detents (press None) or a press (CLICK, DOUBLE, LONG) to the
+        active mode; a change of the notes MIDI in holds (NOTES) to the mode, menu or not."""
         mode = self.active
         try:
             if press is None:
                 mode.on_turn(steps)
             elif press == NOTES:
-                mode.on_notes()
+                self.mode.on_notes()      # the mode under the menu too: it shows them after
             elif press == CLICK:
                 mode.on_click()
             elif press == DOUBLE:

@@ -156,3 +156,11 @@ def test_midi_in_and_out_allocate_nothing_on_micropython():
     done = subprocess.run([micropython_path(), "-c", script], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.strip().endswith("no allocation"), done.stdout + done.stderr
+
+
+def test_notes_played_while_the_menu_is_open_show_once_it_closes():
+    frames, console = run_script("long; note-on D4 F4 A4; wait 60; long; wait 100",
+                                 settings=LISTEN)
+    assert console[-1] == "listen: D F A: D minor triad (min)"
+    assert lit(frames[-1]) == [2, 5, 9]
+    assert frames[-1]["wheel"][2] != frames[-1]["wheel"][5]      # the meld's colours, root marked
