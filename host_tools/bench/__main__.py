@@ -177,7 +177,10 @@ def bench_display():
         libs.lib_dir("micropython"), ROOT, os.path.join(ROOT, "host_tools", "emulator")))
     with open(os.path.join(HERE, "display_mpy.py")) as f:
         code = prelude + f.read()
-    proc = subprocess.run([exe, "-c", code], capture_output=True, text=True, timeout=120)
+    # A heap of its own: the chip model keeps every command it was sent, more than the unix
+    # port's default heap holds (a MemoryError there since before USB MIDI).
+    proc = subprocess.run([exe, "-X", "heapsize=8m", "-c", code], capture_output=True, text=True,
+                          timeout=120)
     if proc.returncode:
         raise RuntimeError("display benchmark failed: " + (proc.stdout + proc.stderr)[-400:])
     return json.loads(proc.stdout.strip().splitlines()[-1])
