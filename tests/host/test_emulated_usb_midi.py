@@ -6,6 +6,7 @@ machine.USBDevice (hardware/mp_usb_midi.py), which makes the device leave the bu
 back with MIDI beside its serial REPL. Times are the emulator's; the wall clock only bounds
 the waits."""
 
+import contextlib
 import time
 
 import pytest
@@ -111,23 +112,23 @@ print(midi.start())
 """
 
 
-def pico_with_the_driver(tmp_path):
-    """An emulated Pico (stock MicroPython 1.28), the driver compiled onto its RAM disk."""
+@contextlib.contextmanager
+def driver_started(tmp_path):
+    """An emulated Pico (stock MicroPython 1.28), the driver compiled onto its RAM disk and
+    started from a program running in the raw REPL: (pico, link, the program's answer)."""
     pico = EmulatedPico(board=bare_board("pico"))
-    return pico, compiled(["hardware/mp_usb_midi.py"], str(tmp_path))
-
-
-@pytest.fixture(scope="module")
-def started(tmp_path_factory):
-    """The driver started from a program running in the raw REPL: (pico, link, the program's
-    answer)."""
-    pico, files = pico_with_the_driver(tmp_path_factory.mktemp("midi"))
+    files = compiled(["hardware/mp_usb_midi.py"], str(tmp_path))
     with pico:
         wait_for("USB configured", lambda: pico.usb_up)
         with DeviceLink(pico.port) as link:
             put_on_ram_disk(link, [("/ram/mp_usb_midi.mpy", files[0][1])])
-            said = link.run(START)
-            yield pico, link, said
+            yield pico, link, link.run(START)
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    with driver_started(tmp_path_factory.mktemp("midi")) as found:
+        yield found
 
 
 def test_start_re_enumerates_with_midi_and_the_repl_answers_through_the_same_port(started):
@@ -231,43 +232,35 @@ def test_readinto_and_write_allocate_nothing(started):
 
 
 def test_a_soft_reset_leaves_the_serial_port_alone_on_the_bus(tmp_path):
-    pico, files = pico_with_the_driver(tmp_path)
-    with pico:
-        wait_for("USB configured", lambda: pico.usb_up)
-        with DeviceLink(pico.port) as link:
-            put_on_ram_disk(link, [("/ram/mp_usb_midi.mpy", files[0][1])])
-            assert link.run(START) == "True\r\n"
-            assert len(pico.usb_configs) == 2
-            link.close()
-            # Ctrl-D in the raw REPL: a soft reset. MicroPython prints "soft reboot", then
-            # mp_usbd_deinit() drops the runtime device and clears the CDC's unsent bytes
-            # (ports/rp2/main.c, shared/tinyusb/mp_usbd_runtime.c): the first handshake may
-            # miss that line, and connect() tries again, as machine.USBDevice's docs say.
-            link.connect(soft_reset=True)
-            assert link.run("print(6 * 7)") == "42\r\n"
-            wait_for("the third enumeration", lambda: len(pico.usb_up) == 3)
+    with driver_started(tmp_path) as (pico, link, said):
+        assert said == "True\r\n"
+        assert len(pico.usb_configs) == 2
+        link.close()
+        # Ctrl-D in the raw REPL: a soft reset. MicroPython prints "soft reboot", then
+        # mp_usbd_deinit() drops the runtime device and clears the CDC's unsent bytes
+        # (ports/rp2/main.c, shared/tinyusb/mp_usbd_runtime.c): the first handshake may
+        # miss that line, and connect() tries again, as machine.USBDevice's docs say.
+        link.connect(soft_reset=True)
+        assert link.run("print(6 * 7)") == "42\r\n"
+        wait_for("the third enumeration", lambda: len(pico.usb_up) == 3)
     # The runtime device is gone: the device left the bus again and came back CDC only.
     assert len(pico.usb_down) == 2 and pico.usb_configs[2][1] == pico.usb_configs[0][1]
     assert not [ns for ns, _ in pico.midi]
 
 
 def test_stop_gives_the_bus_back_to_the_repl_alone_and_typed_bytes_wait_for_it(tmp_path):
-    pico, files = pico_with_the_driver(tmp_path)
-    with pico:
-        wait_for("USB configured", lambda: pico.usb_up)
-        with DeviceLink(pico.port) as link:
-            put_on_ram_disk(link, [("/ram/mp_usb_midi.mpy", files[0][1])])
-            assert link.run(START) == "True\r\n"
-            transport = link.transport
-            # stop(), and the next command typed (in emulated time) the moment the board is off
-            # the bus: the host holds those bytes and hands them over once the port is back.
-            pico.send("offbus", "serial " + b"print(6 * 7)\x04".hex())
-            transport.exec_raw_no_follow("midi.stop()\nprint(midi.connected)")
-            assert transport.follow(timeout=30) == (b"False\r\n", b"")
-            assert transport.read_until(1, b">", timeout=30).endswith(b">")
-            assert transport.read_until(2, b"OK", timeout=30).endswith(b"OK")
-            assert transport.follow(timeout=30) == (b"42\r\n", b"")
-            assert link.run("print(midi.write(b'\\x90\\x3c\\x64'))") == "0\r\n"
+    with driver_started(tmp_path) as (pico, link, said):
+        assert said == "True\r\n"
+        transport = link.transport
+        # stop(), and the next command typed (in emulated time) the moment the board is off
+        # the bus: the host holds those bytes and hands them over once the port is back.
+        pico.send("offbus", "serial " + b"print(6 * 7)\x04".hex())
+        transport.exec_raw_no_follow("midi.stop()\nprint(midi.connected)")
+        assert transport.follow(timeout=30) == (b"False\r\n", b"")
+        assert transport.read_until(1, b">", timeout=30).endswith(b">")
+        assert transport.read_until(2, b"OK", timeout=30).endswith(b"OK")
+        assert transport.follow(timeout=30) == (b"42\r\n", b"")
+        assert link.run("print(midi.write(b'\\x90\\x3c\\x64'))") == "0\r\n"
     assert len(pico.usb_configs) == 3 and pico.usb_configs[2][1] == pico.usb_configs[0][1]
     assert pico.usb_names[-1][1:] == ("product", "Board in FS mode")
 

@@ -41,25 +41,36 @@ const AVAILABLE = 1 << 10;                    // a buffer control's AVAILABLE bi
 // are reserved / cable events).
 const CIN_SIZE = [0, 0, 2, 3, 3, 1, 2, 3, 3, 3, 3, 3, 2, 2, 3, 1];
 
-// The Audio/MIDIStreaming interface's bulk endpoints in a configuration descriptor, or null.
-// Audio class endpoint descriptors are 9 bytes long (bRefresh, bSynchAddress), not 7.
-function midiEndpoints(descriptors) {
+// Each descriptor of a configuration descriptor as [type, at, length, inMidi]: inMidi from an
+// Audio/MIDIStreaming interface descriptor (that one included) to the next interface.
+function* descriptorsOf(descriptors) {
   let inMidi = false;
-  const found = { in: -1, out: -1, interface: -1 };
   for (let at = 0; at + 2 <= descriptors.length;) {
     const length = descriptors[at];
     if (length < 2 || at + length > descriptors.length) break;
     const type = descriptors[at + 1];
     if (type === DESCRIPTOR_INTERFACE && length >= 9) {
       inMidi = descriptors[at + 5] === AUDIO && descriptors[at + 6] === MIDI_STREAMING;
-      if (inMidi && found.interface < 0) found.interface = descriptors[at + 2];
-    } else if (inMidi && type === DESCRIPTOR_ENDPOINT && length >= 7
+    }
+    yield [type, at, length, inMidi];
+    at += length;
+  }
+}
+
+// The Audio/MIDIStreaming interface's bulk endpoints in a configuration descriptor, or null.
+// Audio class endpoint descriptors are 9 bytes long (bRefresh, bSynchAddress), not 7.
+function midiEndpoints(descriptors) {
+  const found = { in: -1, out: -1, interface: -1 };
+  for (const [type, at, length, inMidi] of descriptorsOf(descriptors)) {
+    if (!inMidi) continue;
+    if (type === DESCRIPTOR_INTERFACE && length >= 9) {
+      if (found.interface < 0) found.interface = descriptors[at + 2];
+    } else if (type === DESCRIPTOR_ENDPOINT && length >= 7
                && (descriptors[at + 3] & 0x3) === BULK) {
       const address = descriptors[at + 2];
       if (address & 0x80) { if (found.in < 0) found.in = address & 0xf; }
       else if (found.out < 0) found.out = address & 0xf;
     }
-    at += length;
   }
   return found.in >= 0 && found.out >= 0 ? found : null;
 }
@@ -68,22 +79,17 @@ function midiEndpoints(descriptors) {
 // interface (iInterface) and each of its jacks (iJack), the ones that are set.
 function midiNames(descriptors) {
   const out = [];
-  let inMidi = false;
-  for (let at = 0; at + 2 <= descriptors.length;) {
-    const length = descriptors[at];
-    if (length < 2 || at + length > descriptors.length) break;
-    const type = descriptors[at + 1];
+  for (const [type, at, length, inMidi] of descriptorsOf(descriptors)) {
+    if (!inMidi) continue;
     if (type === DESCRIPTOR_INTERFACE && length >= 9) {
-      inMidi = descriptors[at + 5] === AUDIO && descriptors[at + 6] === MIDI_STREAMING;
-      if (inMidi && descriptors[at + 8]) out.push(['midi', descriptors[at + 8]]);
-    } else if (inMidi && type === CS_INTERFACE && length >= 6) {
+      if (descriptors[at + 8]) out.push(['midi', descriptors[at + 8]]);
+    } else if (type === CS_INTERFACE && length >= 6) {
       const subtype = descriptors[at + 2];
       // iJack: the last byte of an IN jack (6 bytes) and of an OUT jack (after its sources)
       if ((subtype === MIDI_IN_JACK || subtype === MIDI_OUT_JACK) && descriptors[at + length - 1]) {
         out.push(['jack', descriptors[at + length - 1]]);
       }
     }
-    at += length;
   }
   return out;
 }
