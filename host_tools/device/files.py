@@ -210,13 +210,23 @@ def merge_settings(dest, values):
     """These settings into flash folder `dest`'s settings.json, the others kept."""
     path = os.path.join(dest, "settings.json")
     try:
-        with open(path) as f:
-            settings = json.load(f)
-    except (OSError, ValueError):
+        with open(path, "rb") as f:
+            saved = f.read()
+    except OSError:
+        saved = None
+    with open(path + ".tmp", "wb") as f:
+        f.write(merged_settings(saved, values))
+    os.replace(path + ".tmp", path)
+
+
+def merged_settings(saved, values):
+    """A settings file's bytes (or None) with these settings put in, the others kept; an
+    unreadable file counts as empty, as the firmware reads it."""
+    try:
+        settings = json.loads(saved) if saved else {}
+    except ValueError:
         settings = {}
     if not isinstance(settings, dict):
         settings = {}
     settings.update(values)
-    with open(path + ".tmp", "w") as f:
-        f.write(json.dumps(settings))
-    os.replace(path + ".tmp", path)
+    return json.dumps(settings).encode()

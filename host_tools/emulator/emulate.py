@@ -30,7 +30,7 @@ from hardware import board as board_file
 
 from host_tools.device import deploy
 from host_tools import cache
-from host_tools.device.files import board_key, board_path
+from host_tools.device.files import board_key, board_path, merged_settings
 from host_tools.device.link import DeviceLink
 from host_tools.errors import UserError
 from host_tools.emulator.parts import Parts, part_events
@@ -343,25 +343,14 @@ def put_settings(name, flash, settings, progress=print):
         from host_tools.emulator import circuitpy_drive
         nvm = circuitpy_drive.nvm_of(flash)
         records = NvmRecords(nvm, RECORD_KEYS)
-        records.write(SETTINGS_PATH, _merged(records.read(SETTINGS_PATH), settings))
+        records.write(SETTINGS_PATH, merged_settings(records.read(SETTINGS_PATH), settings))
         circuitpy_drive.put_nvm(flash, nvm)
         return
     progress("writing the settings onto the emulated board")
     with emulated(name, flash, parts=False) as pico:
         wait_started(pico)
         with DeviceLink(pico.port) as link:
-            link.write_atomic(SETTINGS_PATH, _merged(link.read(SETTINGS_PATH), settings))
-
-
-def _merged(saved, settings):
-    try:
-        values = json.loads(saved) if saved else {}
-    except ValueError:
-        values = {}
-    if not isinstance(values, dict):
-        values = {}
-    values.update(settings)
-    return json.dumps(values).encode()
+            link.write_atomic(SETTINGS_PATH, merged_settings(link.read(SETTINGS_PATH), settings))
 
 
 def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
