@@ -19,7 +19,7 @@ from hardware.clock import ticks_add, ticks_diff, ticks_since
 from hardware.presses import CLICK, DOUBLE, LONG, PressDetector
 
 from firmware import crashes, render
-from firmware.modes import Context, load_mode
+from firmware.modes import Context, LightsNotes, MenuContext, TurnRotates, load_mode
 from firmware.settings import Settings
 
 ERROR_SHOW_MS = 1500
@@ -67,8 +67,8 @@ class App:
         hw.ring.brightness = self.settings["brightness"]
         self.menu = None
         self.mode = self._start_mode(self.settings["mode"])
-        self.rotates = self.mode.turn_rotates()   # the active mode's, kept by _mode_changed
-        self.lights = self.mode.notes_light()
+        self.rotates = self.lights = False     # the active mode's fast paths: _mode_changed
+        self._mode_changed()
         self.settle_due = False       # the mode has work to do once the LEDs show its state
         self.error_until = None
         self.dirty = True
@@ -130,7 +130,7 @@ class App:
             parts.append("buzzer")
         if getattr(self.hw.port, "midi_port", None) is not None:
             parts.append("midi")
-        self.menu = Menu(self.ctx, parts)
+        self.menu = Menu(MenuContext(self.ctx), parts)
 
     def close_menu(self):
         self.menu = None
@@ -246,8 +246,9 @@ class App:
     def _mode_changed(self):
         """What the knob's fast path needs to know of the active mode, asked once an event
         or a setting may have changed it, not at every detent."""
-        self.rotates = self.active.turn_rotates()
-        self.lights = self.active.notes_light()
+        active = self.active
+        self.rotates = isinstance(active, TurnRotates) and active.rotates()
+        self.lights = isinstance(active, LightsNotes) and active.lights_notes()
 
     def announce(self):
         """Print the active mode's line on the serial console when it changed."""
@@ -332,7 +333,7 @@ class App:
 
     def _turn_ring(self, steps, now):
         """The knob's answer on the LEDs before anything else, where a turn only rotates what
-        they show (Mode.turn_rotates): the frame written is turned and written, nothing
+        they show (modes.TurnRotates): the frame written is turned and written, nothing
         painted or prepared (tests/host/test_modes.py holds each such mode to it). True when
         done."""
         if not self.rotates or self.dirty or self.pending or self.error_until is not None:
@@ -346,7 +347,7 @@ class App:
 
     def _light_notes(self, now):
         """MIDI in's answer on the LEDs before anything else, where the mode shows a change of
-        the notes held as their sectors lit white (Mode.notes_light): Ring.light writes them,
+        the notes held as their sectors lit white (modes.LightsNotes): Ring.light writes them,
         nothing painted or prepared (tests/host/test_modes.py holds listen to it). True when
         done."""
         if self.dirty or self.pending or self.error_until is not None:
@@ -359,10 +360,13 @@ class App:
         return True
 
     def _settle(self):
-        """The mode's work that waits for the LEDs (Mode.settle); True when it changed what
+        """The mode's work that waits for the LEDs (modes.LightsNotes); True when it changed what
         they should show."""
+        active = self.active
+        if not isinstance(active, LightsNotes):
+            return False
         try:
-            return self.active.settle()
+            return active.settle()
         except Exception as err:
             self._failed(err)
             return False

@@ -1,19 +1,31 @@
-"""Wheel modes, one module each, each a subclass of Mode below. A mode sees only its Context:
-what it may read (the meld set, the settings, the clock) and ask for (keep a setting, play a
-meld, open the menu). The app makes the context; a test makes its own (tests/host/
-test_modes.py), so every mode runs on CPython with plain lists of events."""
+"""Wheel modes, one module each, each a subclass of Mode below.
 
-# Menu name -> module (imported when chosen, so unused modes cost no RAM).
-MODES = (("explorer", "firmware.modes.explorer"),
-         ("meld check", "firmware.modes.meld_check"),
-         ("chord poker", "firmware.modes.chord_poker"),
-         ("looking glass", "firmware.modes.looking_glass"),
-         ("bluff", "firmware.modes.bluff"),
-         ("steps", "firmware.modes.steps"),
-         ("alphabet", "firmware.modes.alphabet"),
-         ("key speller", "firmware.modes.key_speller"),
-         ("listen", "firmware.modes.listen"))
-FALLBACK = "explorer"
+A new mode is one module, `firmware/modes/<name with _ for spaces>.py` with a class Mode, and
+its name in one place: MODES below. The menu's list, the module imported, the mode's `name`,
+deploy's files (package.json, the core/games modules a deploy carries: host_tools/device/
+files.py) all follow from that line.
+
+The contract is narrow: events in (on_turn, on_click, on_double, on_long, on_notes,
+set_changed), a frame (render) and a description (describe, display) out. A mode sees only
+its Context: what it may read (the meld set, the settings, the clock) and ask for (keep a
+setting, play a meld, open the menu). The menu alone gets a MenuContext (close the menu, list
+the sets, preview and apply a setting). The app makes the contexts; a test makes its own
+(tests/host/test_modes.py), so every mode runs on CPython with plain lists of events.
+
+Fast paths are an opt-in: a mode that offers one also subclasses TurnRotates or LightsNotes,
+and the app's loop asks it (firmware/app.py). render() stays the one source of truth for what
+a frame shows: tests/host/test_modes.py holds every mode that offers a fast path to render()."""
+
+# The modes, in menu order: the menu name, and the module firmware/modes/<name, _ for spaces>
+# (imported when chosen, so unused modes cost no RAM). The first is the fallback.
+MODES = ("explorer", "meld check", "chord poker", "looking glass", "bluff", "steps",
+         "alphabet", "key speller", "listen")
+FALLBACK = MODES[0]
+
+
+def module_name(name):
+    """The module of the mode called `name` ('meld check' -> 'firmware.modes.meld_check')."""
+    return "firmware.modes." + name.replace(" ", "_")
 
 
 class Context:
@@ -21,11 +33,8 @@ class Context:
 
     Read: meldset (core.meldset.MeldSet), meldset_name, settings (settings["root"]), now (the
     loop's ticks_ms), held_notes() (core.midi.HeldNotes: what MIDI in holds; None when MIDI
-    in is off). Ask: keep(name, value) a setting, play_meld(index, root) on the buzzer,
-    open_menu(); and, for the menu, close_menu(), set_names(), preview(key, value) (brightness
-    shown, a volume sounded, nothing kept; None: the preview ends) and apply(key, value) (the
-    setting kept and acted on).
-    `host` does the asking: the app, or a test's stand-in."""
+    in is off). Ask: keep(name, value) a setting, play_meld(index, root) on the buzzer and
+    MIDI out, open_menu(). `host` does the asking: the app, or a test's stand-in."""
 
     def __init__(self, host, settings, meldset, meldset_name):
         self.host = host
@@ -46,6 +55,30 @@ class Context:
     def open_menu(self):
         self.host.open_menu()
 
+
+class MenuContext:
+    """The menu's context: what the modes' context reads (meldset, meldset_name, settings,
+    now: always the app's current ones), and the menu's own asks: close_menu(), set_names()
+    (the installed sets), preview(key, value) (brightness shown, a volume sounded, nothing
+    kept; None: the preview ends) and apply(key, value) (the setting kept and acted on)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.host = ctx.host
+        self.settings = ctx.settings
+
+    @property
+    def meldset(self):
+        return self.ctx.meldset
+
+    @property
+    def meldset_name(self):
+        return self.ctx.meldset_name
+
+    @property
+    def now(self):
+        return self.ctx.now
+
     def close_menu(self):
         self.host.close_menu()
 
@@ -60,18 +93,11 @@ class Context:
 
 
 class Mode:
-    """A mode's events and defaults. Events: on_turn(steps), on_click(), on_double(),
-    on_long(); on_notes() when the notes MIDI in holds changed (or MIDI in was turned on or
-    off); set_changed() when the meld set was switched. render(frame) paints the 12
-    sectors and allocates nothing; describe() is the console line for the state; display()
-    the display's shorter text, or None for the console line. turn_rotates() says that a
-    turn of N detents moves every colour N sectors with it and changes nothing else render()
-    paints: the ring then shows the turn at once, before the mode has even heard of it, and
-    render() is not called for it (tests/host/test_modes.py checks each mode that says so).
-    notes_light() says that after on_notes() render() paints the notes held white and nothing
-    else, until settle(): the ring then lights them at once (Ring.light), and settle(), run
-    once the LEDs show them, does the slower work (it returns True when render() would then
-    paint something else)."""
+    """Events in: on_turn(steps), on_click(), on_double(), on_long(); on_notes() when the
+    notes MIDI in holds changed (or MIDI in was turned on or off); set_changed() when the
+    meld set was switched. Out: render(frame) paints the 12 sectors and allocates nothing;
+    describe() is the console line for the state; display() the display's shorter text, or
+    None for the console line. `name` is the mode's name in MODES (load_mode sets it)."""
 
     name = "mode"
 
@@ -96,15 +122,6 @@ class Mode:
     def set_changed(self):
         pass
 
-    def turn_rotates(self):
-        return False
-
-    def notes_light(self):
-        return False
-
-    def settle(self):
-        return False
-
     def render(self, frame):
         raise NotImplementedError
 
@@ -115,16 +132,40 @@ class Mode:
         return None
 
 
+class TurnRotates:
+    """Opt-in fast path (a mixin beside Mode): while rotates() is True, a turn of N detents
+    moves every colour render() paints N sectors with it and changes nothing else. The ring
+    then shows the turn at once (Ring.turn), before the mode has even heard of it, and
+    render() is not called for it. Asked once an event or a setting may have changed it."""
+
+    def rotates(self):
+        return True
+
+
+class LightsNotes:
+    """Opt-in fast path (a mixin beside Mode): while lights_notes() is True, after on_notes()
+    render() paints the notes held white and nothing else until settle(). The ring then
+    lights them at once (Ring.light); settle(), run once the LEDs show them, does the slower
+    work and returns True when render() would then paint something else."""
+
+    def lights_notes(self):
+        return True
+
+    def settle(self):
+        return False
+
+
 def mode_names():
-    return [name for name, _ in MODES]
+    return list(MODES)
 
 
 def load_mode(name, ctx):
     """The mode called `name`; the other table modes' code is dropped first (small boards)."""
+    if name not in MODES:
+        raise ValueError("no mode %r" % name)
     from firmware.unload import unload
-    unload([module for mode_name, module in MODES if mode_name not in (name, FALLBACK)])
-    for mode_name, module_name in MODES:
-        if mode_name == name:
-            module = __import__(module_name, None, None, ["Mode"])
-            return module.Mode(ctx)
-    raise ValueError("no mode %r" % name)
+    unload([module_name(other) for other in MODES if other not in (name, FALLBACK)])
+    module = __import__(module_name(name), None, None, ["Mode"])
+    mode = module.Mode(ctx)
+    mode.name = name
+    return mode

@@ -24,7 +24,6 @@ def carriers(letter):
 
 
 class Mode(modes.Mode):
-    name = "alphabet"
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)

@@ -23,7 +23,6 @@ SCALE = 2                 # the meld kind
 
 
 class Mode(modes.Mode):
-    name = "bluff"
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)

@@ -26,7 +26,6 @@ CHORD = 1                 # the meld kind
 
 
 class Mode(modes.Mode):
-    name = "chord poker"
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)

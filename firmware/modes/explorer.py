@@ -10,8 +10,7 @@ from firmware.modes.names import meld_notes, meld_title, root_note, short_title
 from firmware.render import paint_meld
 
 
-class Mode(modes.Mode):
-    name = "explorer"
+class Mode(modes.Mode, modes.TurnRotates):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -65,7 +64,7 @@ class Mode(modes.Mode):
         self._save()
         self.ctx.play_meld(self.meld, self.root)
 
-    def turn_rotates(self):
+    def rotates(self):
         # The meld turns with the root; colours by note stay with their pitch class.
         return self.ctx.settings["colours"] != "note"
 

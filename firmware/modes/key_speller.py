@@ -17,7 +17,6 @@ SCALE = 2                 # the meld kind
 
 
 class Mode(modes.Mode):
-    name = "key speller"
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)

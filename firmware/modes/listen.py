@@ -19,8 +19,7 @@ from firmware.render import CARD, paint_meld, paint_sector
 
 
 
-class Mode(modes.Mode):
-    name = "listen"
+class Mode(modes.Mode, modes.LightsNotes):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -38,7 +37,7 @@ class Mode(modes.Mode):
 
     # ---- events -------------------------------------------------------------------------
 
-    def notes_light(self):
+    def lights_notes(self):
         return self.ctx.held_notes() is not None
 
     def on_notes(self):

@@ -23,7 +23,6 @@ OTHER_CARD_LEVEL = 60     # of 255: a Wheel card that does not pick the interval
 
 
 class Mode(modes.Mode):
-    name = "looking glass"
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)

@@ -21,7 +21,6 @@ ONE_CARD_LEVEL = 150      # of 255: a sector with one card; two or more are full
 
 
 class Mode(modes.Mode):
-    name = "meld check"
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)

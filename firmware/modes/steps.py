@@ -11,7 +11,6 @@ from firmware.render import CARD, MISSING, PLACED, clear, paint_sector
 
 
 class Mode(modes.Mode):
-    name = "steps"
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)

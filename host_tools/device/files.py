@@ -4,6 +4,7 @@ the virtual board and the mpy-cross check, so they can never disagree."""
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -17,9 +18,36 @@ PACKAGES = ("core", "hardware", "firmware")
 HOST_ONLY = ("core/meldset_compiler.py", "core/parse.py")
 # The rule engines run on MicroPython (the core cases prove it) but the firmware uses only the
 # device-sized rule modules (*_table.py) they share with the engines: the engines stay off the
-# device's flash.
-DEVICE_GAMES = ("core/games/__init__.py", "core/games/carmony_table.py",
-                "core/games/chord_poker_table.py", "core/games/looking_glass_table.py")
+# device's flash. Which ones follows from the firmware's imports (a new mode's included).
+_GAMES_IMPORT = re.compile(r"^\s*(?:from|import)\s+core\.games(?:\.(\w+))?", re.M)
+
+
+def games_imported(sources):
+    """The core/games modules (device paths) the Python texts in `sources` import, with those
+    they import in turn, and the package itself when any is."""
+    wanted, todo = set(), list(sources)
+    while todo:
+        for name in _GAMES_IMPORT.findall(todo.pop()):
+            rel = "core/games/%s.py" % (name or "__init__")
+            if rel not in wanted:
+                wanted.add(rel)
+                with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+                    todo.append(f.read())
+    if wanted:
+        wanted.add("core/games/__init__.py")
+    return tuple(sorted(wanted))
+
+
+def _firmware_sources():
+    for folder, dirs, names in os.walk(os.path.join(ROOT, "firmware")):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    yield f.read()
+
+
+DEVICE_GAMES = games_imported(_firmware_sources())
 
 
 # Copied to the device's root under other names (boot.py, main.py or code.py).

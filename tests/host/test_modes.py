@@ -7,7 +7,9 @@ import pytest
 
 from core import midi
 
-from firmware.modes import Context, Mode, load_mode, mode_names
+from firmware import modes as modes_package
+from firmware.modes import (Context, LightsNotes, MenuContext, Mode, TurnRotates, load_mode,
+                            mode_names)
 from firmware.modes import menu as menu_module
 from firmware.settings import BRIGHTNESS_LEVELS, Settings
 from host_tools.set_files import load_set
@@ -210,7 +212,7 @@ def test_key_speller():
 # ---- the menu: one table, applied by key ----------------------------------------------------
 
 def menu(parts=()):
-    return menu_module.Mode(context(brightness=64, volume=2), parts)
+    return menu_module.Mode(MenuContext(context(brightness=64, volume=2)), parts)
 
 
 def test_the_menu_items_and_the_sound_only_with_a_buzzer():
@@ -300,7 +302,7 @@ def test_listen_lights_the_notes_white_until_it_has_read_them():
     notes held white and nothing else, whatever was shown before; settle() reads them and
     says whether the ring then shows more."""
     m, _ = listening(on(60), on(64), on(67))            # read: C major triad, in colours
-    assert m.notes_light()
+    assert isinstance(m, LightsNotes) and m.lights_notes()
     notes = m.ctx.host.held
     # + A: Am7 and C6; E G A: no meld; G A: the major second; A alone: none; + Bb: the
     # minor second; Bb alone; nothing held.
@@ -316,7 +318,7 @@ def test_listen_lights_the_notes_white_until_it_has_read_them():
         m.render(frame)
         assert (frame != white(notes.mask)) is read
         assert m.settle() is False                       # read already
-    assert not mode("listen").notes_light()             # MIDI in off: nothing to light
+    assert not mode("listen").lights_notes()            # MIDI in off: nothing to light
 
 
 def test_listen_without_midi_in():
@@ -376,7 +378,7 @@ def test_a_mode_whose_turn_rotates_paints_the_frame_turned():
     for name in mode_names():
         ctx = context()
         mode = load_mode(name, ctx)
-        if not mode.turn_rotates():
+        if not (isinstance(mode, TurnRotates) and mode.rotates()):
             continue
         for action in range(40):
             before = bytearray(3 * SECTORS)
@@ -391,5 +393,86 @@ def test_a_mode_whose_turn_rotates_paints_the_frame_turned():
                 turned[at:at + 3] = before[3 * s:3 * s + 3]
             assert after == turned, (name, action, steps)
             (mode.on_click, mode.on_double)[action % 2]()       # another meld, another kind
-    assert load_mode("explorer", context()).turn_rotates()
-    assert not load_mode("explorer", context(colours="note")).turn_rotates()
+    assert load_mode("explorer", context()).rotates()
+    assert not load_mode("explorer", context(colours="note")).rotates()
+
+
+# ---- the contract: narrow, and a new mode is one module with its name in one place ----------
+
+def test_the_mode_contract_is_events_in_a_frame_and_a_description_out():
+    public = sorted(n for n in dir(Mode) if not n.startswith("_"))
+    assert public == ["describe", "display", "name", "on_click", "on_double", "on_long",
+                      "on_notes", "on_turn", "render", "set_changed"]
+    # The menu's asks are on the menu's context only.
+    assert not any(hasattr(Context, n) for n in ("close_menu", "set_names", "preview", "apply"))
+
+
+def test_a_mode_that_lights_notes_paints_them_white_until_it_settles():
+    # The app writes such a change as Ring.light's white sectors and does not render it.
+    for name in mode_names():
+        m = mode(name)
+        if not isinstance(m, LightsNotes):
+            continue
+        m.ctx.host.held = notes = midi.HeldNotes()
+        for message in (on(60), on(64), on(67), off(64), on(61)):
+            notes.apply(*message)
+            m.on_notes()
+            frame = bytearray(36)
+            m.render(frame)
+            assert frame == white(notes.mask), (name, message)
+            m.settle()
+
+
+TRIVIAL = '''"""Trivial: one sector lit where the knob points."""
+from core.games.chord_poker_table import CHORD_POINTS
+from firmware import modes
+from firmware.render import paint_dot
+
+class Mode(modes.Mode):
+    def __init__(self, ctx):
+        modes.Mode.__init__(self, ctx)
+        self.at = 0
+
+    def on_turn(self, steps):
+        self.at = (self.at + steps) % 12
+
+    def render(self, frame):
+        paint_dot(frame, self.at, bytes((255, 255, 255)))
+
+    def describe(self):
+        return "trivial: %d" % self.at if CHORD_POINTS else "?"
+'''
+
+
+def test_a_new_mode_is_one_module_and_its_name_in_the_list(tmp_path, monkeypatch):
+    import sys
+
+    from host_tools.device.files import games_imported
+    source = TRIVIAL
+    (tmp_path / "a_trivial_one.py").write_text(source)
+    monkeypatch.setattr(modes_package, "__path__", list(modes_package.__path__) + [str(tmp_path)])
+    monkeypatch.setattr(modes_package, "MODES", modes_package.MODES + ("a trivial one",))
+    monkeypatch.delitem(sys.modules, "firmware.modes.a_trivial_one", raising=False)
+    m = mode("a trivial one")
+    assert m.name == "a trivial one" and isinstance(m, Mode)
+    assert play(m, "cw 3; long") == ["trivial: 3"] * 2
+    assert m.ctx.host.asked == [("open menu",)]
+    assert lit(m) == [3]
+    assert menu_choices()[-1] == "a trivial one"
+    # What a deploy carries follows from its imports: the table it uses, and the package.
+    assert games_imported([source]) == ("core/games/__init__.py",
+                                        "core/games/chord_poker_table.py")
+
+
+def menu_choices():
+    m = menu()
+    m.on_click()                                     # the first item: mode
+    return m.choices
+
+
+def test_a_mode_module_does_not_repeat_its_name():
+    import os
+    folder = os.path.dirname(modes_package.__file__)
+    for name in mode_names():
+        with open(os.path.join(folder, name.replace(" ", "_") + ".py")) as f:
+            assert 'name = "%s"' % name not in f.read(), name
