@@ -9,6 +9,11 @@ import json
 
 from hardware.ring import MAX_LEDS, supported_count
 
+try:
+    import os
+except ImportError:                          # a port without os: no pinout tables
+    os = None
+
 PLATFORMS = ("rp2", "esp32", "circuitpython", "sim", "web")
 ENCODER_DRIVERS = {"rp2": ("pio", "irq"), "esp32": ("pcnt", "irq"),
                    "circuitpython": ("rotaryio",), "sim": ("sim",), "web": ("web",)}
@@ -16,13 +21,18 @@ COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR", "RGBW", "GRBW", "BRGW
 PULLS = ("up", "down", "none")
 # The highest GPIO number: RP2040 has GPIO 0-29; ESP32 parts go up to 48 (ESP32-S3).
 GPIO_MAX = {"rp2": 29, "esp32": 48}
+# Which board's header the pins are on (boards/pinouts/NAME.json) when the file names none.
+# A CircuitPython board names its own (its pin names are the board's); null: no header check.
+PINOUT_DEFAULTS = {"rp2": "pico", "esp32": "esp32_devkitc"}
+PLATFORM_HINT = ("a Pico or another RP2040 board running MicroPython is \"rp2\", an ESP32 "
+                 "\"esp32\", any board running CircuitPython \"circuitpython\"")
 
 # Schemas are ordered (name, spec) pairs, so problems come out in the same order on every
 # interpreter. spec: (kind, default or REQUIRED[, low, high]); kind is int, number, bool, text,
 # name, pin, encoder, section, or a tuple of allowed values.
 REQUIRED = object()
 TOP = (("board", ("name", REQUIRED)), ("title", ("text", "")),
-       ("platform", (PLATFORMS, REQUIRED)), ("ring", ("section", REQUIRED)),
+       ("platform", (PLATFORMS, REQUIRED)), ("pinout", ("pinout", None)), ("ring", ("section", REQUIRED)),
        ("encoder", ("section", REQUIRED)), ("button", ("section", REQUIRED)),
        ("display", ("section", None)), ("buzzer", ("section", None)),
        ("notes", ("text", "")))
@@ -57,12 +67,22 @@ class BoardError(ValueError):
     def __init__(self, problems, source=None):
         self.problems = problems
         prefix = source + ": " if source else ""
-        super().__init__("\n".join(prefix + w + ": " + m for w, m in problems))
+        super().__init__("\n".join(prefix + (w + ": " if w else "") + m for w, m in problems))
 
 
 def _check_value(problems, where, value, spec, platform):
     kind = spec[0]
-    if isinstance(kind, tuple):
+    if where == "platform":
+        if value not in PLATFORMS:
+            problems.append((where, "%r is not a platform (%s): %s" % (
+                value, ", ".join(PLATFORMS), PLATFORM_HINT)))
+    elif kind == "pinout":
+        if value is not None and (not isinstance(value, str) or not value):
+            problems.append((where, "expected the name of a board's pinout such as \"pico\", "
+                             "or null, got %r" % (value,)))
+    elif platform not in PLATFORMS and kind in ("pin", "encoder"):
+        pass                                 # the platform's own problem says what to fix
+    elif isinstance(kind, tuple):
         if value not in kind or isinstance(value, bool):
             problems.append((where, "%r is not one of %s" % (value, ", ".join(str(k) for k in kind))))
     elif kind in ("int", "number"):
@@ -151,13 +171,19 @@ def _pin_problems(board, platform):
     return problems
 
 
-def validate(obj):
-    """(board with defaults filled in, problems)."""
+def validate(obj, pinout_dir=None):
+    """(board with defaults filled in, problems). pinout_dir: the folder of the boards'
+    pinout tables (boards/pinouts/); with it, every pin is checked against the header of the
+    board the file names (the host does this; the device has no tables)."""
     problems = []
     platform = obj.get("platform") if isinstance(obj, dict) else None
     if not isinstance(obj, dict):
         return None, [("", "expected a JSON object")]
     board = _check_section(problems, "", obj, TOP, platform)
+    if "pinout" not in obj:
+        board["pinout"] = PINOUT_DEFAULTS.get(platform)
+    if pinout_dir and board["pinout"] and not problems:
+        problems.extend(header_problems(board, read_pinout(pinout_dir, board["pinout"])))
     encoder = board.get("encoder") or {}
     if (encoder.get("driver") == "pio" and isinstance(encoder.get("pin_a"), int)
             and encoder.get("pin_b") != encoder["pin_a"] + 1):
@@ -183,14 +209,14 @@ def _ring_problems(ring):
     return []
 
 
-def parse(obj, source=None):
-    board, problems = validate(obj)
+def parse(obj, source=None, pinout_dir=None):
+    board, problems = validate(obj, pinout_dir)
     if problems:
         raise BoardError(problems, source)
     return board
 
 
-def load(path):
+def load(path, pinout_dir=None):
     """Read and check a board file; BoardError names the file and every problem."""
     try:
         with open(path) as f:
@@ -198,5 +224,144 @@ def load(path):
     except OSError as err:
         raise BoardError([("", "cannot read (%s)" % err)], path)
     except ValueError as err:
-        raise BoardError([("", "not valid JSON (%s)" % err)], path)
-    return parse(obj, path)
+        raise BoardError([("", json_problem(err))], path)
+    return parse(obj, path, pinout_dir)
+
+
+def json_problem(err):
+    """CPython says where (line, column); MicroPython only that it failed."""
+    where = ""
+    if getattr(err, "lineno", None):
+        where = " at line %d, column %d (%s)" % (err.lineno, err.colno, err.msg)
+    return ("not valid JSON%s: look for a missing comma or quote, a comma after the last "
+            "item, single quotes or a comment (JSON has none)" % where)
+
+
+# -- the pins a board breaks out (boards/pinouts/NAME.json) ------------------------------------
+
+# What each field's pin must do: drive a signal, read one, or carry I2C.
+PIN_ROLES = (("ring", "pin", "out"), ("encoder", "pin_a", "in"), ("encoder", "pin_b", "in"),
+             ("button", "pin", "in"), ("display", "sda", "sda"), ("display", "scl", "scl"),
+             ("buzzer", "pin", "out"))
+
+
+def read_pinout(folder, name):
+    try:
+        with open(folder + "/" + name + ".json") as f:
+            table = json.load(f)
+    except OSError:
+        known = sorted(n[:-5] for n in os.listdir(folder) if n.endswith(".json")) if os else []
+        return {"missing": name, "known": known}
+    table["by_pin"] = by_pin = {}
+    for entry in table["pins"]:
+        by_pin[entry["pin"]] = entry
+        for alias in entry.get("aliases", ()):
+            by_pin[alias] = entry
+    return table
+
+
+def pin_text(table, entry):
+    """'GP16 (pin 21)', 'A3 (GPIO26, left 4)'."""
+    if "gpio" in entry:
+        return "%s (GPIO%d, %s)" % (entry["pin"], entry["gpio"], entry["place"])
+    return "%s (%s)" % (entry["name"], entry["place"])
+
+
+def _fits(table, entry, role, pull):
+    if entry.get("avoid") or entry.get("strapping") and role == "in" and pull != "none":
+        return False
+    if entry.get("input_only") and (role != "in" or pull != "none"):
+        return False
+    gpio = entry.get("gpio", entry["pin"])
+    if table.get("chip") == "rp2040" and role in ("sda", "scl"):
+        return gpio % 2 == (role == "scl")
+    return True
+
+
+def _free(table, used, role, pull, count=3):
+    """A few header pins that would do instead, with their places."""
+    free = [e for e in table["pins"] if e["pin"] not in used and not e.get("boot")
+            and not e.get("strapping") and _fits(table, e, role, pull)]
+    return ", ".join(pin_text(table, e) for e in free[:count]) or "none left: free one"
+
+
+def header_problems(board, table):
+    """Every pin on the header of the board named, fit for its job; rotaryio's pins
+    consecutive; I2C pins on one bus. Each problem names the field, the pin and what to use."""
+    if "missing" in table:
+        return [("pinout", "%r is not a board the tools know (%s); null skips the header check"
+                 % (table["missing"], ", ".join(table["known"])))]
+    if table["platform"] != board["platform"]:
+        return [("pinout", "%r is a %s board's pinout, not a %s one's" % (
+            board["pinout"], table["platform"], board["platform"]))]
+    problems = []
+    used = [board[s][f] for s, f, _ in PIN_ROLES if board.get(s) and board[s].get(f) is not None]
+    found = {}
+    for section, field, role in PIN_ROLES:
+        part = board.get(section)
+        if not part or part.get(field) is None:
+            continue
+        pin, where = part[field], section + "." + field
+        pull = part.get("pull", "none")
+        if board["encoder"]["driver"] == "rotaryio" and section == "encoder":
+            pull = "none"                    # rotaryio sets its pins up itself
+        entry = table["by_pin"].get(pin)
+        use = "; use " + _free(table, used, role, pull)
+        if entry is None:
+            inside = table["inside"].get(str(pin))
+            name = ("GP%d" % pin if table["platform"] == "rp2" else "GPIO%d" % pin) \
+                if isinstance(pin, int) else pin
+            if inside:
+                problems.append((where, "%s %s: it is not on the %s's header%s" % (
+                    name, inside, table["short"], use)))
+            else:
+                problems.append((where, "%r is not a pin of the %s%s" % (
+                    pin, table["short"], use)))
+            continue
+        found[where] = entry
+        text = pin_text(table, entry)
+        if entry.get("avoid"):
+            problems.append((where, "%s %s%s" % (text, entry["avoid"], use)))
+        elif entry.get("input_only") and role != "in":
+            problems.append((where, "%s is %s: it cannot drive %s%s" % (
+                text, entry["input_only"], "the ring" if section == "ring" else
+                "the buzzer" if section == "buzzer" else "I2C", use)))
+        elif entry.get("input_only") and pull != "none":
+            problems.append((where, "%s is %s, so %s.pull %r cannot work: set it to \"none\" "
+                             "and fit 10 k\u03a9 pull-ups to 3.3 V (a KY-040 has them)%s" % (
+                                 text, entry["input_only"], section, pull, use)))
+        elif entry.get("strapping") and role == "in" and pull == "up":
+            problems.append((where, "%s %s (this %s's pull-up holds it high)%s" % (
+                text, entry["strapping"], section, use)))
+        elif table.get("chip") == "rp2040" and role in ("sda", "scl") \
+                and entry.get("gpio", pin) % 2 != (role == "scl"):
+            problems.append((where, "%s cannot be %s on the RP2040%s" % (
+                text, role.upper(), use)))
+    problems.extend(_pair_problems(board, table, found, used))
+    return problems
+
+
+def _pair_problems(board, table, found, used):
+    problems = []
+    a, b = found.get("encoder.pin_a"), found.get("encoder.pin_b")
+    if board["encoder"]["driver"] == "rotaryio" and a and b and "gpio" in a \
+            and abs(a["gpio"] - b["gpio"]) != 1:
+        others = [p for p in used if p not in (a["pin"], b["pin"])]
+        pairs = []
+        for e in table["pins"]:
+            for f in table["pins"]:
+                if e["gpio"] + 1 == f["gpio"] and e["pin"] not in others \
+                        and f["pin"] not in others:
+                    pairs.append("%s/%s" % (f["pin"], e["pin"]))
+        problems.append(("encoder.pin_b", "%s is not next to encoder.pin_a %s: rotaryio "
+                         "needs A and B on consecutive GPIOs (CircuitPython: \"Pins must be "
+                         "sequential GPIO pins\"); use a pair such as %s" % (
+                             pin_text(table, b), pin_text(table, a), ", ".join(pairs[:4]))))
+    sda, scl = found.get("display.sda"), found.get("display.scl")
+    if table.get("chip") == "rp2040" and board["platform"] == "circuitpython" and sda and scl:
+        bus_sda, bus_scl = sda["gpio"] % 4 // 2, scl["gpio"] % 4 // 2
+        if bus_sda != bus_scl:
+            problems.append(("display.scl", "%s is on I2C%d, display.sda %s on I2C%d: SDA and "
+                             "SCL must share a bus (SDA/SCL, or SDA1/SCL1 on the STEMMA QT)" % (
+                                 pin_text(table, scl), bus_scl, pin_text(table, sda), bus_sda)))
+    return problems

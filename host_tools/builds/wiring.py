@@ -8,10 +8,12 @@ from xml.sax.saxutils import escape
 
 from hardware.ring import led_angle, sector_leds
 
-# Per platform: how the board's power pins are labelled, and the board's display name.
-POWER = {"rp2": ("VBUS (5 V)", "GND"), "esp32": ("VIN / 5V", "GND"),
-         "circuitpython": ("5V", "GND")}
-LOGIC_POWER = {"rp2": "3V3(OUT)", "esp32": "3V3", "circuitpython": "3V"}
+from hardware import board as board_file
+from host_tools import shipped
+
+# The pins each board breaks out, with their places (boards/pinouts/): the same tables
+# `chromawheel board validate` checks the pins against.
+PINOUT_DIR = shipped("boards", "pinouts")
 WIRE = {"data": "#2e9e44", "power": "#d62728", "ground": "#222222", "a": "#e0a000",
         "b": "#1f77b4", "sw": "#9467bd", "sda": "#17becf", "scl": "#8c564b",
         "logic": "#ff7f0e", "tone": "#e377c2"}
@@ -21,75 +23,76 @@ PART_TITLES = (("ring", "%d x WS2812B ring"),
                ("buzzer", "passive piezo buzzer"))
 KY040_TITLE = "KY-040 encoder module (its own 10 k\u03a9 pull-ups on CLK and DT)"
 
-# Where each signal is on the board. Pico: the physical pin numbers (GND also 3, 8, 13, 18, 23,
-# 28, 33); ESP32-DevKitC V4: header J2 (left) or J3 (right) and the pin on it; QT Py RP2040:
-# the side and pad, USB at the top.
-PICO_PINS = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
-             12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
-             22: 29, 26: 31, 27: 32, 28: 34, "VBUS (5 V)": 40, "GND": 38, "3V3(OUT)": 36}
-ESP32_PINS = {36: "J2-3", 39: "J2-4", 34: "J2-5", 35: "J2-6", 32: "J2-7", 33: "J2-8",
-              25: "J2-9", 26: "J2-10", 27: "J2-11", 14: "J2-12", 12: "J2-13", 13: "J2-15",
-              23: "J3-2", 22: "J3-3", 21: "J3-6", 19: "J3-8", 18: "J3-9", 5: "J3-10",
-              17: "J3-11", 16: "J3-12", 4: "J3-13", 0: "J3-14", 2: "J3-15", 15: "J3-16",
-              "3V3": "J2-1", "VIN / 5V": "J2-19", "GND": "J2-14"}
-QTPY_PINS = {"A0": "left 1", "A1": "left 2", "A2": "left 3", "A3": "left 4", "SDA": "left 5",
-             "SCL": "left 6", "TX": "left 7", "5V": "right 1", "GND": "right 2",
-             "3V": "right 3", "MOSI": "right 4", "MISO": "right 5", "SCK": "right 6",
-             "RX": "right 7", "SDA1": "STEMMA QT", "SCL1": "STEMMA QT"}
+
+def pinout(board):
+    """The table of the board's header (boards/pinouts/NAME.json)."""
+    if not board.get("pinout"):
+        raise ValueError("board %r names no pinout: nothing to draw the pins on" % board["board"])
+    return board_file.read_pinout(PINOUT_DIR, board["pinout"])
 
 
 def pin_label(board, pin):
-    """A signal's name on the board and where it is: 'GP16 (pin 21)'."""
-    platform = board["platform"]
-    if platform == "rp2":
-        name, place = ("GP%d" % pin if isinstance(pin, int) else pin), PICO_PINS.get(pin)
-        return "%s (pin %s)" % (name, place) if place else name
-    if platform == "esp32":
-        name, place = ("GPIO%d" % pin if isinstance(pin, int) else pin), ESP32_PINS.get(pin)
-        return "%s (%s)" % (name, place) if place else name
-    place = QTPY_PINS.get(pin) if platform == "circuitpython" else None
-    return "%s (%s)" % (pin, place) if place else str(pin)
+    """A signal's name on the board and where it is: 'GP16 (pin 21)'; the power pins by
+    their role ("5V", "3V3", "GND" for a part's ground: ("GND", part))."""
+    table = pinout(board)
+    if isinstance(pin, tuple):               # ("GND", part): the ground the tables give it
+        ground = table["ground"]
+        return "%s (%s)" % (ground["name"], ground[pin[1]])
+    if pin in table["power"]:
+        return "%s (%s)" % (table["power"][pin]["name"], table["power"][pin]["place"])
+    entry = table["by_pin"][pin]
+    if "gpio" in entry:
+        return "%s (%s)" % (entry["pin"], entry["place"])
+    return board_file.pin_text(table, entry)
 
 
 def connections(board, ky040=False):
     """(board pin label, part, part pad, wire kind) for every wire."""
-    power, ground = (pin_label(board, p) for p in POWER[board["platform"]])
+    power = pin_label(board, "5V")
     ring, enc, button = board["ring"], board["encoder"], board["button"]
     wires = [
         (pin_label(board, ring["pin"]), "ring", "DIN", "data"),
         (power, "ring", "5V", "power"),
-        (ground, "ring", "GND", "ground"),
+        (pin_label(board, ("GND", "ring")), "ring", "GND", "ground"),
     ]
+    ground = pin_label(board, ("GND", "encoder"))
     if ky040:        # the module: its + feeds its pull-ups, from 3.3 V (the board's inputs)
         return wires + [
             (pin_label(board, enc["pin_a"]), "encoder", "CLK", "a"),
             (pin_label(board, enc["pin_b"]), "encoder", "DT", "b"),
             (pin_label(board, button["pin"]), "encoder", "SW", "sw"),
-            (pin_label(board, LOGIC_POWER[board["platform"]]), "encoder", "+ (3.3 V)", "logic"),
+            (pin_label(board, "3V3"), "encoder", "+ (3.3 V)", "logic"),
             (ground, "encoder", "GND", "ground"),
-        ] + optional_connections(board, ground)
+        ] + optional_connections(board)
     return wires + [
         (pin_label(board, enc["pin_a"]), "encoder", "A (CLK)", "a"),
         (pin_label(board, enc["pin_b"]), "encoder", "B (DT)", "b"),
         (ground, "encoder", "C (common)", "ground"),
         (pin_label(board, button["pin"]), "encoder", "SW", "sw"),
-        (ground, "encoder", "SW (other leg)", "ground"),
-    ] + optional_connections(board, ground)
+        (pin_label(board, ("GND", "button")), "encoder", "SW (other leg)", "ground"),
+    ] + optional_connections(board)
 
 
-def optional_connections(board, ground):
+def optional_connections(board):
     wires = []
     display, buzzer = board.get("display"), board.get("buzzer")
     if display:
         wires += [(pin_label(board, display["sda"]), "display", "SDA", "sda"),
                   (pin_label(board, display["scl"]), "display", "SCL", "scl"),
-                  (pin_label(board, LOGIC_POWER[board["platform"]]), "display", "VCC (3.3 V)",
-                   "logic"),
-                  (ground, "display", "GND", "ground")]
+                  (_display_power(board), "display", "VCC (3.3 V)", "logic"),
+                  (pin_label(board, ("GND", "display")), "display", "GND", "ground")]
     if buzzer:
         wires += [(pin_label(board, buzzer["pin"]), "buzzer", "+", "tone"),
-                  (ground, "buzzer", "\u2212", "ground")]
+                  (pin_label(board, ("GND", "buzzer")), "buzzer", "\u2212", "ground")]
     return wires
+
+
+def _display_power(board):
+    """On a STEMMA QT socket the cable carries 3.3 V with SDA and SCL: no wire from a pad."""
+    table = pinout(board)
+    if board["display"]["sda"] in table.get("stemma_qt", ()):
+        return "%s (STEMMA QT)" % table["power"]["3V3"]["name"]
+    return pin_label(board, "3V3")
 
 
 def current_note(board):

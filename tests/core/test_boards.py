@@ -67,7 +67,111 @@ def test_platform_specific_checks():
     obj["encoder"]["driver"] = "rotaryio"
     assert "ring.pin: expected a board pin name such as 'A0', got 16" in problems(obj)
     err = raises(board.BoardError, board.parse, [], "x.json")
-    assert str(err) == "x.json: : expected a JSON object"
+    assert str(err) == "x.json: expected a JSON object"
+
+
+def test_an_unknown_platform_is_named_once_with_the_ones_to_use():
+    obj = good()
+    obj["platform"] = "rp2040"
+    assert problems(obj) == [
+        "platform: 'rp2040' is not a platform (rp2, esp32, circuitpython, sim, web): a Pico or "
+        "another RP2040 board running MicroPython is \"rp2\", an ESP32 \"esp32\", any board "
+        "running CircuitPython \"circuitpython\""]
+
+
+PINOUTS = repo_path("boards", "pinouts")
+
+
+def shipped(name, **changes):
+    """A shipped board file with some fields changed: ("ring", "pin") -> value."""
+    import json
+    with open(repo_path("boards", name + ".json")) as f:
+        obj = json.load(f)
+    for key, value in changes.items():
+        section, field = key.split("__")
+        obj[section][field] = value
+    return ["%s: %s" % p for p in board.validate(obj, PINOUTS)[1]]
+
+
+def test_shipped_boards_fit_their_headers():
+    for name in ("pico", "esp32", "qtpy_rp2040"):
+        assert shipped(name) == [], name
+
+
+def test_pico_pins_not_on_the_header_are_refused_with_free_ones_named():
+    assert shipped("pico", ring__pin=23) == [
+        "ring.pin: GP23 drives the power supply's mode (SMPS PS), inside the board: it is not "
+        "on the Pico's header; use GP0 (pin 1), GP1 (pin 2), GP2 (pin 4)"]
+    assert shipped("pico", ring__pin=25)[0].startswith(
+        "ring.pin: GP25 drives the on-board LED (on a Pico W: the wireless chip)")
+    assert shipped("pico", buzzer__pin=29)[0].startswith("buzzer.pin: GP29 measures VSYS")
+
+
+def test_esp32_flash_console_and_input_only_pins_are_refused():
+    assert shipped("esp32", ring__pin=6) == [
+        "ring.pin: GPIO6 (J3-19) is wired to the module's SPI flash (CLK): using it crashes the "
+        "board; use GPIO4 (J3-13), GPIO13 (J2-15), GPIO14 (J2-12)"]
+    assert shipped("esp32", ring__pin=1)[0].startswith(
+        "ring.pin: GPIO1 (J3-4) is the console's TX (UART0, the USB serial bridge)")
+    assert shipped("esp32", button__pin=34) == [
+        "button.pin: GPIO34 (J2-5) is input only, with no pull-up or pull-down, so button.pull "
+        "'up' cannot work: set it to \"none\" and fit 10 k\u03a9 pull-ups to 3.3 V (a KY-040 "
+        "has them); use GPIO4 (J3-13), GPIO14 (J2-12), GPIO16 (J3-12)"]
+    assert shipped("esp32", button__pin=34, button__pull="none") == []
+    assert shipped("esp32", ring__pin=35)[0].startswith(
+        "ring.pin: GPIO35 (J2-6) is input only, with no pull-up or pull-down: it cannot drive "
+        "the ring")
+    assert shipped("esp32", encoder__pin_a=12)[0].startswith(
+        "encoder.pin_a: GPIO12 (J2-13) is a strapping pin")
+
+
+def test_circuitpython_names_and_rotaryio_pairs():
+    assert shipped("qtpy_rp2040", encoder__pin_a="A4") == [
+        "encoder.pin_a: 'A4' is not a pin of the QT Py; use A1 (GPIO28, left 2), SDA (GPIO24, "
+        "left 5), SCL (GPIO25, left 6)"]
+    assert shipped("qtpy_rp2040", ring__pin="NEOPIXEL")[0].startswith(
+        "ring.pin: NEOPIXEL is the board's own NeoPixel (GPIO12): it is not on the QT Py's "
+        "header")
+    assert shipped("qtpy_rp2040", encoder__pin_a="A0", encoder__pin_b="SDA",
+                   button__pin="A1") == [
+        "encoder.pin_b: SDA (GPIO24, left 5) is not next to encoder.pin_a A0 (GPIO29, left 1): "
+        "rotaryio needs A and B on consecutive GPIOs (CircuitPython: \"Pins must be sequential "
+        "GPIO pins\"); use a pair such as SCL/SDA, MISO/MOSI, RX/MISO, SCK/RX"]
+    assert shipped("qtpy_rp2040", encoder__pin_a="D1", encoder__pin_b="D2") == []   # aliases
+    assert shipped("qtpy_rp2040", display__scl="SCL")[0].startswith(
+        "display.scl: SCL (GPIO25, left 6) is on I2C0, display.sda SDA1 (GPIO22, STEMMA QT) "
+        "on I2C1")
+
+
+def test_a_pinout_of_another_platform_or_unknown_is_named():
+    assert shipped("pico", **{}) == []
+    import json
+    with open(repo_path("boards", "pico.json")) as f:
+        obj = json.load(f)
+    obj["pinout"] = "qtpy_rp2040"
+    assert ["%s: %s" % p for p in board.validate(obj, PINOUTS)[1]] == [
+        "pinout: 'qtpy_rp2040' is a circuitpython board's pinout, not a rp2 one's"]
+    obj["pinout"] = "pico2"
+    assert ["%s: %s" % p for p in board.validate(obj, PINOUTS)[1]] == [
+        "pinout: 'pico2' is not a board the tools know (esp32_devkitc, pico, qtpy_rp2040); "
+        "null skips the header check"]
+    obj["pinout"] = None
+    obj["ring"]["pin"] = 25                       # no header named: GPIO 0-29 is all it checks
+    assert board.validate(obj, PINOUTS)[1] == []
+
+
+def test_broken_json_says_where():
+    import os
+    path = repo_path("tests", "core", "_broken_board.json")
+    with open(path, "w") as f:
+        f.write("{'board': 'x',\n 'platform': 'rp2'}")         # single quotes
+    try:
+        err = raises(board.BoardError, board.load, path)
+    finally:
+        os.remove(path)
+    text = str(err)
+    assert text.startswith(path + ": not valid JSON"), text
+    assert ": : " not in text and "comma after the last item" in text
 
 
 def test_optional_parts_are_absent_by_default_and_filled_in():

@@ -46,6 +46,18 @@ def test_other_boards_name_their_places():
     assert [w[0] for w in qtpy if w[1] == "ring"][0].endswith("(left %d)" % (
         ["A0", "A1", "A2", "A3"].index(board_file.load(board_path("qtpy_rp2040"))["ring"]["pin"])
         + 1))
+    # The OLED on the STEMMA QT socket: the cable carries 3.3 V and GND, no wire from a pad.
+    assert [w[0] for w in qtpy if w[1] == "display"] == [
+        "SDA1 (STEMMA QT)", "SCL1 (STEMMA QT)", "3V (STEMMA QT)", "GND (STEMMA QT)"]
+
+
+def test_ground_wires_go_to_the_pins_the_tables_give():
+    # boards/README.md's Pico table: ring GND 38, encoder C and switch 23, OLED 8, piezo 18.
+    wires = connections(board_file.load(board_path("pico")))
+    grounds = {(part, pad): pin for pin, part, pad, kind in wires if kind == "ground"}
+    assert grounds == {("ring", "GND"): "GND (pin 38)", ("encoder", "C (common)"): "GND (pin 23)",
+                       ("encoder", "SW (other leg)"): "GND (pin 23)",
+                       ("display", "GND"): "GND (pin 8)", ("buzzer", "\u2212"): "GND (pin 18)"}
 
 
 def test_board_commands(capsys, tmp_path):
@@ -67,6 +79,51 @@ def test_board_commands(capsys, tmp_path):
     assert capsys.readouterr().err == (
         "error: %s: ring.pin: expected a GPIO number 0-29, got 30\n" % bad)
     assert main(["board", "wiring", "sim", "-o", str(tmp_path / "x.svg")]) == 2
+
+
+def test_validate_refuses_pins_the_board_does_not_break_out(capsys, tmp_path):
+    # The issue's cases, each with the field, the pin and what to use instead.
+    cases = (("pico", "ring", "pin", 23, "ring.pin: GP23 drives the power supply's mode"),
+             ("pico", "ring", "pin", 25, "ring.pin: GP25 drives the on-board LED"),
+             ("pico", "ring", "pin", 29, "ring.pin: GP29 measures VSYS"),
+             ("esp32", "ring", "pin", 6, "ring.pin: GPIO6 (J3-19) is wired to the module's "
+              "SPI flash"),
+             ("esp32", "ring", "pin", 1, "ring.pin: GPIO1 (J3-4) is the console's TX"),
+             ("esp32", "button", "pin", 34, "button.pin: GPIO34 (J2-5) is input only"),
+             ("qtpy_rp2040", "encoder", "pin_a", "A4", "encoder.pin_a: 'A4' is not a pin of "
+              "the QT Py"),
+             ("qtpy_rp2040", "encoder", "pin_b", "A3", "encoder.pin_b: A3 (GPIO26, left 4) is "
+              "not next to encoder.pin_a A0 (GPIO29, left 1): rotaryio needs A and B on "
+              "consecutive GPIOs"))
+    for name, section, field, pin, start in cases:
+        with open(os.path.join(ROOT, "boards", name + ".json")) as f:
+            obj = json.load(f)
+        obj[section][field] = pin
+        if (section, field) == ("encoder", "pin_b"):      # A0 and A3, as the issue found
+            obj["encoder"]["pin_a"], obj["button"]["pin"], obj["ring"]["pin"] = "A0", "A1", "A2"
+        path = tmp_path / ("%s.json" % name)
+        path.write_text(json.dumps(obj))
+        capsys.readouterr()
+        assert main(["board", "validate", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: %s: %s" % (path, start)), err
+        assert "; use " in err, err
+
+
+def test_validate_says_what_is_wrong_with_broken_json_and_a_platform(capsys, tmp_path):
+    path = tmp_path / "b.json"
+    path.write_text('{"board": "x",\n "platform": "rp2",\n}\n')
+    assert main(["board", "validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: %s: not valid JSON at line 3, column 1 " % path), err
+    assert ": : " not in err
+    path.write_text('{"board": "x", "platform": "rp2040", "ring": {"pin": 16}, '
+                    '"encoder": {"driver": "pio", "pin_a": 2, "pin_b": 3}, "button": {"pin": 4}}')
+    assert main(["board", "validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: %s: platform: 'rp2040' is not a platform (rp2, esp32, "
+                          "circuitpython, sim, web): a Pico" % path), err
+    assert "()" not in err and err.count("\n") == 1
 
 
 def test_the_wiring_picture_draws_the_ring_as_it_is_mapped(tmp_path):
