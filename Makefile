@@ -7,7 +7,7 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: setup test check test-core-mpy sim bench package lock clean uf2 web web-screenshot dist
+.PHONY: setup test check test-core-mpy sim bench package lock clean uf2 uf2-frozen web web-screenshot dist
 
 # The main job: the firmware in the simulator (keys in a terminal; a demo otherwise). It needs
 # only what running needs (requirements.txt: about 45 MB), not the test tools.
@@ -84,8 +84,13 @@ dist: setup web
 package: setup
 	$(BIN)/python -m host_tools.builds.package
 
-# One UF2 for makers with the firmware frozen in (needs the ARM toolchain; see the script).
+# One UF2 for makers, no compiler needed: the stock MicroPython for the Pico with the firmware,
+# its libraries and the default board file on its drive (build/uf2/chromawheel-pico.uf2).
 uf2: setup
+	$(BIN)/python -m host_tools.builds.littlefs_uf2 -o build/uf2/chromawheel-pico.uf2
+
+# The same with the firmware frozen in (needs the ARM toolchain; see the script).
+uf2-frozen: setup
 	host_tools/builds/build_uf2.sh frozen
 
 bench: setup
