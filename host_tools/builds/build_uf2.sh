@@ -2,8 +2,8 @@
 # Builds MicroPython v1.28.0 for the Raspberry Pi Pico, reproducibly:
 #   host_tools/builds/build_uf2.sh stock    the stock UF2 (host_tools/emulator/images: the same
 #                                           bytes but the build date in the banner)
-#   host_tools/builds/build_uf2.sh frozen   with the firmware frozen in (uf2_manifest.py beside
-#                                           this script): build/uf2/chromawheel-RPI_PICO.uf2,
+#   host_tools/builds/build_uf2.sh frozen   (make uf2-frozen) with the firmware frozen in (the
+#                                           manifest uf2_manifest.py): build/uf2/chromawheel-RPI_PICO.uf2,
 #                                           one file for makers (its first boot writes
 #                                           boards/pico.json and the default set to the drive)
 # Needs: gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev cmake python3

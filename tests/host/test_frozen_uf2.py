@@ -1,10 +1,10 @@
-"""The frozen build (`make uf2`: MicroPython with the firmware frozen in, the build that meets
-the memory goals) on the emulated Pico: a fresh flash, no deploy; its first boot writes the
+"""The frozen build (`make uf2-frozen`: MicroPython with the firmware frozen in, the build that
+meets the memory goals) on the emulated Pico: a fresh flash, no deploy; its first boot writes the
 rest of the firmware, and the simulator's script gives the simulator's frames.
 
 The UF2 is taken from build/uf2 when it is newer than everything frozen into it; else it is
 built, when the ARM toolchain and the sources are there (MIRROR=DIR, or the sources an
-earlier `make uf2` exported); else the test is skipped, saying which is missing."""
+earlier `make uf2-frozen` exported); else the test is skipped, saying which is missing."""
 
 import os
 import shutil
@@ -18,6 +18,8 @@ from host_tools.emulator import emulate
 from host_tools.set_files import DEFAULT_SOURCE
 from host_tools.sim import simulator
 from tests.host.test_emulated_pico import SCRIPT, same_display
+
+pytestmark = pytest.mark.usefixtures("emulator")
 
 FROZEN = os.path.join(ROOT, "build", "uf2", "chromawheel-RPI_PICO.uf2")
 BUILD = os.path.join(ROOT, "host_tools", "builds", "build_uf2.sh")
@@ -35,9 +37,9 @@ def _frozen_uf2():
         return FROZEN
     why = "no frozen UF2 newer than the firmware in build/uf2"
     if shutil.which("arm-none-eabi-gcc") is None:
-        pytest.skip("%s, and make uf2 needs the ARM toolchain (%s)" % (why, TOOLCHAIN))
+        pytest.skip("%s, and make uf2-frozen needs the ARM toolchain (%s)" % (why, TOOLCHAIN))
     if not (os.environ.get("MIRROR") or os.path.exists(SOURCES)):
-        pytest.skip("%s, and its sources are not here: run make uf2 once (it clones them) or "
+        pytest.skip("%s, and its sources are not here: run make uf2-frozen once (it clones them) or "
                     "set MIRROR=DIR" % why)
     proc = subprocess.run(["bash", BUILD, "frozen"], capture_output=True, text=True,
                           timeout=3600)
