@@ -1,27 +1,169 @@
-"""Two tiers (docs/testing.md says which to run when). `make check` runs the fast one: the core
-cases on both interpreters and every test that needs no board in a subprocess (the simulator,
-the virtual board), no emulated RP2040, no browser and no OpenSCAD render. `make test` runs
-everything. Those slower tests are marked `board`: whole modules are listed here, single
-tests carry @pytest.mark.board."""
+"""Two tiers (docs/testing.md says which to run when), sorted by what a test uses, never by a
+list of file names. A test that starts a rig requests the rig's fixture below (directly, through
+another fixture, or with `pytestmark = pytest.mark.usefixtures(...)` for a whole module); that
+marks it `board` and the rig's own marker, and `make check` (`-m "not board"`) leaves it out.
+
+A guard makes the sorting hold: while a test runs, starting a rig it did not request (the
+emulated RP2040 or the browser on Node.js, Chromium, OpenSCAD, the firmware on the unix port
+as the simulator or the virtual board, a `chromawheel sim|vboard|emulate` process) fails at the
+launch, in either tier. tests/host/test_tiers.py holds the guard to that and docs/testing.md to
+the tiers the collection gives."""
+
+import json
+import os
+import subprocess
 
 import pytest
 
-BOARD_MODULES = {
-    "test_simulator.py", "test_table_modes.py", "test_faults.py", "test_vboard_e2e.py",
-    "test_package.py", "test_port_apis.py", "test_rp2_port.py", "test_emulated_pico.py",
-    "test_emulated_qtpy.py", "test_emulated_qtpy_parts.py", "test_emulated_qtpy_power.py",
-    "test_frozen_uf2.py", "test_web.py", "test_web_build.py", "test_install.py",
-    "test_enclosure.py",
+# rig fixture -> its marker (each also gets `board`)
+RIGS = {
+    "emulator": "emulator",         # the emulated RP2040 (rp2040js on Node.js)
+    "chromium": "browser",          # headless Chromium through Playwright (browser_fixtures.py)
+    "openscad": "openscad",         # Debian's openscad rendering the enclosure
+    "simulator": "simulator",       # the firmware on the unix port: simulator or virtual board
+    "wheel_install": "install",     # a wheel built and installed into a fresh venv
+    "port_stubs": "stubs",          # each port's published stubs (fetched from PyPI once) + mypy
+    "web_runtime": "site",          # the page built with its MicroPython WebAssembly (Node.js)
+    "soak": "soak",                 # thousands of seeded runs (minutes of CPU, no rig)
 }
+_requested = None                   # the rig markers the running test asked for (None: no test)
+
+
+class RigNotRequested(AssertionError):
+    pass
+
+
+@pytest.fixture(scope="session")
+def emulator():
+    """The emulated RP2040: host_tools.emulator.rp2040 (EmulatedPico boots a board)."""
+    from host_tools.emulator import rp2040
+    return rp2040
+
+
+@pytest.fixture(scope="session")
+def openscad():
+    """The OpenSCAD on the PATH (None without one: the test says what to install)."""
+    import shutil
+    return shutil.which("openscad")
+
+
+@pytest.fixture(scope="session")
+def simulator():
+    """The firmware on the MicroPython unix port: host_tools.sim.simulator (run_script,
+    Firmware) and the virtual board (host_tools.sim.vboard) beside it."""
+    from host_tools.sim import simulator
+    return simulator
+
+
+@pytest.fixture(scope="session")
+def wheel_install():
+    """A wheel built from the checkout and installed into a fresh venv (test_install.py)."""
+    return True
+
+
+@pytest.fixture(scope="session")
+def web_runtime():
+    """The page's build (host_tools.web.build), which runs its WebAssembly runtime on Node.js."""
+    from host_tools.web import build
+    return build
+
+
+@pytest.fixture(scope="session")
+def soak():
+    """A soak: thousands of seeded games or runs, minutes of CPU. Nothing to start, but too
+    long for make check; the hand-worked cases of tests/core/ stand for it there."""
+    return True
+
+
+@pytest.fixture(scope="session")
+def port_stubs():
+    """The ports' published stubs and mypy: host_tools.device.port_check."""
+    from host_tools.device import port_check
+    return port_check
+
+
+def rig_of(args):
+    """Which rig a subprocess command line starts (a marker of RIGS), or None."""
+    if isinstance(args, (str, bytes)):
+        args = [args]
+    args = [os.fsdecode(a) if isinstance(a, bytes) else str(a) for a in args]
+    if not args:
+        return None
+    exe = os.path.basename(args[0])
+    if exe in ("node", "nodejs"):
+        if any("playwright" in a for a in args):
+            return "browser"
+        return "site" if "--input-type=module" in args else "emulator"
+    if "playwright" in args[0]:
+        return "browser"
+    if exe.startswith(("chromium", "chrome", "google-chrome", "headless_shell")):
+        return "browser"
+    if exe == "openscad":
+        return "openscad"
+    if exe.startswith("micropython"):
+        from host_tools.sim import simulator
+        if simulator.BOOT in args or any("def _run(name)" in a for a in args) \
+                or any(a.endswith("device_faults.py") for a in args):
+            return "simulator"
+        return None
+    if exe == "chromawheel" and len(args) > 1:
+        return {"sim": "simulator", "vboard": "simulator", "emulate": "emulator",
+                "meldset": None}.get(args[1])
+    return None
+
+
+_popen_init = subprocess.Popen.__init__
+
+
+def _guarded_popen_init(self, args, *rest, **kw):
+    rig = rig_of(args)
+    if rig is not None and _requested is not None and rig not in _requested:
+        names = [f for f, m in RIGS.items() if m == rig]
+        raise RigNotRequested(
+            "this test starts the %s (%s) but does not request its fixture %r: request it "
+            "(or `pytestmark = pytest.mark.usefixtures(%r)`) so the tiers sort it"
+            % (rig, " ".join(map(str, args if isinstance(args, list) else [args]))[:120],
+               names[0], names[0]))
+    _popen_init(self, args, *rest, **kw)
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "board: runs the firmware on a subprocess, emulated or "
-                            "browser board, or renders the enclosure (make test only, not "
-                            "make check)")
+    config.addinivalue_line("markers", "board: starts a rig (any of the markers below): make "
+                            "test only, not make check")
+    for fixture, marker in RIGS.items():
+        config.addinivalue_line("markers", "%s: requests the %r fixture" % (marker, fixture))
+    subprocess.Popen.__init__ = _guarded_popen_init
 
 
+def pytest_unconfigure(config):
+    subprocess.Popen.__init__ = _popen_init
+
+
+def rigs_of(item):
+    return {RIGS[name] for name in getattr(item, "fixturenames", ()) if name in RIGS}
+
+
+@pytest.hookimpl(tryfirst=True)         # before -m deselects: the tiers of every test
 def pytest_collection_modifyitems(config, items):
+    tiers = {}
     for item in items:
-        if item.path.name in BOARD_MODULES:
+        rigs = rigs_of(item)
+        for marker in sorted(rigs):
+            item.add_marker(marker)
+        if rigs:
             item.add_marker(pytest.mark.board)
+        tiers[item.nodeid] = sorted(rigs)
+    out = os.getenv("CHROMAWHEEL_TIERS_OUT")       # tests/host/test_tiers.py reads them
+    if out:
+        with open(out, "w") as f:
+            json.dump(tiers, f)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    global _requested
+    _requested = rigs_of(item)
+    try:
+        yield
+    finally:
+        _requested = None

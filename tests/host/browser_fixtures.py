@@ -30,7 +30,7 @@ def chromium():
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, web_runtime):
     """The site built into a temporary folder (its path: `folder`), served locally."""
     out = str(tmp_path_factory.mktemp("web") / "site")
     try:

@@ -187,7 +187,7 @@ FLAT, SHARP = "\u266d", "\u266f"
 C_MINOR = [[262, 180], [311, 180], [392, 180]] + [[262, 40], [311, 40], [392, 40]] * 3
 
 
-@pytest.mark.board
+@pytest.mark.usefixtures("simulator")
 def test_the_issue_command_shows_the_display_and_the_tones(tmp_path):
     path = tmp_path / "frames.jsonl"
     assert main(["sim", "--board", "sim", "--script", "click; wait 500", "--frames",
@@ -203,7 +203,7 @@ def test_the_issue_command_shows_the_display_and_the_tones(tmp_path):
     assert tones[-1][0] == C_MINOR[n - 1][0] and tones[-1][1] <= C_MINOR[n - 1][1]
 
 
-@pytest.mark.board
+@pytest.mark.usefixtures("simulator")
 def test_fast_turns_go_to_the_ring_and_the_display_follows_when_the_knob_rests():
     # Turns 20 ms apart: each gets its own frame and console line at once, while the display
     # (milliseconds a row on a real I2C bus) waits until the knob rests, then shows the last.
@@ -214,7 +214,7 @@ def test_fast_turns_go_to_the_ring_and_the_display_follows_when_the_knob_rests()
         "C E G", "C E G", "C E G", "E%s G B%s" % (FLAT, FLAT)]
 
 
-@pytest.mark.board
+@pytest.mark.usefixtures("simulator")
 def test_a_whole_tune_and_the_wav(tmp_path):
     import wave
     wav = tmp_path / "tune.wav"
@@ -235,7 +235,7 @@ def test_a_whole_tune_and_the_wav(tmp_path):
         assert not any(gap)
 
 
-@pytest.mark.board
+@pytest.mark.usefixtures("simulator")
 def test_a_scale_runs_up_to_its_octave():
     # Double press: the scales, C major pentatonic: C4 D4 E4 G4 A4 C5.
     frames, _ = run_script("double; wait 1400")
@@ -244,7 +244,7 @@ def test_a_scale_runs_up_to_its_octave():
                                    [440, 180], [523, 180]]
 
 
-@pytest.mark.board
+@pytest.mark.usefixtures("simulator")
 def test_the_sound_item_turns_the_buzzer_off():
     # menu: turn to "sound" (item 6), click, turn from medium to off (a beep at each level on
     # the way: soft; off is silent), click to keep, leave; then a click plays nothing.
@@ -288,7 +288,7 @@ EXPECTED = {
 }
 
 
-@pytest.mark.board
+@pytest.mark.usefixtures("simulator")
 @pytest.mark.parametrize("mode", mode_names())
 def test_every_mode_shows_its_answer(mode):
     script, expected = EXPECTED[mode]
@@ -300,14 +300,14 @@ def test_every_mode_shows_its_answer(mode):
         assert all(len(row) <= 16 and "\ufffd" not in row for row in frame["display"])
 
 
-@pytest.mark.board
+@pytest.mark.usefixtures("simulator")
 def test_the_menu_on_the_display():
     frames, _ = run_script("long; cw 6; click")
     assert frames[-1]["display"] == ["menu > sound:", "medium (turn to", "change, click to",
                                      "keep)"]
 
 
-@pytest.mark.board
+@pytest.mark.usefixtures("simulator")
 def test_a_picture_of_the_display(tmp_path):
     svg = tmp_path / "display.svg"
     run_script("ccw 3; double; double", display_svg=str(svg))
@@ -318,7 +318,7 @@ def test_a_picture_of_the_display(tmp_path):
 PICTURE_SCRIPT = "; ".join(["click"] * 13)       # from the C major triad to dim7
 
 
-@pytest.mark.board
+@pytest.mark.usefixtures("simulator")
 def test_the_readme_picture_is_current(tmp_path):
     svg = tmp_path / "display.svg"
     frames, _ = run_script(PICTURE_SCRIPT, display_svg=str(svg))

@@ -16,6 +16,8 @@ from host_tools.emulator.rp2040 import EmulatedPico
 from host_tools.sim import simulator
 from host_tools import tools
 
+pytestmark = pytest.mark.usefixtures("emulator")
+
 LISTEN = {"midi": "both", "mode": "listen"}
 BOARDS = ("pico", "qtpy_rp2040")
 QUIET = dict(progress=lambda line: None)

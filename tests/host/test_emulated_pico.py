@@ -17,6 +17,8 @@ from host_tools.sim import simulator
 from host_tools.errors import UserError
 from host_tools.emulator.rp2040 import EmulatedPico
 
+pytestmark = pytest.mark.usefixtures("emulator")
+
 BOARD = emulate.load_board("pico")
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
 

@@ -18,6 +18,8 @@ from host_tools.device.files import board_path
 from host_tools.emulator import circuitpy_drive, emulate
 from host_tools.sim import simulator
 
+pytestmark = pytest.mark.usefixtures("emulator")
+
 NAME = "qtpy_rp2040"
 BOARD = emulate.load_board(NAME)
 BANNER = "Adafruit CircuitPython 10.2.1 on 2026-05-12; Adafruit QT Py RP2040 with rp2040"

@@ -14,6 +14,10 @@ from host_tools.emulator.rp2040 import JS, node_path
 from host_tools.sim import simulator
 from tests.host.test_emulated_pico import same_display
 
+import pytest
+
+pytestmark = pytest.mark.usefixtures("emulator")
+
 NAME = "qtpy_rp2040"
 # A line only the real port prints: with nothing on the STEMMA QT port its I2C has no pull-ups,
 # and CircuitPython's busio.I2C refuses it (the simulator's board has an OLED).

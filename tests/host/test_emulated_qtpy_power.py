@@ -20,6 +20,8 @@ from firmware.records import RECORD_KEYS
 from host_tools.emulator import circuitpy_drive, emulate
 from host_tools.sim.simulator import compile_script
 
+pytestmark = pytest.mark.usefixtures("emulator")
+
 NAME = "qtpy_rp2040"
 BOARD = emulate.load_board(NAME)
 ROOT_3 = "Eb major triad (maj): Eb G Bb"

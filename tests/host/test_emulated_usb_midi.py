@@ -16,7 +16,8 @@ from host_tools.device.link import DeviceLink
 from host_tools.emulator import circuitpy_drive, emulate
 from host_tools.emulator.rp2040 import EmulatedPico, compiled, image, put_on_ram_disk
 
-pytestmark = pytest.mark.board
+pytestmark = pytest.mark.usefixtures("emulator")
+
 
 NOTE_ON = bytes.fromhex("903c64")            # C4, velocity 100, channel 1
 

@@ -21,6 +21,8 @@ import pytest
 
 from host_tools.builds import faceplate
 
+pytestmark = pytest.mark.usefixtures("openscad")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCAD = os.path.join(ROOT, "boards", "enclosure", "chromawheel.scad")
 INSTALL = "the enclosure tests need OpenSCAD (Debian: apt-get install openscad)"

@@ -14,6 +14,10 @@ from host_tools.set_files import compile_file
 from host_tools.tools import micropython_path
 from host_tools.sim.vboard import VirtualBoard, lit_sectors
 
+import pytest
+
+pytestmark = pytest.mark.usefixtures("simulator")
+
 BIN = os.path.dirname(sys.executable)
 
 

@@ -11,7 +11,7 @@ from host_tools.cli.play import play
 from host_tools.set_files import load_set
 
 
-def test_a_thousand_seeded_games_keep_every_card():
+def test_a_thousand_seeded_games_keep_every_card(soak):
     ms = load_set()
     ends = {"went out": 0, "deck ran out": 0}
     for seed in range(1000):
@@ -42,7 +42,7 @@ def test_play_command(capsys):
     assert [len(r["rounds"]) for r in results] == [2, 2, 2]
 
 
-def test_a_thousand_seeded_looking_glass_games_keep_every_card():
+def test_a_thousand_seeded_looking_glass_games_keep_every_card(soak):
     ms = load_set()
     rabbits = 0
     for seed in range(1000):
@@ -58,7 +58,7 @@ def test_a_thousand_seeded_looking_glass_games_keep_every_card():
     assert rabbits > 0
 
 
-def test_a_thousand_seeded_chord_poker_games_keep_every_card():
+def test_a_thousand_seeded_chord_poker_games_keep_every_card(soak):
     ms = load_set()
     completed = 0
     for seed in range(1000):
@@ -80,7 +80,7 @@ def test_play_chord_poker(capsys):
     assert json.loads(capsys.readouterr().out)[0]["totals"] == [39, 50]
 
 
-def test_a_thousand_seeded_solitaire_games_keep_every_card():
+def test_a_thousand_seeded_solitaire_games_keep_every_card(soak):
     wins = 0
     for seed in range(1000):
         game = solitaire.Solitaire(seed)
@@ -101,7 +101,7 @@ def test_play_solitaire(capsys):
                                        "player\n")
 
 
-def test_a_thousand_seeded_bluff_games_keep_every_card():
+def test_a_thousand_seeded_bluff_games_keep_every_card(soak):
     ms = load_set()
     corrections = 0
     for seed in range(1000):
@@ -116,7 +116,7 @@ def test_a_thousand_seeded_bluff_games_keep_every_card():
     assert corrections > 0
 
 
-def test_bluff_games_also_end_when_the_scales_run_out():
+def test_bluff_games_also_end_when_the_scales_run_out(soak):
     # With 15 SCALE cards someone is nearly always out first; a set of three scales reaches
     # the other end: "If all the scales are completed and no one has run out".
     source = {"format": "chromawheel-meldset", "version": 1, "name": "three",
@@ -167,7 +167,7 @@ def play_out(game, random_move, seed):
     return moves
 
 
-def test_hundreds_of_seeded_musicards_games_keep_every_card():
+def test_hundreds_of_seeded_musicards_games_keep_every_card(soak):
     from core.games import half_whole_step, musical_alphabet, musicards
     penalties = calls = 0
     for seed in range(400):
@@ -180,7 +180,7 @@ def test_hundreds_of_seeded_musicards_games_keep_every_card():
     assert penalties > 0 and calls > 0
 
 
-def test_hundreds_of_seeded_keys_corners_games_keep_every_card():
+def test_hundreds_of_seeded_keys_corners_games_keep_every_card(soak):
     from core.games import keys_corners
     kinds = set()
     scales = ((0, 2, 4, 5, 7, 9, 11), (2, 4, 6, 7, 9, 11, 1), (9, 11, 0, 2, 4), tuple(range(12)))
@@ -192,7 +192,7 @@ def test_hundreds_of_seeded_keys_corners_games_keep_every_card():
     assert kinds == {"scale", "stack"}
 
 
-def test_hundreds_of_seeded_colour_map_games_keep_every_card():
+def test_hundreds_of_seeded_colour_map_games_keep_every_card(soak):
     from core.games import colour_map
     ends = set()
     variants = ({}, {"safesong": True}, {"safesong": True, "toned_down": True,

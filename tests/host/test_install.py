@@ -19,6 +19,8 @@ import pytest
 import host_tools
 from host_tools.web import build as web_build
 
+pytestmark = pytest.mark.usefixtures("wheel_install", "web_runtime", "simulator", "emulator")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PYTHON = sys.executable
 

@@ -15,6 +15,8 @@ from host_tools.errors import UserError
 from host_tools.sim.simulator import compile_script, run_script
 from host_tools.tools import micropython_path
 
+pytestmark = pytest.mark.usefixtures("simulator")
+
 LISTEN = {"midi": "both", "mode": "listen"}
 BUTTON = {"debounce_ms": 50, "double_ms": 350, "long_ms": 700}
 

@@ -8,6 +8,10 @@ from host_tools.set_files import DEFAULT_SOURCE, compile_file
 from host_tools.builds.package import COMPILED_DEFAULT, PACKAGE_PATH, package_json
 from host_tools.sim.vboard import VirtualBoard, lit_sectors
 
+import pytest
+
+pytestmark = pytest.mark.usefixtures("simulator")
+
 ROOT = os.path.dirname(PACKAGE_PATH)
 REGENERATE = "regenerate them with: make package"
 

@@ -5,6 +5,8 @@ import pytest
 
 from host_tools.device import port_check
 
+pytestmark = pytest.mark.usefixtures("port_stubs")
+
 
 @pytest.mark.parametrize("port", sorted(port_check.PORTS))
 def test_the_device_code_uses_only_what_the_port_has(port):

@@ -13,6 +13,8 @@ from host_tools.device.files import ROOT
 from host_tools.device.link import DeviceLink
 from host_tools.emulator.rp2040 import EmulatedPico, compiled, put_on_ram_disk
 
+pytestmark = pytest.mark.usefixtures("emulator")
+
 # The music core and the drivers' pure logic, with their core cases: what a board runs.
 # (test_meldset builds oversize sets on purpose: more than the heap left beside the RAM disk.)
 CASES = ("expect", "test_notes", "test_degrees", "test_spelling", "test_melds", "test_check",

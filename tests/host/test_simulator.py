@@ -13,6 +13,8 @@ from host_tools.errors import UserError
 from host_tools.sim.simulator import compile_script, decode_frame, run_script
 from host_tools.sim.terminal import _keys
 
+pytestmark = pytest.mark.usefixtures("simulator")
+
 BUTTON = {"debounce_ms": 50, "long_ms": 700, "double_ms": 350}
 
 

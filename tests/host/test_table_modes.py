@@ -8,6 +8,10 @@ from core.notes import NATURAL_PC
 from firmware.modes import mode_names
 from host_tools.sim.simulator import run_script
 
+import pytest
+
+pytestmark = pytest.mark.usefixtures("simulator")
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

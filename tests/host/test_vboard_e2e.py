@@ -11,6 +11,8 @@ import pytest
 from host_tools.cli.main import main
 from host_tools.sim.vboard import VirtualBoard, lit_sectors
 
+pytestmark = pytest.mark.usefixtures("simulator")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.dirname(sys.executable)
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")

@@ -289,7 +289,7 @@ def test_without_web_serial_the_page_says_so(chromium, site):
 # ---- the flasher over Web Serial, to the emulated Pico ---------------------------------------
 
 @pytest.fixture(scope="module")
-def pico(tmp_path_factory):
+def pico(tmp_path_factory, emulator):
     from host_tools.emulator import emulate
     from host_tools.emulator.rp2040 import EmulatedPico
     try:

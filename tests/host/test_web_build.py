@@ -38,7 +38,7 @@ def _site(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, web_runtime):
     try:
         return _site(tmp_path_factory)
     except UserError as err:
