@@ -1,0 +1,218 @@
+"""Hand search (core/hand.py) against a brute force over the meld set and against check(), on
+seeded hands dealt from a real NOTE deck (8 cards of each note), as at the table: 10, 12 or 14
+cards. Runs under pytest and the MicroPython unix port (tests/run_core_micropython.py)."""
+
+from expect import default_set
+
+from core.check import check
+from core.games.rng import Rng
+from core.hand import HandSearch, counts_of
+from core.melds import find
+from core.parse import pc_of
+
+HANDS = 200
+_search = None
+
+
+def searcher():
+    global _search
+    if _search is None:
+        _search = HandSearch(default_set())
+    return _search
+
+
+def deal(seed):
+    """A hand dealt from a shuffled 96-card NOTE deck: 14, 12 or 10 cards (2, 3, 4 players)."""
+    deck = []
+    for pc in range(12):
+        deck += [pc] * 8
+    rng = Rng(seed)
+    rng.shuffle(deck)
+    return deck[:(14, 12, 10)[seed % 3]]
+
+
+def brute_variants(ms, counts):
+    """Every (meld, root, cards) the hand can play: each subset of each meld's positions that
+    keeps its required ones, at each root, whose cards the hand holds."""
+    found = []
+    for i in range(ms.count):
+        meld = ms.meld(i)
+        optional = [k for k in range(len(meld.codes)) if meld.codes[k] & 0x80]
+        required = [k for k in range(len(meld.codes)) if not meld.codes[k] & 0x80]
+        from core import degrees
+        for root in range(12):
+            for subset in range(1 << len(optional)):
+                positions = required + [optional[b] for b in range(len(optional))
+                                        if subset >> b & 1]
+                pcs = sorted((root + degrees.semitones(meld.codes[k])) % 12 for k in positions)
+                need = counts_of(pcs)
+                if all(need[pc] <= counts[pc] for pc in range(12)):
+                    found.append((i, root, pcs))
+    return found
+
+
+def brute_melds(ms, counts):
+    """The richest variant of each (meld, root): every optional card held is played."""
+    richest = {}
+    for i, root, pcs in brute_variants(ms, counts):
+        if (i, root) not in richest or len(pcs) > len(richest[(i, root)]):
+            richest[(i, root)] = pcs
+    return richest
+
+
+def brute_best(ms, counts, kind):
+    """The most points (then cards) from melds of one kind on disjoint cards, by trying every
+    family of plays (one per card set)."""
+    plays = {}
+    for i, root, pcs in brute_variants(ms, counts):
+        if ms.kind(i) != kind:
+            continue
+        points = check(ms.meld(i), pcs, ms.meld(i).root_name(root)).points
+        key = tuple(pcs)
+        if key not in plays or points > plays[key]:
+            plays[key] = points
+    items = [(counts_of(pcs), points * 64 + len(pcs)) for pcs, points in sorted(plays.items())]
+    memo = {}
+
+    def best(left):
+        # Any family of plays: the best over every play that fits, then the rest (memoized
+        # on the cards left; no ordering trick, no bound).
+        key = bytes(left)
+        if key in memo:
+            return memo[key]
+        found = 0
+        for need, score in items:
+            rest = bytearray(12)
+            for pc in range(12):
+                if need[pc] > left[pc]:
+                    break
+                rest[pc] = left[pc] - need[pc]
+            else:
+                found = max(found, score + best(rest))
+        memo[key] = found
+        return found
+
+    return best(bytearray(counts))
+
+
+def test_lists_exactly_the_melds_a_brute_force_finds_each_agreeing_with_check():
+    ms = default_set()
+    search = searcher()
+    for seed in range(HANDS):
+        counts = counts_of(deal(seed))
+        plays = search.melds(counts)
+        expected = brute_melds(ms, counts)
+        got = {}
+        for play in plays:
+            assert (play.index, play.root) not in got, (seed, play)
+            got[(play.index, play.root)] = sorted(play.pcs)
+            meld = ms.meld(play.index)
+            result = check(meld, play.pcs, meld.root_name(play.root))
+            assert result.valid, (seed, meld.id, play.root, result.reason)
+            assert result.points == play.points, (seed, meld.id, play.root)
+            assert play.c_root == (play.root == 0)
+            assert play.kind == ms.kind(play.index)
+        assert got == expected, seed
+        for a, b in zip(plays, plays[1:]):
+            assert a.points >= b.points, seed
+
+
+def test_best_turn_of_each_type_matches_a_brute_force():
+    ms = default_set()
+    search = searcher()
+    for seed in range(HANDS):
+        hand = deal(seed)
+        hand = hand[:5 + seed % 5]   # 5-9 cards: the brute force is slow and its memo large
+        counts = counts_of(hand)
+        for kind in range(3):
+            points, plays = search.best(counts, kind)
+            used = bytearray(12)
+            total = 0
+            cards = 0
+            for play in plays:
+                assert play.kind == kind
+                meld = ms.meld(play.index)
+                result = check(meld, play.pcs, meld.root_name(play.root))
+                assert result.valid and result.points == play.points, (seed, meld.id)
+                for pc in play.pcs:
+                    used[pc] += 1
+                total += play.points
+                cards += len(play.pcs)
+            assert all(used[pc] <= counts[pc] for pc in range(12)), (seed, kind)
+            assert total == points, (seed, kind)
+            assert total * 64 + cards == brute_best(ms, counts, kind), (seed, kind)
+
+
+def test_best_turns_of_full_hands_are_played_from_the_hand():
+    # 10 to 14 cards: disjoint valid melds of one type, at least the richest single meld.
+    ms = default_set()
+    search = searcher()
+    for seed in range(0, HANDS, 4):
+        counts = counts_of(deal(seed))
+        listed = search.melds(counts)
+        for kind in range(3):
+            points, plays = search.best(counts, kind)
+            used = bytearray(12)
+            for play in plays:
+                meld = ms.meld(play.index)
+                assert check(meld, play.pcs, meld.root_name(play.root)).valid
+                for pc in play.pcs:
+                    used[pc] += 1
+            assert all(used[pc] <= counts[pc] for pc in range(12)), (seed, kind)
+            assert points == sum(p.points for p in plays)
+            single = [p.points for p in listed if p.kind == kind]
+            assert points >= (max(single) if single else 0), (seed, kind)
+
+
+def named(ms, text):
+    return [pc_of(n) for n in text.split()]
+
+
+def test_worked_hand_c_e_g_bb_d():
+    # C E G Bb D: C9 (all five, 100), Gm6 (G Bb D E: 70), C7 (70), G5 (power chord, 100)...
+    ms = default_set()
+    search = searcher()
+    counts = counts_of(named(ms, "C E G Bb D"))
+    plays = search.melds(counts)
+    top = plays[0]
+    assert top.points == 100
+    readings = [(ms.meld_id(p.index), p.root, p.points) for p in plays]
+    assert ("9", 0, 100) in readings and ("7", 0, 70) in readings
+    assert ("5", 7, 100) in readings and ("min7b5", 4, 70) in readings
+    # C7 is played with its optional G when held: 4 cards, 70.
+    c7 = [p for p in plays if ms.meld_id(p.index) == "7" and p.root == 0][0]
+    assert sorted(c7.pcs) == [0, 4, 7, 10] and c7.c_root
+    # Best chords: the G power chord (100) + C E Bb as C7 without its fifth (40) beats C9.
+    points, best = search.best(counts, 1)
+    assert points == 140
+    assert sorted((ms.meld_id(p.index), p.root) for p in best) == [("5", 7), ("7", 0)]
+    # Best intervals: two intervals from five cards.
+    assert search.best(counts, 0)[0] == 40
+    assert search.best(counts, 2) == (0, [])
+
+
+def test_octave_needs_two_cards_and_a_scale_turn():
+    ms = default_set()
+    search = searcher()
+    counts = counts_of(named(ms, "C C D E F G A B"))
+    ids = [(ms.meld_id(p.index), p.root) for p in search.melds(counts)]
+    assert ("P8", 0) in ids and ("P8", 2) not in ids
+    points, best = search.best(counts, 2)
+    assert points == 350 and ms.meld_id(best[0].index) == "major" and best[0].c_root
+
+
+def test_meld_cards_held_each_play_once():
+    ms = default_set()
+    search = searcher()
+    p5 = find(ms, "P5")
+    counts = counts_of(named(ms, "C G D A E B"))
+    # Three fifths are there (C-G, D-A, E-B) but one P5 card plays one meld.
+    points, best = search.best(counts, 0, [p5])
+    assert points == 20 and len(best) == 1
+    points, best = search.best(counts, 0, [p5, p5])
+    assert points == 40 and len(best) == 2
+    assert all(p.index == p5 for p in best)
+    # Without the restriction: three intervals.
+    assert search.best(counts, 0)[0] == 60
+    listed = search.melds(counts, [p5])
+    assert listed and all(p.index == p5 for p in listed)
