@@ -6,13 +6,12 @@ crashed before running crashes.STABLE_MS (start.py counts boots, the app clears 
 stable; see crashes.py). Used at boot only."""
 
 from firmware import crashes, render, storage
-
-# Written by the laptop just before it resets the board for a deploy or a meld-set flash: the
-# boot after that reset runs without the app and without the watchdog (which, once started,
-# would reset the board in the middle of a copy). Any boot uses the flag up, and a power-up
-# ignores it: a copy cut off by a power cut leaves a board that starts the app on the files it
-# had, not one waiting for a laptop.
-MAINTENANCE_PATH = "maintenance"
+# The laptop writes this flag just before it resets the board for a deploy: the boot after
+# that reset runs without the app and without the watchdog (which, once started, would reset
+# the board in the middle of a long copy). Any boot uses the flag up, and a power-up ignores
+# it: a copy cut off by a power cut leaves a board that starts the app on the files it had,
+# not one waiting for a laptop.
+from firmware.layout import MAINTENANCE_PATH
 
 
 def button_held(hw, samples=5, gap_ms=10):

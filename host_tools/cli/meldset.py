@@ -4,9 +4,10 @@ import os
 
 from core.meldset import MeldSet, MeldSetError
 
-from host_tools.device import deploy
+from host_tools.device import sets
 from host_tools.set_files import COMPILED_SUFFIX, compile_file, set_source, write_atomic
 from host_tools.cli.output import emit
+from host_tools.errors import UserError
 
 
 def register(commands, common):
@@ -48,12 +49,10 @@ def _where(parser):
                        help="the mounted CIRCUITPY drive of a CircuitPython board")
 
 
-def _tools(args):
-    """The device tools for --port (over the serial REPL) or --drive (a mounted drive)."""
-    if args.drive:
-        from host_tools.device import drive
-        return drive, args.drive
-    return deploy, args.port
+def _target(args):
+    """The board: --port (its serial REPL) or --drive (its mounted drive)."""
+    from host_tools.device.target import DriveTarget, SerialTarget
+    return DriveTarget(args.drive) if args.drive else SerialTarget(args.port)
 
 
 def _summary(ms):
@@ -92,17 +91,17 @@ def run_compile(args):
 
 
 def run_flash(args):
-    tools, where = _tools(args)
-    report = tools.flash_set(where, args.path,
-                             progress=(lambda line: None) if args.json else print)
+    with _target(args) as target:
+        report = sets.flash(target, args.path,
+                            progress=(lambda line: None) if args.json else print)
     emit(args, report, ["flashed %s (%d melds, %d bytes) in %.1f s" % (
         report["name"], report["melds"], report["bytes"], report["seconds"])])
     return 0
 
 
 def run_list(args):
-    tools, where = _tools(args)
-    answer = tools.list_sets(where)
+    with _target(args) as target:
+        answer = sets.list_sets(target)
     lines = []
     for name, count, problem in answer["sets"]:
         mark = "*" if name == answer["active"] else " "
@@ -112,7 +111,9 @@ def run_list(args):
 
 
 def run_remove(args):
-    tools, where = _tools(args)
-    tools.remove_set(where, args.name)
+    if args.name == "default":
+        raise UserError("the default set comes with the firmware and cannot be removed")
+    with _target(args) as target:
+        sets.remove(target, args.name)
     emit(args, {"removed": args.name}, ["removed %s" % args.name])
     return 0

@@ -1,11 +1,12 @@
-"""Deploying the firmware, and flashing meld sets, through mpremote's transport.
+"""Deploying the firmware to a MicroPython board on a serial port, and its meld sets, through
+one SerialTarget (host_tools/device/target.py).
 
-Both go through maintenance: the device reboots once with the app held off (so no watchdog
-can reset it mid-copy), files go to temporary names and are renamed, every file is checked by
-hash on the device, and only then is the board reset into the app."""
+A deploy that changes anything goes through maintenance: the device reboots once with the app
+held off (so no watchdog can reset it mid-copy), files go to temporary names and are renamed,
+every file is checked by hash on the device, and only then is the board reset into the app.
+A meld set's flash is short: one open of the port, the set written while the app is stopped,
+the device's own loader takes it ("use"), one reset (host_tools/device/sets.py)."""
 
-import binascii
-import hashlib
 import os
 import re
 import subprocess
@@ -14,9 +15,11 @@ import time
 
 from hardware import board as board_file
 
+from firmware.layout import CODE_DIRS, DEFAULT_SET
+from host_tools.device import sets
 from host_tools.device.files import (board_path, compiled_mpy, data_files, library_files,
                                      python_files)
-from host_tools.device.link import DeviceLink
+from host_tools.device.target import SerialTarget, sync
 from host_tools.errors import UserError
 from host_tools.set_files import set_to_flash
 from host_tools.tools import mpy_cross_path
@@ -30,10 +33,6 @@ PLATFORM_REPORTS = {
     "web": ("micropython", ("webassembly",)),
     "circuitpython": ("circuitpython", None),
 }
-CODE_DIRS = ("core", "hardware", "firmware")
-ROOT_FILES = ("boot.py", "main.py", "board.json")
-LIB_DIR = "lib"            # outside libraries (compared, never removed: may be the user's)
-MELD_DIR = "melds"
 
 
 def mpy_cross_version():
@@ -69,17 +68,10 @@ def payload(board, compiled):
     return files
 
 
-def digest(data, like):
-    """The hash of `data` in the form the device gave (`like`)."""
-    if like is not None and like.startswith("crc32:"):
-        return "crc32:%d:%08x" % (len(data), binascii.crc32(data) & 0xFFFFFFFF)
-    return hashlib.sha256(data).hexdigest()
-
-
-def _board_on_device(link, folder):
+def _board_on_device(target, folder):
     """The board file the device has, kept as it is (a shipped one or the maker's own): a
     copy of it in `folder`, or None when it has none."""
-    data = link.read("board.json")
+    data = target.read("board.json")
     if data is None:
         return None
     path = os.path.join(folder, "board.json")
@@ -135,11 +127,11 @@ def _deploy(port, board, progress, meldset, chosen, folder, started):
     for source, rel in python_files() + (library_files(board) if board else []):
         if "/" in rel:
             compiled_mpy(source, rel)
-    with DeviceLink(port) as link:
+    with SerialTarget(port) as target:
         # Connecting stopped the app but not its watchdog (8 s on an RP2040, and it cannot be
         # stopped): only quick questions until the board is in maintenance.
-        info = link.info()
-        board = board or _board_on_device(link, folder)
+        info = target.info()
+        board = board or _board_on_device(target, folder)
         if board is None:
             raise UserError("%s has no board file yet: name it with --board" % port)
         config = board_file.load(board_path(board))
@@ -148,58 +140,25 @@ def _deploy(port, board, progress, meldset, chosen, folder, started):
         compiled = device_mpy is not None and device_mpy == compiler_mpy
         files = payload(board, compiled)
         if chosen is not None:
-            files.append(("%s/%s.cwm" % (MELD_DIR, chosen[2]), chosen[0]))
+            files.append((sets.set_path(chosen[2]), chosen[0]))
         progress("%s: %s %s, board %s, %s" % (
             port, info["name"], ".".join(map(str, info["version"])), config["board"],
             "compiled .mpy v%d.%d" % device_mpy if compiled else "source .py files"))
-        before = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
-        changed = [(path, data) for path, data in files
-                   if before.get(path) != digest(data, before.get(path))]
-        wanted = set(path for path, _ in files)
-        stale = sorted(p for p in before if p.split("/")[0] in CODE_DIRS and p not in wanted)
-        sent = 0
-        if changed or stale or meldset:
-            sent = _copy(link, changed, stale, progress)
-            if meldset:
-                link.run(_SET_SETTING.replace("NAME", repr(chosen[2] if chosen else "default")))
-            after = link.hashes(CODE_DIRS + (MELD_DIR, LIB_DIR), ROOT_FILES)
-            wrong = [path for path, data in files
-                     if after.get(path) != digest(data, after.get(path))]
-            if wrong:
-                raise UserError("%s: %d files did not verify (%s): run deploy again"
-                                % (port, len(wrong), ", ".join(wrong[:5])))
-            link.leave_maintenance()
-        else:
+        # Compared also under melds/ and lib/; only the firmware's own folders lose files.
+        report = sync(files, target, CODE_DIRS, progress,
+                      before_writing=target.enter_maintenance)
+        if meldset:
+            target.enter_maintenance()
+            answer = target.call("use", chosen[2] if chosen else DEFAULT_SET)
+            progress("the device says: %s" % answer["said"])
+        if not target.maintenance:
             progress("all %d files already there" % len(files))
-        line = link.reset_and_listen(_app_started)
+        line = target.done_and_listen(_app_started)
     if line is None or line.startswith("safe mode"):
-        raise _not_started(port, line, link)
-    want = "meld set %s loaded:" % (chosen[2] if chosen else "default")
-    if meldset and not line.startswith(want):
-        raise UserError("%s: the firmware started, but not with the set asked for (%s)"
-                        % (port, line))
+        raise _not_started(port, line, target.link)
     progress("verified %d files; %s" % (len(files), line))
-    return {"files": len(files), "sent": len(changed), "bytes_sent": sent, "removed": stale,
-            "compiled": compiled, "board": config["board"], "seconds": time.time() - started,
-            "started": line}
-
-
-def _copy(link, changed, stale, progress):
-    """In maintenance (no app, no watchdog): the changed files written, each to a temporary
-    name and renamed; the stale modules removed. Returns the bytes sent."""
-    link.enter_maintenance()
-    total = max(1, sum(len(data) for _, data in changed))      # an empty file changes too
-    sent = 0
-    for number, (path, data) in enumerate(changed, 1):
-        progress("[%2d/%d] %-34s %6d bytes  (%3d%% of %d bytes)" % (
-            number, len(changed), path, len(data), 100 * (sent + len(data)) // total, total))
-        link.makedirs(path)
-        link.write_atomic(path, data)
-        sent += len(data)
-    for path in stale:
-        progress("removing %s" % path)
-        link.remove(path)
-    return sent
+    return dict(report, compiled=compiled, board=config["board"],
+                seconds=time.time() - started, started=line)
 
 
 _COLOUR_TEST = """
@@ -216,6 +175,7 @@ def colour_test(port, seconds=10, progress=print):
     """Show the colour-order test on the device's own ring, through its board file, for
     `seconds`, then restart the app. Runs in maintenance (no app, no watchdog)."""
     from firmware.render import COLOUR_TEST_TEXT
+    from host_tools.device.link import DeviceLink
     with DeviceLink(port) as link:
         link.enter_maintenance()
         try:
@@ -232,98 +192,24 @@ def _app_started(line):
     return line.startswith("safe mode") or (line.startswith("meld set ") and "loaded:" in line)
 
 
-# ---- meld sets on the device ------------------------------------------------------------
-
-_SET_SETTING = """
-import json
-try:
-    s = json.loads(open('settings.json').read())
-    if not isinstance(s, dict):
-        s = {}
-except Exception:
-    s = {}
-s['meldset'] = NAME
-f = open('settings.json.tmp', 'w')
-f.write(json.dumps(s))
-f.close()
-import os
-try:
-    os.rename('settings.json.tmp', 'settings.json')
-except OSError:
-    os.remove('settings.json')
-    os.rename('settings.json.tmp', 'settings.json')
-"""
-
+# ---- meld sets on the device (host_tools/device/sets.py on a SerialTarget) ---------------
 
 def flash_set(port, source_path, progress=print):
-    """Validate and compile a set, copy it atomically, make the firmware load it, and confirm
-    from the device's own console that it did. A set with any problem never leaves here."""
-    started = time.time()
-    blob, meldset, name = set_to_flash(source_path)
-    path = "%s/%s.cwm" % (MELD_DIR, name)
-    with DeviceLink(port) as link:
-        link.enter_maintenance()
-        progress("%s: writing %s (%d bytes, %d melds)" % (port, path, len(blob), meldset.count))
-        link.makedirs(path)
-        link.write_atomic(path, blob)
-        on_device = link.hashes((), (path,)).get(path)
-        if on_device != digest(blob, on_device):
-            raise UserError("%s: %s did not verify; the device keeps its last good set"
-                            % (port, path))
-        link.run(_SET_SETTING.replace("NAME", repr(name)))
-        link.leave_maintenance()
-        line = link.reset_and_listen(_app_started)
-    if line != "meld set %s loaded: %d melds" % (name, meldset.count):
-        raise UserError("%s: the device did not load %s (%s)" % (port, name, line or "no answer"))
-    progress("the device says: %s" % line)
-    return {"name": name, "bytes": len(blob), "melds": meldset.count,
-            "seconds": time.time() - started}
-
-
-_LIST_SETS = """
-import os, json
-from core.meldset import load
-out = []
-try:
-    names = sorted(os.listdir('melds'))
-except OSError:
-    names = []
-for n in names:
-    if n.endswith('.cwm'):
-        try:
-            out.append([n[:-4], load('melds/' + n).count, None])
-        except Exception as e:
-            out.append([n[:-4], 0, str(e)])
-try:
-    active = json.loads(open('settings.json').read()).get('meldset', 'default')
-except Exception:
-    active = 'default'
-print(json.dumps({'sets': out, 'active': active}))
-"""
+    """Validate and compile a set, copy it atomically, and have the device's own loader take
+    it as the active set (its answer is the verdict); one open of the port, one reset. A set
+    with any problem never leaves here."""
+    with SerialTarget(port) as target:
+        return sets.flash(target, source_path, progress)
 
 
 def list_sets(port):
     """The sets on the device, each checked by the device's own loader; the app restarts."""
-    with DeviceLink(port) as link:
-        answer = link.run_json(_LIST_SETS)
-        link.restart()
-    return answer
+    with SerialTarget(port) as target:
+        return sets.list_sets(target)
 
 
 def remove_set(port, name):
-    if name == "default":
+    if name == DEFAULT_SET:
         raise UserError("the default set comes with the firmware and cannot be removed")
-    with DeviceLink(port) as link:
-        path = "%s/%s.cwm" % (MELD_DIR, name)
-        if not link.exists(path):
-            raise UserError("%s: no meld set %r on the device" % (port, name))
-        if _active(link) == name:
-            link.run(_SET_SETTING.replace("NAME", repr("default")))
-        link.remove(path)
-        link.restart()
-
-
-def _active(link):
-    return link.run_json("import json\ntry:\n    print(json.dumps(json.loads(open("
-                         "'settings.json').read()).get('meldset')))\nexcept Exception:\n"
-                         "    print('null')")
+    with SerialTarget(port) as target:
+        sets.remove(target, name)

@@ -21,25 +21,26 @@ import time
 
 from core.meldset import MeldSet, MeldSetError
 
+from firmware.layout import CODE_DIRS, DEFAULT_SET, MELD_DIR, SET_SUFFIX, SETTINGS_PATH
+from host_tools.device import sets
 from host_tools.device.files import (ROOT, board_path, compiled_mpy, data_files,
                                      library_files, python_files)
+from host_tools.device.target import DriveTarget, sync
 from host_tools.errors import UserError
 from host_tools.set_files import set_to_flash, write_atomic
 
-CODE_DIRS = ("core", "hardware", "firmware")
-MELD_DIR = "melds"
-SETTINGS = "settings.json"
+SETTINGS = SETTINGS_PATH
 HOLD_HINT = ("CircuitPython gives the drive to the board's code after a normal power-up: "
              "hold the knob's button while plugging the board in, then try again")
 
 
-def _check_drive(drive):
+def check_drive(drive):
     if not os.path.isdir(drive):
         raise UserError("%s: no such folder (the mounted CIRCUITPY drive, e.g. "
                         "/media/$USER/CIRCUITPY or /Volumes/CIRCUITPY)" % drive)
 
 
-def _problem(drive, err, what):
+def drive_problem(drive, err, what):
     if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
         return UserError("%s is read-only (%s): %s" % (drive, what, HOLD_HINT))
     if err.errno == errno.ENOSPC:
@@ -134,33 +135,20 @@ def _read(path):
         return None
 
 
-def _write(drive, rel, data):
+def write_file(drive, rel, data):
+    """`data` to drive/rel: folders made, written to a temporary name and renamed over it."""
     target = os.path.join(drive, *rel.split("/"))
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
     except OSError as err:
-        raise _problem(drive, err, "writing " + rel)
-    write_atomic(target, data, lambda err: _problem(drive, err, "writing " + rel))
-
-
-def _files_under(drive, folder):
-    found = []
-    for here, dirs, names in os.walk(os.path.join(drive, folder)):
-        dirs.sort()
-        for name in sorted(names):
-            found.append(os.path.relpath(os.path.join(here, name), drive).replace(os.sep, "/"))
-    return found
+        raise drive_problem(drive, err, "writing " + rel)
+    write_atomic(target, data, lambda err: drive_problem(drive, err, "writing " + rel))
 
 
 def _board_on_drive(drive):
     """The board file on the drive, kept as it is (a shipped one or the maker's own), or None."""
     path = os.path.join(drive, "board.json")
     return path if os.path.isfile(path) else None
-
-
-def _sync():
-    if hasattr(os, "sync"):
-        os.sync()                        # the drive may be pulled out right after
 
 
 def deploy(drive, board=None, progress=print, meldset=None, compiled=None):
@@ -170,8 +158,8 @@ def deploy(drive, board=None, progress=print, meldset=None, compiled=None):
     (reads_our_mpy). The other form of each module is removed with the stale ones:
     CircuitPython imports a .py before its .mpy."""
     started = time.time()
-    _check_drive(drive)
-    chosen = set_to_flash(meldset) if meldset and meldset != "default" else None
+    check_drive(drive)
+    chosen = set_to_flash(meldset) if meldset and meldset != DEFAULT_SET else None
     board = board or _board_on_drive(drive)
     if board is None:
         raise UserError("%s has no board file yet: name it with --board" % drive)
@@ -182,39 +170,29 @@ def deploy(drive, board=None, progress=print, meldset=None, compiled=None):
                         "(--drive is for a CIRCUITPY drive)" % config["board"])
     files = payload(board, reads_our_mpy(drive) if compiled is None else compiled)
     files.append((SETTINGS_TOML, with_heap_start(_read(os.path.join(drive, SETTINGS_TOML)))))
-    changed = [(rel, data) for rel, data in files
-               if _read(os.path.join(drive, *rel.split("/"))) != data]
-    sent = 0
-    for number, (rel, data) in enumerate(changed, 1):
-        progress("[%2d/%d] %-34s %6d bytes" % (number, len(changed), rel, len(data)))
-        _write(drive, rel, data)
-        sent += len(data)
-    wanted = set(rel for rel, _ in files)
-    stale = [rel for folder in CODE_DIRS for rel in _files_under(drive, folder)
-             if rel not in wanted]
-    # The source of each module compiled into lib/ (CircuitPython imports a .py before its
-    # .mpy); nothing else there is touched: lib/ holds the user's libraries too.
-    stale += [rel[:-4] + ".py" for rel, _ in files
-              if rel.startswith("lib/") and rel.endswith(".mpy")
-              and os.path.isfile(os.path.join(drive, *(rel[:-4] + ".py").split("/")))]
-    for rel in stale:
-        progress("removing %s" % rel)
-        try:
-            os.remove(os.path.join(drive, *rel.split("/")))
-        except OSError as err:
-            raise _problem(drive, err, "removing " + rel)
-    if meldset:
-        _set_active(drive, _install_set(drive, chosen, progress) if chosen else "default")
-    _sync()
-    wrong = [rel for rel, data in files if _read(os.path.join(drive, *rel.split("/"))) != data]
-    if wrong:
-        raise UserError("%s: %d files did not read back the same (%s): run deploy again"
-                        % (drive, len(wrong), ", ".join(wrong[:5])))
+    with DriveTarget(drive) as target:
+        report = sync(files, target, CODE_DIRS, progress)
+        # The source of each module compiled into lib/ (CircuitPython imports a .py before its
+        # .mpy); nothing else there is touched: lib/ holds the user's libraries too.
+        twins = [rel[:-4] + ".py" for rel, _ in files
+                 if rel.startswith("lib/") and rel.endswith(".mpy")
+                 and target.read(rel[:-4] + ".py") is not None]
+        for rel in twins:
+            progress("removing %s" % rel)
+            target.remove(rel)
+        if meldset:
+            if chosen:
+                sets.install(target, chosen, progress)
+            else:
+                target.call("use", DEFAULT_SET)
+        target.done()
     progress("verified %d files on %s; CircuitPython restarts code.py by itself (eject the "
              "drive before unplugging)" % (len(files), drive))
-    return {"files": len(files), "sent": len(changed), "bytes_sent": sent, "removed": stale,
-            "board": config["board"], "seconds": time.time() - started}
+    return dict(report, removed=report["removed"] + twins, board=config["board"],
+                seconds=time.time() - started)
 
+
+# ---- the maintenance requests, answered for a drive (firmware/maintenance.py's) ---------
 
 def _settings(drive):
     try:
@@ -235,7 +213,7 @@ def _set_active(drive, name):
     chosen = values.get("chosen")
     values["chosen"] = chosen + 1 if isinstance(chosen, int) and not isinstance(chosen, bool) \
         else 1
-    _write(drive, SETTINGS, json.dumps(values).encode())
+    write_file(drive, SETTINGS, json.dumps(values).encode())
 
 
 def _forget_choice(drive):
@@ -243,62 +221,80 @@ def _forget_choice(drive):
     or falls back to its last good set or the default when that was the one removed)."""
     values = _settings(drive)
     values.pop("meldset", None)
-    _write(drive, SETTINGS, json.dumps(values).encode())
+    write_file(drive, SETTINGS, json.dumps(values).encode())
 
+
+def _load(target, name):
+    """Set `name` on the drive, checked by the loader the board runs."""
+    data = target.read(sets.set_path(name))
+    if data is None:
+        raise UserError("%s: no meld set %r on the drive" % (target.name, name))
+    try:
+        return MeldSet(data, name + SET_SUFFIX)
+    except MeldSetError as err:
+        raise UserError("%s: %s" % (target.name, str(err).replace("\n", "; ")))
+
+
+def _names(drive):
+    folder = os.path.join(drive, MELD_DIR)
+    names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    return [n[:-len(SET_SUFFIX)] for n in names if n.endswith(SET_SUFFIX)]
+
+
+def _state(target):
+    said = (_read(os.path.join(target.folder, "boot_out.txt")) or b"").decode("utf-8", "replace")
+    return {"implementation": said.splitlines()[0] if said else None, "platform": "circuitpython",
+            "active": _settings(target.folder).get("meldset", DEFAULT_SET),
+            "sets": _names(target.folder)}
+
+
+def _sets(target):
+    found = []
+    for name in _names(target.folder):
+        try:
+            found.append([name, _load(target, name).count, None])
+        except UserError as err:
+            found.append([name, 0, str(err).split(": ", 1)[1]])
+    return {"sets": found, "active": _settings(target.folder).get("meldset", DEFAULT_SET)}
+
+
+def _use(target, name):
+    meldset = _load(target, name)               # refused here: the drive keeps its choice
+    _set_active(target.folder, name)
+    return {"set": name, "melds": meldset.count}
+
+
+def _remove(target, name):
+    if name == DEFAULT_SET:
+        raise UserError("the default set comes with the firmware and cannot be removed")
+    if target.read(sets.set_path(name)) is None:
+        raise UserError("%s: no meld set %r on the drive" % (target.name, name))
+    if _settings(target.folder).get("meldset") == name:
+        _forget_choice(target.folder)
+    target.remove(sets.set_path(name))
+    return {"removed": name}
+
+
+REQUESTS = {"state": _state, "sets": _sets, "use": _use, "remove": _remove}
+
+
+# ---- as the command line calls them ----------------------------------------------------
 
 def flash_set(drive, source_path, progress=print):
     """Validate and compile a set, write it to the drive and make it the active one. A set
     with any problem never reaches the drive; the firmware checks it again when it loads it."""
-    started = time.time()
-    _check_drive(drive)
-    chosen = set_to_flash(source_path)
-    _set_active(drive, _install_set(drive, chosen, progress))
-    _sync()
-    blob, meldset, name = chosen
-    return {"name": name, "bytes": len(blob), "melds": meldset.count,
-            "seconds": time.time() - started}
-
-
-def _install_set(drive, chosen, progress):
-    """Write a checked set (set_to_flash's answer) and read it back; its name."""
-    blob, meldset, name = chosen
-    rel = "%s/%s.cwm" % (MELD_DIR, name)
-    progress("%s: writing %s (%d bytes, %d melds)" % (drive, rel, len(blob), meldset.count))
-    _write(drive, rel, blob)
-    if _read(os.path.join(drive, MELD_DIR, name + ".cwm")) != blob:
-        raise UserError("%s: %s did not read back the same; the board keeps its last good "
-                        "set" % (drive, rel))
-    return name
+    with DriveTarget(drive) as target:
+        return sets.flash(target, source_path, progress)
 
 
 def list_sets(drive):
     """The sets on the drive, each checked by the same loader the board runs."""
-    _check_drive(drive)
-    sets = []
-    folder = os.path.join(drive, MELD_DIR)
-    names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
-    for filename in names:
-        if not filename.endswith(".cwm"):
-            continue
-        try:
-            sets.append([filename[:-4], MeldSet(_read(os.path.join(folder, filename)),
-                                                filename).count, None])
-        except MeldSetError as err:
-            sets.append([filename[:-4], 0, str(err).replace("\n", "; ")])
-    return {"sets": sets, "active": _settings(drive).get("meldset", "default")}
+    with DriveTarget(drive) as target:
+        return sets.list_sets(target)
 
 
 def remove_set(drive, name):
-    if name == "default":
+    if name == DEFAULT_SET:
         raise UserError("the default set comes with the firmware and cannot be removed")
-    _check_drive(drive)
-    path = os.path.join(drive, MELD_DIR, name + ".cwm")
-    if not os.path.exists(path):
-        raise UserError("%s: no meld set %r on the drive" % (drive, name))
-    if _settings(drive).get("meldset") == name:
-        _forget_choice(drive)
-    try:
-        os.remove(path)
-    except OSError as err:
-        raise _problem(drive, err, "removing %s/%s.cwm" % (MELD_DIR, name))
-    _sync()
+    with DriveTarget(drive) as target:
+        sets.remove(target, name)

@@ -13,12 +13,13 @@ import time
 from mpremote.transport import TransportError, TransportExecError
 from mpremote.transport_serial import SerialTransport
 
+from firmware.layout import MAINTENANCE_PATH
 from host_tools.errors import UserError
 
-MAINTENANCE_PATH = "maintenance"
 RECONNECT_S = 15       # a USB board takes a few seconds to come back after a reset
 MISSING_PORT_S = 2     # how long a port that is not there at all may take to appear
 WRITE_CHUNK = 1024
+HASHES_S = 120      # a hash of every file, on a slow board
 
 # Runs on the device: hashes of files (sha256 where hashlib has it, else size + crc32).
 _HASHES = """
@@ -139,10 +140,14 @@ class DeviceLink:
                 pass
             self.transport = None
 
-    def run(self, code):
-        """Run code on the device; its printed output as text."""
+    def run(self, code, timeout=10):
+        """Run code on the device; its printed output as text. timeout: seconds the device
+        may stay silent (mpremote's exec allows 10)."""
         try:
-            return self.transport.exec(code).decode("utf-8", "replace")
+            out, err = self.transport.exec_raw(code, timeout=timeout)
+            if err:
+                raise TransportExecError(out, err.decode("utf-8", "replace"))
+            return out.decode("utf-8", "replace")
         except TransportExecError as err:
             lines = err.error_output.strip().splitlines()
             raise UserError("%s: the device raised %s" % (self.port, lines[-1] if lines else "?"))
@@ -178,7 +183,8 @@ class DeviceLink:
         # One line a file: a single JSON line of every hash needs a contiguous block of
         # several KB, which a fragmented heap after a long copy may not have (MemoryError).
         found = {}
-        for line in self.run(code).strip().splitlines():
+        # A slow board (the emulated one, under load) may take more than mpremote's 10 s.
+        for line in self.run(code, timeout=HASHES_S).strip().splitlines():
             try:
                 path, digest = json.loads(line)
             except (ValueError, TypeError):
@@ -186,13 +192,29 @@ class DeviceLink:
             found[path] = digest
         return found
 
+    def _fs(self, what, call, *args):
+        """One of mpremote's fs_* calls; OSError (as mpremote converts the device's) passes."""
+        try:
+            return call(*args)
+        except OSError:
+            raise
+        except TransportExecError as err:
+            lines = err.error_output.strip().splitlines()
+            raise UserError("%s: %s: the device raised %s"
+                            % (self.port, what, lines[-1] if lines else "?"))
+        except TransportError as err:
+            raise UserError("%s: lost the connection (%s)" % (self.port, _message(err)))
+
     def makedirs(self, path):
         parts = path.split("/")[:-1]
         for i in range(1, len(parts) + 1):
             folder = "/".join(parts[:i])
             if folder in self._made:
                 continue                  # one round trip a folder per session, not per file
-            self.run("import os\ntry:\n    os.mkdir(%r)\nexcept OSError:\n    pass" % folder)
+            try:
+                self._fs("making " + folder, self.transport.fs_mkdir, folder)
+            except OSError:
+                pass                      # there already
             self._made.add(folder)
 
     def write_atomic(self, path, data, progress=None):
@@ -205,15 +227,18 @@ class DeviceLink:
                                         progress_callback=progress)
         except (TransportError, OSError) as err:
             raise UserError("%s: writing %s failed (%s)" % (self.port, path, _message(err)))
-        # Replaces `path` on littlefs and on FAT alike (extmod/vfs_fat.c removes it first).
+        # mpremote has no rename. It replaces `path` on littlefs and on FAT alike
+        # (extmod/vfs_fat.c removes it first).
         self.run("import os\nos.rename(%r, %r)" % (temporary, path))
 
     def remove(self, path):
-        self.run("import os\ntry:\n    os.remove(%r)\nexcept OSError:\n    pass" % path)
+        try:
+            self._fs("removing " + path, self.transport.fs_rmfile, path)
+        except OSError:
+            pass                          # not there
 
     def exists(self, path):
-        return self.run("import os\ntry:\n    os.stat(%r)\n    print(1)\nexcept OSError:\n"
-                        "    print(0)" % path).strip() == "1"
+        return self._fs("looking for " + path, self.transport.fs_exists, path)
 
     def restart(self, before=""):
         """Hard reset (boot.py, then main.py) and let go: the app runs on. `before` runs on the

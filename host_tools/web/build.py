@@ -54,8 +54,6 @@ HOST_CORE = ("core/__init__.py", "core/degrees.py", "core/notes.py", "core/parse
 SIMULATOR = os.path.join(ROOT, "host_tools", "sim", "simulator.py")
 SCRIPT_NAMES = ("TURN_GAP_MS", "WAIT_LIMIT_MS", "gestures", "compile_script", "_note_messages",
                 "_number")
-DEPLOY = os.path.join(ROOT, "host_tools", "device", "deploy.py")
-LINK = os.path.join(ROOT, "host_tools", "device", "link.py")
 MELDSETS = os.path.join(ROOT, "core", "meldsets")
 DOCS = os.path.join(ROOT, "docs")
 HELP_DOCS = ("using.md", "meldsets.md", "music.md", "rules.md")
@@ -173,14 +171,13 @@ def script_language():
 
 
 def device_code():
-    """What `chromawheel meldset flash` runs on the device, for the page's flasher."""
-    code = {}
-    for path, names in ((DEPLOY, ("MELD_DIR", "_SET_SETTING", "_LIST_SETS")),
-                        (LINK, ("MAINTENANCE_PATH", "RECONNECT_S", "WRITE_CHUNK", "_HASHES"))):
-        _, found = _top_level(path, names)
-        for name in names:
-            code[name.strip("_").lower()] = ast.literal_eval(found[name].value)
-    return code
+    """What `chromawheel meldset flash` runs on the device, for the page's flasher: the same
+    hashes walker and maintenance request line (host_tools/device), the layout's constants."""
+    from firmware import layout
+    from host_tools.device import link, target
+    return {"meld_dir": layout.MELD_DIR, "set_suffix": layout.SET_SUFFIX,
+            "maintenance_path": layout.MAINTENANCE_PATH, "reconnect_s": link.RECONNECT_S,
+            "write_chunk": link.WRITE_CHUNK, "hashes": link._HASHES, "call": target.CALL}
 
 
 def _bundle(path, files):

@@ -78,11 +78,12 @@ def test_the_flash_is_what_a_deploy_sends(site):
 
 
 def test_the_device_code_is_the_command_lines(site):
-    from host_tools.device import deploy as d, link
+    from firmware import layout
+    from host_tools.device import link, target
     device = site[2]["device"]
-    assert device["set_setting"] == d._SET_SETTING and device["hashes"] == link._HASHES
-    assert device["maintenance_path"] == link.MAINTENANCE_PATH == "maintenance"
-    assert device["write_chunk"] == link.WRITE_CHUNK and device["meld_dir"] == d.MELD_DIR
+    assert device["call"] == target.CALL and device["hashes"] == link._HASHES
+    assert device["maintenance_path"] == layout.MAINTENANCE_PATH == "maintenance"
+    assert device["write_chunk"] == link.WRITE_CHUNK and device["meld_dir"] == layout.MELD_DIR
 
 
 def test_the_web_board_file():

@@ -1,15 +1,17 @@
 // Flashing a compiled meld set over Web Serial, the way `chromawheel meldset flash` does it
-// (host_tools/device/deploy.py flash_set, host_tools/device/link.py DeviceLink, mpremote's
-// serial transport): the raw REPL, raw-paste where the board has it (MicroPython's
-// docs/reference/repl.rst), a maintenance reboot with the app held off, the file written in
-// 1 KB chunks of Python bytes literals to NAME.cwm.tmp beside the old one and renamed, checked
-// by hash, made the active set (the device keeps its last good one), the board reset and its
-// console read until the firmware says which set it loaded.
+// (host_tools/device/sets.py flash on a SerialTarget, host_tools/device/link.py DeviceLink,
+// mpremote's serial transport): the port opened once, the app stopped in the raw REPL,
+// raw-paste where the board has it (MicroPython's docs/reference/repl.rst), the file written
+// in 1 KB chunks of Python bytes literals to NAME.cwm.tmp beside the old one and renamed,
+// checked by hash, then the device's maintenance request "use" (firmware/maintenance.py): its
+// own loader takes the set and makes it the active one, and its one line of JSON is the
+// verdict. Then one reset starts the app with it.
 //
-// What runs on the device is the command line's own code (site.json "device", copied out of
-// host_tools/device by the build) or mpremote's, with the data quoted: the set is data, and
-// the only text that reaches the device's Python is code built here from validated values.
-// Answers are parsed as JSON, never executed.
+// What runs on the device is the command line's own code (site.json "device": the hashes
+// walker, the maintenance request line and the layout's constants, from host_tools/device and
+// firmware/layout.py by the build) or mpremote's, with the data quoted: the set is data, the
+// request a JSON string, and the only text that reaches the device's Python is code built here
+// from validated values. Answers are parsed as JSON, never executed.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -311,14 +313,21 @@ export class SerialLink {
     await this.close();
   }
 
-  async enterMaintenance() {
-    await this.restart(`open(${pyStr(this.device.maintenance_path)}, 'w').close()\n`);
-    await sleep(500);
-    await this.connect();
-  }
-
-  async leaveMaintenance() {
-    await this.remove(this.device.maintenance_path);
+  // target.call: a maintenance request, the same line as host_tools/device/target.py's
+  // call_line (the request as a JSON string); the device's one line of JSON.
+  async call(request, ...args) {
+    const words = JSON.stringify(JSON.stringify([request, ...args]));
+    const out = (await this.run(this.device.call.replace("%s", words))).trim().split(/\r?\n/);
+    let answer;
+    try {
+      answer = JSON.parse(out[out.length - 1]);
+    } catch (err) {
+      throw new FlashError(`${this.name}: unexpected answer from the device: ${JSON.stringify(out.slice(-3))}`);
+    }
+    if (!answer || answer.ok !== true) {
+      throw new FlashError(`${this.name}: the device says: ${answer && answer.error}`);
+    }
+    return answer;
   }
 
   async makedirs(path) {
@@ -370,35 +379,6 @@ export class SerialLink {
     return found;
   }
 
-  // Reset and read what the firmware prints until a line satisfies `until` (or give up).
-  async resetAndListen(until, seconds = 15) {
-    await this.restart();
-    const deadline = performance.now() + seconds * 1000 * this.scale;
-    let text = "";
-    while (performance.now() < deadline) {
-      try {
-        await this.open();
-      } catch (err) {
-        await sleep(300);
-        await this.findPortAgain();
-        continue;
-      }
-      while (performance.now() < deadline && !this.closed) {
-        await this.more(200);
-        text += decoder.decode(this.take(this.buffer.length), { stream: true });
-        // The raw REPL's end markers can share a line with the app's first words.
-        const lines = text.replace(/[^\n\x20-\uffff]/g, "").split("\n");
-        for (const line of lines.slice(0, -1)) {
-          if (until(line)) {
-            await this.close();
-            return line;
-          }
-        }
-      }
-      await this.close();
-    }
-    return null;
-  }
 }
 
 function indexOf(haystack, needle) {
@@ -409,23 +389,17 @@ function indexOf(haystack, needle) {
   return -1;
 }
 
-function appStarted(line) {
-  return line.startsWith("safe mode") || (line.startsWith("meld set ") && line.includes("loaded:"));
-}
-
-// deploy.flash_set: `set` is the studio's check of a valid set {name, melds, blob}.
+// sets.flash on a SerialTarget: `set` is the studio's check of a valid set {name, melds, blob}.
 export async function flashSet(port, device, set, progress, options = {}) {
   if (!/^[a-z0-9_-]{1,24}$/.test(set.name) || set.name === "default") {
     throw new FlashError(`set name ${JSON.stringify(set.name)} cannot be flashed`);
   }
   const started = performance.now();
-  const path = `${device.meld_dir}/${set.name}.cwm`;
+  const path = `${device.meld_dir}/${set.name}${device.set_suffix}`;
   const link = new SerialLink(port, device, options);
   try {
     await link.connect();
     await link.refuseCircuitPython();
-    progress({ line: `${link.name}: maintenance reboot (the app held off)` });
-    await link.enterMaintenance();
     progress({ line: `${link.name}: writing ${path} (${set.blob.length} bytes, ${set.melds} melds)` });
     await link.makedirs(path);
     await link.writeAtomic(path, set.blob, (done, total) => progress({ done, total }));
@@ -433,14 +407,13 @@ export async function flashSet(port, device, set, progress, options = {}) {
     if (onDevice !== (await digest(set.blob, onDevice))) {
       throw new FlashError(`${link.name}: ${path} did not verify; the device keeps its last good set`);
     }
-    await link.run(device.set_setting.replace("NAME", pyStr(set.name)));
-    await link.leaveMaintenance();
-    progress({ line: `${link.name}: verified; resetting into the app` });
-    const line = await link.resetAndListen(appStarted);
-    if (line !== `meld set ${set.name} loaded: ${set.melds} melds`) {
-      throw new FlashError(`${link.name}: the device did not load ${set.name} (${line || "no answer"})`);
+    const answer = await link.call("use", set.name);
+    if (answer.set !== set.name || answer.melds !== set.melds) {
+      throw new FlashError(`${link.name}: the device did not take ${set.name} (it answered ${JSON.stringify(answer)})`);
     }
-    progress({ line: `the device says: ${line}` });
+    progress({ line: `the device says: ${answer.said}` });
+    progress({ line: `${link.name}: resetting into the app` });
+    await link.restart();
     return { name: set.name, bytes: set.blob.length, melds: set.melds,
              seconds: (performance.now() - started) / 1000, rawPaste: link.stats.rawPaste,
              rawRepl: link.stats.rawRepl, sent: link.stats.sent };
