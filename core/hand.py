@@ -7,9 +7,10 @@ holds a card for it, one card a position, points from the scoring table (by card
 meld with C on position 1 makes its player draw as many NOTE cards as it used (C root).
 
 A turn plays melds of ONE type only (intervals, chords or scales), as many as the hand allows,
-on disjoint cards. The best turn of a type is the set of such melds with the most points (then
-the most cards played). With the MELD cards held (`held`, meld indexes, repeats allowed) each
-card plays at most one meld, as at the table.
+on disjoint cards, each on its own MELD card. The best turn of a type is the set of such melds
+with the most points (then the most cards played). Each MELD card plays at most one meld: the
+cards held (`held`, meld indexes, repeats allowed) when given, else the deck's (every interval
+3 times, every other meld once).
 
 Pure Python for CPython and MicroPython: masks and small lists, no dataclasses.
 """
@@ -21,6 +22,7 @@ from core.games.carmony_table import (MAJOR_SCALE_POINTS, MAJOR_SCALE_SHAPE, POI
 KIND_NAMES = ("interval", "chord", "scale")
 KIND_PLURALS = ("intervals", "chords", "scales")
 MAX_OPTIONAL_VARIANTS = 64   # a custom meld with many optional sectors: its first 64 subsets
+DECK_INTERVAL_COPIES = 3     # the MELD deck: each interval card 3 times, every other card once
 
 
 class Play:
@@ -100,6 +102,15 @@ class _MeldShape:
             p = points_for(self.kind, self.degree_text, cards)
             self._points[cards] = p
         return p
+
+
+_SCALE = 27720   # lcm(1..12): a score per card, times this, is a whole number
+
+
+def _score(play):
+    """A play's worth in the search: its points (tens of them: every table entry is) then its
+    cards, so that of two turns with equal points the one playing more cards wins."""
+    return play.points // 10 * 64 + len(play.pcs)
 
 
 def _rotate(mask, steps):
@@ -200,137 +211,114 @@ class HandSearch:
     def best(self, counts, kind, held=None):
         """The best turn of one kind (0 interval, 1 chord, 2 scale): (points, [Play, ...]),
         the melds on disjoint cards with the most points, then the most cards. `held`: a list of
-        meld indexes (MELD cards held, repeats allowed), each playing at most one meld."""
-        held_kinds = None
+        meld indexes (MELD cards held, repeats allowed), each playing at most one meld; None:
+        the deck's MELD cards."""
+        wanted = None
         if held is not None:
-            held_kinds = []
+            wanted = []
             for i in held:
-                if i not in held_kinds:
-                    held_kinds.append(i)
-        variants = self._deduplicated(self._variants(counts, kind, held_kinds), held)
+                if i not in wanted:
+                    wanted.append(i)
+        variants = self._deduplicated(self._variants(counts, kind, wanted))
         if not variants:
             return 0, []
-        # Each variant as its (pitch class, cards) pairs, filed by its lowest pitch class: the
-        # search settles the lowest card still in hand first. Within a pitch class, the most
-        # points per card first, so a good turn is found early and bounds the rest.
-        need = []
-        by_low = [[] for _ in range(12)]
-        # rate[pc]: the most a card of pc can earn (the best points per card of the variants
-        # using it), so the cards left bound what a state can still score.
-        rate = [0] * 12
+        # The search goes meld by meld, richest per card first: for each, how many of its MELD
+        # cards to play (0 .. its copies) and on which cards, then the next meld; so no
+        # record of the MELD cards used is needed beyond the current meld's count.
+        groups = {}
         for v in range(len(variants)):
-            play = variants[v]
-            c = counts_of(play.pcs)
-            pairs = []
-            for pc in range(12):
-                if c[pc]:
-                    pairs.append((pc, c[pc]))
-            need.append(pairs)
-            by_low[pairs[0][0]].append(v)
-            per_card = (play.points * 64 + len(play.pcs)) // len(play.pcs) + 1
-            for pc, _ in pairs:
-                if per_card > rate[pc]:
-                    rate[pc] = per_card
-        cost = []
-        for pairs in need:
-            worth = 0
-            for pc, k in pairs:
-                worth += rate[pc] * k
-            cost.append(worth)
-        for low in range(12):
-            by_low[low].sort(key=lambda v: -(variants[v].points * 64 + len(variants[v].pcs))
-                             / len(variants[v].pcs))
-        slots = None
-        uses = None
-        if held is not None:
-            slots = bytearray(len(held_kinds))
-            for i in held:
-                slots[held_kinds.index(i)] += 1
-            uses = [held_kinds.index(p.index) for p in variants]
-        memo = {}
-        left = bytearray(counts)
-
-        def search(low):
-            # Best (score, chosen variants) from the cards in `left` (all of pitch class >=
-            # low), score = points * 64 + cards. The lowest pitch class still held is either
-            # used by one more meld or left in hand. A branch that cannot beat the best found
-            # at this state is skipped, so the memo stays exact.
-            while low < 12 and not left[low]:
-                low += 1
-            if low == 12:
-                return 0, None
-            key = bytes(left) + (bytes(slots) if slots is not None else b"")
-            hit = memo.get(key)
-            if hit is not None:
-                return hit
-            best_score = 0
-            best_chain = None
-            worth = 0
-            for pc in range(low, 12):
-                worth += left[pc] * rate[pc]
-            for v in by_low[low]:
-                play = variants[v]
-                cards = len(play.pcs)
-                gain = play.points * 64 + cards
-                if gain + worth - cost[v] <= best_score:
-                    continue
-                if slots is not None and not slots[uses[v]]:
-                    continue
-                fits = True
-                for pc, k in need[v]:
-                    if k > left[pc]:
-                        fits = False
-                        break
-                if not fits:
-                    continue
-                for pc, k in need[v]:
-                    left[pc] -= k
-                if slots is not None:
-                    slots[uses[v]] -= 1
-                score, chain = search(low)
-                for pc, k in need[v]:
-                    left[pc] += k
-                if slots is not None:
-                    slots[uses[v]] += 1
-                score += gain
-                if score > best_score:
-                    best_score = score
-                    best_chain = (v, chain)
-            keep = left[low]
-            if worth - keep * rate[low] > best_score:
-                left[low] = 0
-                score, chain = search(low + 1)
-                left[low] = keep
-                if score > best_score:
-                    best_score = score
-                    best_chain = chain
-            memo[key] = (best_score, best_chain)
-            return best_score, best_chain
-
-        score, chain = search(0)
-        chosen = []
-        while chain is not None:
-            chosen.append(variants[chain[0]])
-            chain = chain[1]
-        chosen.sort(key=lambda p: (-p.points, p.index, p.root))
-        return score // 64, chosen
-
-    def _deduplicated(self, variants, held):
-        """One variant for each set of cards (C6 and Am7 take the same cards): the one with
-        the most points, else the first in the set's order. With MELD cards held, the meld
-        matters too (each card plays once)."""
-        kept = []
-        where = {}
-        for play in variants:
-            key = bytes(counts_of(play.pcs))
+            groups.setdefault(variants[v].index, []).append(v)
+        order = []
+        for i in groups:
+            rate = 0
+            for v in groups[i]:
+                r = _score(variants[v]) * _SCALE // len(variants[v].pcs)
+                if r > rate:
+                    rate = r
+            order.append((-rate, i))
+        order.sort()
+        melds = [i for _, i in order]
+        copies = []
+        for i in melds:
             if held is not None:
-                key += bytes((play.index,))
-            at = where.get(key)
-            if at is None:
-                where[key] = len(kept)
+                copies.append(held.count(i))
+            else:
+                copies.append(DECK_INTERVAL_COPIES if self.shapes[i].kind == 0 else 1)
+        need = []
+        for play in variants:
+            c = counts_of(play.pcs)
+            need.append([(pc, c[pc]) for pc in range(12) if c[pc]])
+        # rates[m][pc]: the most a card of pc can still earn from melds m.. (score per card,
+        # scaled by _SCALE so every ratio is exact): the cards left bound a state's future.
+        rates = [None] * (len(melds) + 1)
+        rates[len(melds)] = [0] * 12
+        for m in range(len(melds) - 1, -1, -1):
+            rate = list(rates[m + 1])
+            for v in groups[melds[m]]:
+                r = _score(variants[v]) * _SCALE // len(variants[v].pcs)
+                for pc, _ in need[v]:
+                    if r > rate[pc]:
+                        rate[pc] = r
+            rates[m] = rate
+        for i in groups:
+            groups[i].sort(key=lambda v: -_score(variants[v]) / len(variants[v].pcs))
+        left = bytearray(counts)
+        chain = []
+        best = [0, []]    # the best turn found so far: score, variants
+
+        def worth(m):
+            rate = rates[m]
+            total = 0
+            for pc in range(12):
+                total += left[pc] * rate[pc]
+            return total
+
+        def search(m, start, cards_left, score):
+            # Depth first, meld by meld: more of meld m (its variants from `start` on, at
+            # most cards_left more), or on to meld m + 1. A branch that cannot beat the best
+            # turn found so far, even if every card left earned its best rate, is cut.
+            if score > best[0]:
+                best[0] = score
+                best[1] = list(chain)
+            if m == len(melds) or score + worth(m) <= best[0]:
+                return
+            if cards_left:
+                group = groups[melds[m]]
+                for g in range(start, len(group)):
+                    v = group[g]
+                    fits = True
+                    for pc, k in need[v]:
+                        if k > left[pc]:
+                            fits = False
+                            break
+                    if not fits:
+                        continue
+                    for pc, k in need[v]:
+                        left[pc] -= k
+                    chain.append(v)
+                    search(m, g, cards_left - 1, score + _score(variants[v]) * _SCALE)
+                    chain.pop()
+                    for pc, k in need[v]:
+                        left[pc] += k
+            if m + 1 < len(melds):
+                search(m + 1, 0, copies[m + 1], score)
+
+        search(0, 0, copies[0], 0)
+        score = best[0]
+        chosen = [variants[v] for v in best[1]]
+        chosen.sort(key=lambda p: (-p.points, p.index, p.root))
+        return score // _SCALE // 64 * 10, chosen
+
+    def _deduplicated(self, variants):
+        """One variant for each meld and set of cards (a meld at two roots may take the same
+        cards: the tritone, the augmented triad), its first."""
+        kept = []
+        seen = {}
+        for play in variants:
+            key = bytes(counts_of(play.pcs)) + bytes((play.index,))
+            if key not in seen:
+                seen[key] = True
                 kept.append(play)
-            elif play.points > kept[at].points:
-                kept[at] = play
         return kept
 
     def best_turns(self, counts, held=None):

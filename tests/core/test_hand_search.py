@@ -60,39 +60,57 @@ def brute_melds(ms, counts):
     return richest
 
 
-def brute_best(ms, counts, kind):
-    """The most points (then cards) from melds of one kind on disjoint cards, by trying every
-    family of plays (one per card set)."""
+def brute_best(ms, counts, kind, held=None):
+    """The most points (then cards) from melds of one kind on disjoint cards, each on a MELD
+    card of its own (those held, else the deck's: intervals 3 times, others once), by trying
+    every family of plays."""
     plays = {}
     for i, root, pcs in brute_variants(ms, counts):
-        if ms.kind(i) != kind:
+        if ms.kind(i) != kind or (held is not None and i not in held):
             continue
         points = check(ms.meld(i), pcs, ms.meld(i).root_name(root)).points
-        key = tuple(pcs)
-        if key not in plays or points > plays[key]:
-            plays[key] = points
-    items = [(counts_of(pcs), points * 64 + len(pcs)) for pcs, points in sorted(plays.items())]
-    memo = {}
+        plays[(tuple(pcs), i)] = points
+    items = [(counts_of(pcs), i, points * 64 + len(pcs))
+             for (pcs, i), points in sorted(plays.items())]
+    melds = []
+    for _, i, _ in items:
+        if i not in melds:
+            melds.append(i)
+    items = [(need, melds.index(i), score) for need, i, score in items]
+    copies = bytearray(len(melds))
+    for k in range(len(melds)):
+        if held is None:
+            copies[k] = 3 if ms.kind(melds[k]) == 0 else 1
+        else:
+            copies[k] = held.count(melds[k])
+    left = bytearray(counts)
+    found = [0]
 
-    def best(left):
-        # Any family of plays: the best over every play that fits, then the rest (memoized
-        # on the cards left; no ordering trick, no bound).
-        key = bytes(left)
-        if key in memo:
-            return memo[key]
-        found = 0
-        for need, score in items:
-            rest = bytearray(12)
+    def walk(start, score):
+        # Every family of plays, each as a run of items in the list's order (no memo, no
+        # ordering trick, no bound).
+        if score > found[0]:
+            found[0] = score
+        for j in range(start, len(items)):
+            need, k, gain = items[j]
+            if not copies[k]:
+                continue
+            fits = True
             for pc in range(12):
                 if need[pc] > left[pc]:
-                    break
-                rest[pc] = left[pc] - need[pc]
-            else:
-                found = max(found, score + best(rest))
-        memo[key] = found
-        return found
+                    fits = False
+            if not fits:
+                continue
+            for pc in range(12):
+                left[pc] -= need[pc]
+            copies[k] -= 1
+            walk(j, score + gain)
+            copies[k] += 1
+            for pc in range(12):
+                left[pc] += need[pc]
 
-    return best(bytearray(counts))
+    walk(0, 0)
+    return found[0]
 
 
 def test_lists_exactly_the_melds_a_brute_force_finds_each_agreeing_with_check():
@@ -122,7 +140,7 @@ def test_best_turn_of_each_type_matches_a_brute_force():
     search = searcher()
     for seed in range(HANDS):
         hand = deal(seed)
-        hand = hand[:5 + seed % 5]   # 5-9 cards: the brute force is slow and its memo large
+        hand = hand[:4 + seed % 5]   # 4-8 cards: the brute force is slow and its memo large
         counts = counts_of(hand)
         for kind in range(3):
             points, plays = search.best(counts, kind)
@@ -141,6 +159,13 @@ def test_best_turn_of_each_type_matches_a_brute_force():
             assert all(used[pc] <= counts[pc] for pc in range(12)), (seed, kind)
             assert total == points, (seed, kind)
             assert total * 64 + cards == brute_best(ms, counts, kind), (seed, kind)
+            if seed % 10 == 0:
+                held = [(seed * 7 + 3 * k) % ms.count for k in range(5)]
+                points, plays = search.best(counts, kind, held)
+                assert all(held.count(p.index) >= [q.index for q in plays].count(p.index)
+                           for p in plays), (seed, kind)
+                cards = sum(len(p.pcs) for p in plays)
+                assert points * 64 + cards == brute_best(ms, counts, kind, held), (seed, kind)
 
 
 def test_best_turns_of_full_hands_are_played_from_the_hand():
@@ -182,7 +207,8 @@ def test_worked_hand_c_e_g_bb_d():
     # C7 is played with its optional G when held: 4 cards, 70.
     c7 = [p for p in plays if ms.meld_id(p.index) == "7" and p.root == 0][0]
     assert sorted(c7.pcs) == [0, 4, 7, 10] and c7.c_root
-    # Best chords: the G power chord (100) + C E Bb as C7 without its fifth (40) beats C9.
+    # Best chords: the G power chord (100) + C E Bb as C7 without its fifth (40) beats C9;
+    # the C power chord cannot join it (the deck has one power chord card).
     points, best = search.best(counts, 1)
     assert points == 140
     assert sorted((ms.meld_id(p.index), p.root) for p in best) == [("5", 7), ("7", 0)]
@@ -212,7 +238,16 @@ def test_meld_cards_held_each_play_once():
     points, best = search.best(counts, 0, [p5, p5])
     assert points == 40 and len(best) == 2
     assert all(p.index == p5 for p in best)
-    # Without the restriction: three intervals.
+    # Without the restriction: three intervals (the deck has 3 of each interval card).
     assert search.best(counts, 0)[0] == 60
+    counts = counts_of(named(ms, "C G D A E B F# C#"))
+    points, best = search.best(counts, 0)
+    assert points == 80
+    # Four fifths in the hand, and only 3 P5 cards in the deck: the fourth pair is another
+    # interval.
+    assert [ms.meld_id(p.index) for p in best].count("P5") <= 3
+    # One power chord card: C-G and D-A are not two power chords.
+    points, best = search.best(counts_of(named(ms, "C G D A")), 1)
+    assert points == 100 and len(best) == 1
     listed = search.melds(counts, [p5])
     assert listed and all(p.index == p5 for p in listed)
