@@ -56,7 +56,52 @@ def _optional(part, board, hw, make):
 def _display(board, hw):
     from hardware.oled import TextDisplay
     config = board["display"]
+    if config["address"] is None:
+        config = dict(config)
+        config["address"] = _display_address(board["platform"], config)
     return TextDisplay(hw.port.display_panel(config, hw), config["width"], config["height"])
+
+
+def _display_address(platform, config):
+    """A board file that pins no address: an SSD1306 answers at 0x3C or 0x3D (its jumper;
+    Adafruit's 128x64 modules come at 0x3D). One scan of the bus picks it before the driver
+    makes its own bus."""
+    if platform in ("rp2", "esp32"):
+        import machine
+        found = machine.I2C(config["i2c"], scl=machine.Pin(config["scl"]),
+                            sda=machine.Pin(config["sda"])).scan()
+    elif platform == "circuitpython":
+        found = _bitbang_scan(config)
+    else:                                    # the simulator's and the page's twins
+        found = ()
+    return 0x3D if 0x3D in found and 0x3C not in found else 0x3C
+
+
+def _bitbang_scan(config):
+    """CircuitPython: scanned in software, so the I2C block is untouched for the driver's bus.
+    A bus without pull-ups (a bare port) is left for that bus to name, as busio checks them."""
+    # Imported by name: this module is type-checked against every port's stubs, and these
+    # three are CircuitPython's alone.
+    pins, digitalio = __import__("board"), __import__("digitalio")
+    for name in (config["scl"], config["sda"]):
+        line = digitalio.DigitalInOut(getattr(pins, name))
+        line.direction = digitalio.Direction.INPUT
+        line.pull = digitalio.Pull.DOWN
+        pulled_up = line.value
+        line.deinit()
+        if not pulled_up:
+            return ()
+    try:
+        bitbangio = __import__("bitbangio")
+    except ImportError:
+        return ()
+    i2c = bitbangio.I2C(getattr(pins, config["scl"]), getattr(pins, config["sda"]))
+    try:
+        while not i2c.try_lock():
+            pass
+        return i2c.scan()
+    finally:
+        i2c.deinit()
 
 
 def _buzzer(board, hw):
