@@ -14,7 +14,8 @@ def part_events(board):
     parts = {}
     display = board.get("display")
     if display is not None:
-        parts["oled"] = {"bus": display["i2c"], "address": display["address"],
+        # A board file that pins no address: the OLED at 0x3D, where the firmware looks second.
+        parts["oled"] = {"bus": display["i2c"], "address": display["address"] or 0x3D,
                          "sda": display["sda"], "scl": display["scl"]}
     buzzer = board.get("buzzer")
     if buzzer is not None:
@@ -29,7 +30,8 @@ class Parts:
     def __init__(self, board):
         display = board.get("display")
         self.image = DisplayImage(display) if display is not None else None
-        self.chip = (Ssd1306Chip(display["address"], display["width"], display["height"] // 8)
+        self.chip = (Ssd1306Chip(display["address"] or 0x3D, display["width"],
+                                 display["height"] // 8)
                      if display is not None else None)
         self.tones = []
 
