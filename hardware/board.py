@@ -50,11 +50,12 @@ BUTTON = (("pin", ("pin", REQUIRED)), ("active_low", ("bool", True)), ("pull", (
           ("debounce_ms", ("int", 50, 5, 200)), ("long_ms", ("int", 700, 300, 3000)),
           ("double_ms", ("int", 350, 100, 1000)))
 # Optional parts (absent: null). The common 0.96" SSD1306 module: 128x64 (or 128x32), I2C
-# address 0x3C (0x3D with its jumper moved); "i2c" is the MicroPython bus id. "ma": the
-# current it adds, for the power budget in the maker's guide.
+# address 0x3C or 0x3D (a jumper; Adafruit's 128x64 modules come at 0x3D): null, the default,
+# finds it at either, a number pins one; "i2c" is the MicroPython bus id. "ma": the current it
+# adds, for the power budget in the maker's guide.
 DISPLAY = (("driver", (("ssd1306",), "ssd1306")), ("i2c", ("int", 0, 0, 1)),
            ("sda", ("pin", REQUIRED)), ("scl", ("pin", REQUIRED)),
-           ("address", ((0x3C, 0x3D), 0x3C)), ("width", ((128,), 128)),
+           ("address", ((0x3C, 0x3D, None), None)), ("width", ((128,), 128)),
            ("height", ((64, 32), 64)), ("rotation", ((0, 180), 0)),
            ("freq", ("int", 400000, 100000, 1000000)), ("ma", ("int", 20, 0, 100)))
 # A passive piezo on a PWM pin (through a 100 ohm resistor): a small capacitor, about 1 mA.
@@ -82,6 +83,10 @@ def _check_value(problems, where, value, spec, platform):
                              "or null, got %r" % (value,)))
     elif platform not in PLATFORMS and kind in ("pin", "encoder"):
         pass                                 # the platform's own problem says what to fix
+    elif where == "display.address":
+        if value not in kind or isinstance(value, bool):
+            problems.append((where, "%r is not an SSD1306 address: 60 (0x3C), 61 (0x3D), or null "
+                             "to find it at either" % (value,)))
     elif isinstance(kind, tuple):
         if value not in kind or isinstance(value, bool):
             problems.append((where, "%r is not one of %s" % (value, ", ".join(str(k) for k in kind))))

@@ -181,7 +181,7 @@ def test_optional_parts_are_absent_by_default_and_filled_in():
     obj["display"] = {"sda": 8, "scl": 9}
     obj["buzzer"] = {"pin": 15}
     b = board.parse(obj)
-    assert b["display"]["address"] == 60 and b["display"]["height"] == 64
+    assert b["display"]["address"] is None and b["display"]["height"] == 64   # 0x3C or 0x3D
     assert b["display"]["rotation"] == 0 and b["display"]["freq"] == 400000
     assert b["buzzer"]["pin"] == 15
     obj["display"] = None                        # spelled out as absent
@@ -190,10 +190,12 @@ def test_optional_parts_are_absent_by_default_and_filled_in():
 
 def test_bad_optional_parts_are_named():
     obj = good()
-    obj["display"] = {"sda": 6, "scl": 7, "address": 61, "rotation": 90, "colour": 1}
+    obj["display"] = {"sda": 6, "scl": 7, "address": 62, "rotation": 90, "colour": 1}
     obj["buzzer"] = {"pin": 16}
     assert problems(obj) == [
         "display.colour: unknown field",
+        "display.address: 62 is not an SSD1306 address: 60 (0x3C), 61 (0x3D), or null to find "
+        "it at either",
         "display.rotation: 90 is not one of 0, 180",
         "buzzer.pin: pin 16 is already ring.pin",
         "display.sda: GP6 is not an SDA pin of I2C0 (0, 4, 8, 12, 16, 20, 24, 28)",
