@@ -15,8 +15,10 @@
                                 (as the simulator reads them back), the device-side code of
                                 `meldset flash` (host_tools/device), the example meld sets,
                                 where the help panel's documents are
-  docs/                         the documents the help panel links (docs/*.md, as text): on
-                                GitHub Pages it links the repository's own pages instead
+  docs/                         the documents (docs/*.md) as HTML pages (markdown.py), which the
+                                help panel links: on GitHub Pages it links the repository's own
+                                rendered pages instead
+  fonts/                        the music signs' font subset and its licence (from site/)
   sw.js                         the service worker, with the list of every file above and a
                                 version that changes with any of them (offline after one visit)
 
@@ -39,6 +41,7 @@ from host_tools.device import deploy
 from host_tools.device.files import board_path
 from host_tools.errors import UserError
 from host_tools.sim.display_image import GLYPHS
+from host_tools.web import markdown
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SITE = os.path.join(HERE, "site")
@@ -69,7 +72,7 @@ def docs_links(env=None):
         server = env.get("GITHUB_SERVER_URL") or "https://github.com"
         ref = env.get("GITHUB_SHA") or "HEAD"
         return {name: "%s/%s/blob/%s/docs/%s" % (server, repo, ref, name) for name in HELP_DOCS}
-    return {name: "docs/" + name for name in HELP_DOCS}
+    return {name: "docs/" + name[:-3] + ".html" for name in HELP_DOCS}
 
 
 def service_worker(out):
@@ -232,8 +235,13 @@ def build(out=OUT, progress=print):
     }
     if os.path.isdir(DOCS):              # a checkout; an installed wheel has none to copy
         os.makedirs(os.path.join(fresh, "docs"))
-        for name in HELP_DOCS:
-            shutil.copyfile(os.path.join(DOCS, name), os.path.join(fresh, "docs", name))
+        bundled = sorted(n for n in os.listdir(DOCS) if n.endswith(".md"))
+        for name in bundled:
+            with open(os.path.join(DOCS, name), encoding="utf-8") as f:
+                text = markdown.page(f.read(), bundled)
+            with open(os.path.join(fresh, "docs", name[:-3] + ".html"), "w",
+                      encoding="utf-8") as f:
+                f.write(text)
     with open(os.path.join(fresh, "site.json"), "w") as f:
         json.dump(manifest, f, indent=1, ensure_ascii=False)
     service_worker(fresh)

@@ -1,8 +1,9 @@
 """The README's pictures of the page (`make web-screenshot`): headless Chromium opens the built
-site at a desktop's size and at a phone's, plays a script in the simulator's virtual time (so
-the wheel and the display show the same thing every run), puts a mistake in the studio's set
-(typed in the JSON on the desktop, tapped on the meld card on the phone) so that the
-validator's message shows at the meld and the field, and takes the screenshots; they are then
+site at a desktop's size, a portrait tablet's and a phone's (as a second visit: help shut),
+plays a script in the simulator's virtual time (so the wheel and the display show the same
+thing every run); on the desktop it puts a mistake in the studio's set (typed in the JSON) so
+that the validator's message shows at the meld and the field; the tablet shows its larger wheel
+with the studio under it; the phone shows the wheel. The pictures are then
 made small (PNG with a palette). The page's icons are drawn from icon.svg the same way. The
 tests take the same pictures into build/."""
 
@@ -18,10 +19,12 @@ from host_tools.web.server import SiteServer
 HERE = os.path.join(ROOT, "host_tools", "web")
 PICTURE = os.path.join(HERE, "screenshot.png")
 PHONE_PICTURE = os.path.join(HERE, "screenshot-phone.png")
+TABLET_PICTURE = os.path.join(HERE, "screenshot-tablet.png")
 SCRIPT = "cw 3; click; click; click; click; click; click; click"
 VIEWPORT = {"width": 1280, "height": 960}
 PHONE = {"width": 390, "height": 844}
-PHONE_TAPS = (4, 3, 7, 7, 10)
+TABLET = {"width": 820, "height": 1180}
+SIZES = {"desktop": VIEWPORT, "tablet": TABLET, "phone": PHONE}
 MISTAKE = ('"degrees": ["1", "3", "(5)", "6", "9"]', '"degrees": ["1", "3", "(5)", "b4", "9"]')
 ICONS = {os.path.join(HERE, "site", "icon-%d.png" % size): size for size in (192, 512)}
 
@@ -33,34 +36,37 @@ def _with_the_mistake(page):
     page.wait_for_function("document.querySelector('#studio').dataset.valid === 'false'")
     page.evaluate("window.chromawheel.studio.settled()")
     page.eval_on_selector("#source", "editor => { editor.scrollTop = 0; editor.blur(); }")
+    page.evaluate("scrollTo(0, 0)")
     return page.eval_on_selector_all("#problems li", "items => items.map(i => i.textContent)")
 
 
-def _tapped(page):
-    """A new meld tapped on the card, 3 and b3 (spelled #9 beside the 3), (5), b7: the jazz
-    set's 7#9 again, which the validator says at the meld; the card in view."""
-    page.tap("#new-meld")
-    for sector in PHONE_TAPS:
-        page.evaluate("window.chromawheel.studio.settled()")
-        page.tap('[data-editor-sector="%d"]' % sector)
-    page.evaluate("window.chromawheel.studio.settled()")
-    page.eval_on_selector("#meld-card", "card => card.scrollIntoView({block: 'start'})")
+def _card(page):
+    """The wheel at the top, the studio under it (the tablet's picture): what the studio
+    says."""
+    page.eval_on_selector("#wheel", "wheel => wheel.scrollIntoView({block: 'start'})")
     return page.eval_on_selector_all("#problems li", "items => items.map(i => i.textContent)")
 
 
-def take(site_url, chromium, path, phone=False):
-    """Write a picture to `path` (the desktop's, or the phone's with its editor in view); the
-    text the studio showed."""
-    if phone:
-        context = chromium.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True,
-                                       is_mobile=True)
-    else:
-        context = chromium.new_context(viewport=VIEWPORT, device_scale_factor=1)
+def take(site_url, chromium, path, size="desktop"):
+    """Write a picture to `path` at a size of SIZES; the text the studio showed."""
+    touch = size != "desktop"
+    context = chromium.new_context(viewport=SIZES[size], device_scale_factor=1,
+                                   has_touch=touch, is_mobile=touch)
+    context.add_init_script("localStorage.setItem('chromawheel.seen', '1')")
     try:
         page = context.new_page()
         browser.run_script(page, site_url, SCRIPT)
         page.wait_for_selector("body[data-ready]", state="attached")
-        shown = _tapped(page) if phone else _with_the_mistake(page)
+        page.evaluate("window.chromawheel.studio.settled()")
+        page.wait_for_function("document.querySelector('#ring-text').textContent"
+                               ".startsWith('the ring shows')")
+        if size == "desktop":
+            shown = _with_the_mistake(page)
+        elif size == "tablet":
+            shown = _card(page)
+        else:
+            shown = page.eval_on_selector_all("#problems li",
+                                              "items => items.map(i => i.textContent)")
         page.screenshot(path=path)
         return shown
     finally:
@@ -105,7 +111,8 @@ def main():
     try:
         with SiteServer(build.OUT) as site, browser.chromium() as chromium:
             shown = take(site.url, chromium, PICTURE)
-            shown += take(site.url, chromium, PHONE_PICTURE, phone=True)
+            shown += take(site.url, chromium, TABLET_PICTURE, "tablet")
+            shown += take(site.url, chromium, PHONE_PICTURE, "phone")
             drawn = icons(chromium)
         for path in drawn:
             small(path, 64)
@@ -115,7 +122,7 @@ def main():
     except Exception as err:              # Playwright's own errors (a page that never loads)
         sys.stderr.write("error: the screenshot failed (%s)\n" % str(err).strip().splitlines()[0])
         return 1
-    for path in (PICTURE, PHONE_PICTURE):
+    for path in (PICTURE, TABLET_PICTURE, PHONE_PICTURE):
         small(path)
         print("wrote %s (%d bytes)" % (os.path.relpath(path), os.path.getsize(path)))
     print("the studio says: %s" % "; ".join(shown))

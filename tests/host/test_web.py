@@ -11,6 +11,7 @@ a skip is a failure."""
 import json
 import math
 import os
+import re
 import shutil
 
 import pytest
@@ -219,11 +220,25 @@ def _leds(page):
 
 # ---- the studio -------------------------------------------------------------------------------
 
+def friendly(line):
+    """The page says the validator's places counting from 1 (meld 2, degree 3) and the set's
+    name as its file name; the messages are the command line's."""
+    def place(m):
+        words = "meld %d" % (int(m.group(1)) + 1)
+        if m.group(2) == "degrees" and m.group(3) is not None:
+            return words + ", degree %d" % (int(m.group(3)) + 1)
+        if m.group(2):
+            return words + ", " + {"id": "short name"}.get(m.group(2), m.group(2))
+        return words
+    line = re.sub(r"melds\[(\d+)\](?:\.(\w+)(?:\[(\d+)\])?)?", place, line)
+    return re.sub(r"^([^:\s]+\.json): name: ", r"\1: file name: ", line)
+
+
 def _validate_lines(capsys, monkeypatch, folder, name):
     monkeypatch.chdir(folder)
     code = main(["meldset", "validate", name])
     out, err = capsys.readouterr()
-    return code, [line[len("error: "):] if line.startswith("error: ") else line
+    return code, [friendly(line[len("error: "):] if line.startswith("error: ") else line)
                   for line in (out + err).splitlines()]
 
 
@@ -249,12 +264,25 @@ def test_a_bad_set_shows_the_validators_messages(page, site, tmp_path, capsys, m
     shutil.copyfile(JAZZ, good)
     page.goto(site.url)
     page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
-    for path in (bad, syntax, good):
+    for path in (bad, good):
         code, expected = _validate_lines(capsys, monkeypatch, tmp_path, path.name)
         assert _open_in_studio(page, path) == expected
         valid = page.get_attribute("#studio", "data-valid")
         assert valid == ("true" if code == 0 else "false")
         assert page.is_disabled("#preview") == (code != 0)
+        if path == bad:
+            assert any(": meld 2, short name: duplicate id 'x' (also meld 1)" in line
+                       for line in expected)
+            assert page.get_attribute("#problems li >> nth=-1", "data-error-for") == "meld-list"
+            # A file that does not read: said at the top, the set being edited kept.
+            _, said = _validate_lines(capsys, monkeypatch, tmp_path, syntax.name)
+            page.set_input_files("#meldset-file", str(syntax))
+            page.wait_for_selector("#open-error:not([hidden])")
+            assert page.text_content("#open-error") == (
+                "syntax.json could not be opened, so your set is unchanged: " + said[0])
+            assert page.text_content("#source-name") == "bad.json"
+            assert _texts(page, "#problems li") == expected
+            assert page.input_value("#source") == BAD_SET
     assert _texts(page, "#problems li") == [
         "jazz.json: valid meld set 'jazz': 47 melds (0 intervals, 35 chords, 12 scales), "
         "1603 bytes compiled"]
@@ -264,7 +292,7 @@ def test_a_bad_set_shows_the_validators_messages(page, site, tmp_path, capsys, m
     page.wait_for_function("document.querySelector('#problems li') && "
                            "document.querySelector('#problems li').textContent.includes('#2')")
     assert _texts(page, "#problems li")[0] == \
-        "bad.json: melds[0].degrees[2]: '#2' is the same position as melds[0].degrees[1] 'b3'"
+        "bad.json: meld 1, degree 3: '#2' is the same position as meld 1, degree 2 'b3'"
 
 
 # The preview (on a copy of the page's flash, until stopped or reloaded): test_web_studio.py.
@@ -277,8 +305,25 @@ def test_without_web_serial_the_page_says_so(chromium, site):
     page.goto(site.url)
     page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
     assert page.get_attribute("body", "data-web-serial") == "no"
-    assert "no Web Serial" in page.text_content("#serial-note")
+    # Plain words, and what works here: the file for a CircuitPython wheel's drive with its
+    # steps, and a link that opens the set in a computer's browser.
+    said = page.inner_text("#no-serial")
+    assert "This browser cannot talk to a wheel over USB" in said
+    assert "melds" in said and "Hold the wheel's button while you plug it in" in said
     assert page.is_disabled("#flash") and not page.is_disabled("#preview")
+    assert "cannot send to a wheel over USB" in page.text_content("#why-not")
+    with page.expect_download() as download:
+        page.click("#drive-file")
+    assert download.value.suggested_filename == "jazz.cwm"
+    with open(download.value.path(), "rb") as f:
+        assert f.read() == compile_file(JAZZ)
+    link = page.get_attribute("#set-link", "href")
+    other = context.new_page()
+    other.goto(link)
+    other.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
+    other.evaluate("window.chromawheel.studio.settled()")
+    assert other.text_content("#source-name") == "jazz.json"
+    assert json.loads(other.input_value("#source")) == json.loads(page.input_value("#source"))
     assert "valid meld set 'jazz'" in _texts(page, "#problems li")[0]
     context.close()
 

@@ -7,12 +7,14 @@ without its "error: "), "problems" ([where, what] for each line of a set that wa
 studio shows each at its meld and field), and for a valid set "name", "melds", "bytes",
 "blob" (the compiled set, hex), "refused" (why `meldset flash` would not send it, or null)}.
 
-edit() is the meld-card editor's (editor.py)."""
+edit() is the meld-card editor's (editor.py); limits() the validator's length limits, which
+the page's fields state."""
 
 import json
 from binascii import hexlify
 
 from core.meldset import MeldSet, MeldSetError
+from core import meldset_compiler
 from core.meldset_compiler import compile_source
 from editor import edit  # noqa: F401  (the page calls it)
 from sourcefile import SourceError, parse_source
@@ -53,6 +55,13 @@ def check(path, filename):
             result["refused"] = ("%s: the set named 'default' comes with the firmware (deploy "
                                  "updates it); give your set another name" % path)
     return json.dumps(result)
+
+
+def limits():
+    """The lengths the validator allows: the page's fields hold no more."""
+    return json.dumps({"id": meldset_compiler.MAX_ID, "name": meldset_compiler.MAX_NAME,
+                       "set_name": meldset_compiler.MAX_SET_NAME,
+                       "text": meldset_compiler.MAX_TEXT})
 
 
 def compile_script(text, button_json):

@@ -46,6 +46,11 @@ export class Host {
     return this.ask({ t: "edit", request });
   }
 
+  // The validator's length limits: {id, name, set_name, text}.
+  limits() {
+    return this.ask({ t: "limits" });
+  }
+
   example(name) {
     return this.ask({ t: "example", name });
   }

@@ -44,6 +44,8 @@ function answer(message) {
       return JSON.parse(studio.compile_script(message.text, JSON.stringify(message.button)));
     case "edit":
       return JSON.parse(studio.edit(JSON.stringify(message.request)));
+    case "limits":
+      return JSON.parse(studio.limits());
     case "example":
       return mp.FS.readFile("/host/meldsets/" + message.name);
   }

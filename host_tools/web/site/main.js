@@ -1,9 +1,11 @@
-// The page: the wheel (the firmware on the web board), its knob and button, the OLED, the
-// buzzer through Web Audio, the console; ?script= plays the simulator's step language in the
+// The page: the wheel (the firmware on the web board), its knob and button, the OLED, its
+// sound through Web Audio (sound.js: the chord it shows, its buzzer), the ring's lit notes as
+// text for a screen reader, the console; ?script= plays the simulator's step language in the
 // simulator's virtual time and marks <body data-script-done> when it has run; the studio.
 
 import { WebBoard } from "./board.js";
 import { Host } from "./host.js";
+import { Sound } from "./sound.js";
 import { Studio } from "./studio.js";
 
 // Both names of each pitch class, as the unlit ring shows them (the display's glyphs).
@@ -94,6 +96,25 @@ class Wheel {
     for (let pc = 0; pc < 12; pc++) {
       this.label(pc, this.lit[pc] && names.has(pc) ? names.get(pc) : NAMES[pc]);
     }
+    // The lit notes in the order the display names them (its root first), then the others.
+    const order = [...names.keys()].filter((pc) => this.lit[pc]);
+    for (let pc = 0; pc < 12; pc++) if (this.lit[pc] && !order.includes(pc)) order.push(pc);
+    this.litOrder = order;
+  }
+
+  // What the ring shows, in words (a live region: a screen reader hears a change once it
+  // rests), and the chord it shows when the sound is on.
+  describe(texts) {
+    const order = this.litOrder || [];
+    const shown = order.map((pc) => this.leds[pc].dataset.name).join(" ");
+    const text = order.length ? "the ring shows " + shown +
+      (texts.length && texts[0].trim() ? " (" + texts[0].trim() + ")" : "") : "the ring is dark";
+    clearTimeout(this.resting);
+    this.resting = setTimeout(() => {
+      if ($("ring-text").textContent === text) return;
+      $("ring-text").textContent = text;
+      if (this.onChange) this.onChange(order);
+    }, 250);
   }
 
   show(frame) {
@@ -128,37 +149,6 @@ class Oled {
     }
     this.context.putImageData(picture, 0, 0);
     this.text.textContent = image.rows().join("\n");
-  }
-}
-
-// The piezo through Web Audio: a square wave at the tone's pitch, its loudness from the duty.
-class Piezo {
-  constructor() {
-    this.context = null;
-    this.enabled = false;
-  }
-
-  toggle() {
-    if (!this.context) {
-      this.context = new AudioContext();
-      this.osc = this.context.createOscillator();
-      this.osc.type = "square";
-      this.gain = this.context.createGain();
-      this.gain.gain.value = 0;
-      this.osc.connect(this.gain).connect(this.context.destination);
-      this.osc.start();
-    }
-    this.enabled = !this.enabled;
-    if (this.enabled) this.context.resume();
-    else this.gain.gain.setValueAtTime(0, this.context.currentTime);
-    return this.enabled;
-  }
-
-  tone(freq, duty) {
-    if (!this.enabled) return;
-    const now = this.context.currentTime;
-    if (freq) this.osc.frequency.setValueAtTime(freq, now);
-    this.gain.gain.setValueAtTime(freq ? 0.2 * Math.min(duty / 32768, 1) : 0, now);
   }
 }
 
@@ -239,9 +229,10 @@ function controls(board, gestures) {
   button.addEventListener("pointerleave", release);
   button.addEventListener("pointercancel", release);
 
-  document.addEventListener("keydown", (event) => {
+  // The wheel's keys act only with the knob (or the push button) focused: every other control
+  // keeps Enter and Space for itself.
+  const wheelKeys = (event) => {
     const target = event.target;
-    if (target.closest && target.closest("#studio, input, textarea, select")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key;
     let handled = true;
@@ -252,6 +243,12 @@ function controls(board, gestures) {
     else if (key === "l") board.send(gestures.long);
     else handled = false;
     if (handled) event.preventDefault();
+  };
+  knob.addEventListener("keydown", wheelKeys);
+  button.addEventListener("keydown", (event) => {
+    if (event.key === " " || event.key === "Enter" || event.key === "d" || event.key === "l") {
+      wheelKeys(event);
+    }
   });
 }
 
@@ -326,7 +323,8 @@ async function main() {
   const board = new WebBoard(site, flash, { persist: script === null });
   const wheel = new Wheel(site);
   const oled = new Oled();
-  const piezo = new Piezo();
+  const sound = new Sound();
+  let soundOn = false;
   const say = consoleView();
   const api = { site, board, host: null, ready: false };
   Object.defineProperty(api, "frames", { get: () => board.frames.frames });
@@ -347,11 +345,21 @@ async function main() {
     const texts = frames.image ? frames.image.rows() : [];
     if (frames.console.length) texts.push(frames.console[frames.console.length - 1]);
     wheel.relabel(texts);
+    wheel.describe(texts);
   };
   board.addEventListener("frame", (event) => { wheel.show(event.detail); relabel(); });
   board.addEventListener("display", (event) => { oled.show(event.detail); relabel(); });
   board.addEventListener("console", relabel);
-  board.addEventListener("tone", (event) => piezo.tone(event.detail.freq, event.detail.duty));
+  board.addEventListener("tone", (event) => {
+    if (soundOn) sound.blip(event.detail.freq, event.detail.duty);
+  });
+  // The chord the wheel shows, heard when it changes (the root lowest, the rest above it).
+  wheel.onChange = (order) => {
+    if (!soundOn || !order.length) return;
+    const root = order[0];
+    sound.chord(order.map((pc) => 48 + root + ((pc - root + 12) % 12)));
+  };
+  api.sound = sound;
   board.addEventListener("console", (event) => say(event.detail));
   board.addEventListener("boot", (event) => say(`-- ${event.detail.resetCause === "power" ?
     "power-up" : "reset"} --`));
@@ -361,7 +369,7 @@ async function main() {
   // laptop's side comes up after it.
   if (script === null) {
     await board.boot("power");
-    status(`running the firmware (MicroPython ${site.runtime.version}, board ${site.board.board})`);
+    status("the wheel is running: turn the knob or press push");
   }
   const host = await Host.start(site, hostBundle);
   api.host = host;
@@ -372,13 +380,18 @@ async function main() {
   controls(board, gestures);
   webMidi(board);
   $("sound").addEventListener("click", () => {
-    const on = piezo.toggle();
+    soundOn = !soundOn;
+    const on = soundOn;
+    if (on) {
+      sound.ensure();
+      wheel.onChange(wheel.litOrder || []);
+    }
     $("sound").textContent = on ? "sound on" : "sound off";
     $("sound").setAttribute("aria-pressed", String(on));
   });
   $("reset").addEventListener("click", () => board.reset("reset"));
   $("power").addEventListener("click", () => board.reset("power"));
-  api.studio = new Studio(site, host, board);
+  api.studio = new Studio(site, host, board, sound);
   await api.studio.ready;
 
   if (script !== null) {
@@ -406,14 +419,24 @@ async function main() {
 
 // The help panel: opened from the header; its links go where site.json says the documents
 // are (the repository's pages when published by the Pages workflow).
+// It is open at the first visit (this browser has not seen the page) and closed after.
 function help(site) {
   const panel = $("help");
   const toggle = $("help-button");
+  const show = (open) => {
+    panel.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+  };
   toggle.addEventListener("click", () => {
-    panel.hidden = !panel.hidden;
-    toggle.setAttribute("aria-expanded", String(!panel.hidden));
+    show(panel.hidden);
     if (!panel.hidden) panel.scrollIntoView({ block: "nearest" });
   });
+  let seen = true;
+  try {
+    seen = localStorage.getItem("chromawheel.seen") === "1";
+    localStorage.setItem("chromawheel.seen", "1");
+  } catch (err) { /* no storage: help stays shut */ }
+  if (!seen && !new URLSearchParams(location.search).has("script")) show(true);
   for (const link of panel.querySelectorAll("a[data-doc]")) {
     const href = site && site.docs && site.docs[link.dataset.doc];
     if (href) link.href = href;
@@ -427,6 +450,9 @@ function offline() {
     document.body.dataset.offlineReady = "1";
   }).catch((err) => console.warn("no service worker: the page needs the network", err));
 }
+
+// The console and the key hints: open on a computer, behind "details" on a touch screen.
+$("details").open = !matchMedia("(pointer: coarse)").matches;
 
 fetch("site.json").then((r) => r.json()).then(help, () => help(null));
 offline();
