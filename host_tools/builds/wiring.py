@@ -17,7 +17,8 @@ PINOUT_DIR = shipped("boards", "pinouts")
 WIRE = {"data": "#2e9e44", "power": "#d62728", "ground": "#222222", "a": "#e0a000",
         "b": "#1f77b4", "sw": "#9467bd", "sda": "#17becf", "scl": "#8c564b",
         "logic": "#ff7f0e", "tone": "#e377c2"}
-PART_TITLES = (("ring", "%d x WS2812B ring"),
+PART_TITLES = (("shifter", "74AHCT125 level shifter, 5 V (DIP-14)"),
+               ("ring", "%d x WS2812B ring"),
                ("encoder", "EC11 rotary encoder with push switch"),
                ("display", "SSD1306 128x64 I2C OLED (0.96\")"),
                ("buzzer", "passive piezo buzzer"))
@@ -46,12 +47,17 @@ def pin_label(board, pin):
     return board_file.pin_text(table, entry)
 
 
-def connections(board, ky040=False):
-    """(board pin label, part, part pad, wire kind) for every wire."""
+def connections(board, ky040=False, level_shifter=False):
+    """(board pin label, part, part pad, wire kind) for every wire from the board. With the
+    level shifter the board's data pin goes to its 1A; LINKS gives its 1Y to the ring's DIN."""
     power = pin_label(board, "5V")
     ring, enc, button = board["ring"], board["encoder"], board["button"]
-    wires = [
-        (pin_label(board, ring["pin"]), "ring", "DIN", "data"),
+    wires = [(pin_label(board, ring["pin"]), "ring", "DIN", "data")]
+    if level_shifter:
+        wires = [(pin_label(board, ring["pin"]), "shifter", SHIFTER_IN, "data"),
+                 (power, "shifter", "VCC (pin 14)", "power"),
+                 (pin_label(board, ("GND", "ring")), "shifter", SHIFTER_GROUND, "ground")]
+    wires += [
         (power, "ring", "5V", "power"),
         (pin_label(board, ("GND", "ring")), "ring", "GND", "ground"),
     ]
@@ -71,6 +77,15 @@ def connections(board, ky040=False):
         (pin_label(board, button["pin"]), "encoder", "SW", "sw"),
         (pin_label(board, ("GND", "button")), "encoder", "SW (other leg)", "ground"),
     ] + optional_connections(board)
+
+
+# The 74AHCT125 (TI SN74AHCT125N pinout): gate 1 buffers the data, OE active low; the unused
+# inputs are tied to GND so they do not float.
+SHIFTER_IN = "1A (pin 2)"
+SHIFTER_OUT = "1Y (pin 3)"
+SHIFTER_GROUND = "GND, 1OE, 2A, 3A, 4A (pins 7, 1, 5, 9, 12)"
+# Part to part: (from part, pad) -> (to part, pad), drawn left of the parts' pads.
+LINKS = {("shifter", SHIFTER_OUT): ("ring", "DIN")}
 
 
 def optional_connections(board):
@@ -128,65 +143,204 @@ def _ring_sketch(ring, cx, cy, radius=30):
 # Parts on a wire: (part, pad) -> the resistor in series with it, drawn on the wire.
 RESISTORS = {("ring", "DIN"): "330 \u03a9", ("buzzer", "+"): "100 \u03a9"}
 CAPACITOR = "1000 \u00b5F (6.3 V or more), + to 5V"
+WIDTH = 1060
+ROW = 34
+FOOTER_CHARS = 110        # a line of the 14 px notes fits the canvas (a test measures them)
 
 
-def svg(board, ky040=False):
-    """An SVG diagram: the board's pins on the left, the ring and the encoder on the right,
-    the resistors on their wires and the capacitor across the ring's supply. ky040: the
-    encoder as a KY-040 module instead of a bare EC11."""
-    wires = connections(board, ky040)
-    titles = {"ring": PART_TITLES[0][1] % board["ring"]["count"],
-              "encoder": KY040_TITLE if ky040 else PART_TITLES[1][1]}
+def place_of(label):
+    """'GP16 (pin 21)' -> 'pin 21'; 'VBUS (5 V) (pin 40)' -> 'pin 40'."""
+    return label[label.rindex("(") + 1:-1] if label.endswith(")") else label
+
+
+def wrap(text, width=FOOTER_CHARS):
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = (line + " " + word).strip()
+    return lines + [line] if line else lines
+
+
+def command(board, ky040, level_shifter):
+    return "chromawheel board wiring %s%s%s -o FILE.svg" % (
+        board["board"], " --ky040" if ky040 else "", " --level-shifter" if level_shifter else "")
+
+
+def notes(board, ky040, level_shifter):
+    text = ["Encoder: %d pulses per detent%s; button active %s with the %s pull-up." % (
+        board["encoder"]["pulses_per_detent"],
+        ", reversed" if board["encoder"]["reverse"] else "",
+        "low" if board["button"]["active_low"] else "high",
+        "internal" if board["button"]["pull"] == "up" else "external")]
+    if ky040:
+        text.append("KY-040: its + to 3.3 V, never 5 V; with its own pull-ups the board file's "
+                    "encoder \"pull\" can be \"none\".")
+    if level_shifter:
+        text.append("74AHCT125: 3.3 V in on 1A, 5 V out on 1Y through the 330 \u03a9 to DIN; "
+                    "pins 2Y, 3Y, 4Y stay unconnected; 100 nF from pin 14 to GND if you have "
+                    "one.")
+    if any(place_of(p) == "STEMMA QT" for p, part, _, _ in connections(board, ky040)
+           if part == "display"):
+        text.append("The OLED's four wires are one STEMMA QT cable (JST SH, 4 pins): plug it "
+                    "in, nothing to solder.")
+    note = current_note(board)
+    if note:
+        text.append(note)
+    lines = []
+    for paragraph in text:
+        lines += wrap(paragraph)
+    return lines
+
+
+def _outline(board, wires, used_kinds, x0, y0):
+    """The board seen from above, USB at the left, every header pad in its place: the pads
+    the wiring uses in their wire's colour and named, the others grey."""
+    table = pinout(board)
+    outline = table["outline"]
+    rows = outline["rows"]
+    if outline["usb"] == "top":
+        top, bottom = rows[1], rows[0]
+    else:
+        top, bottom = rows[0][::-1], rows[1][::-1]
+    pitch = 24
+    count = max(len(top), len(bottom))
+    stemma = any(place_of(w[0]) == "STEMMA QT" for w in wires)
+    width = 50 + pitch * count + (60 if stemma else 10)
+    height = 96
+    names = {}
+    for pin, _, _, kind in wires:
+        names.setdefault(place_of(pin), (pin.split(" (")[0], kind))
+    out = ['<g data-part="board-outline" font-size="10" text-anchor="middle">',
+           '<text x="%d" y="%d" font-size="13" text-anchor="start" fill="#555">The %s from '
+           'above, USB at the left: the pads wired here in colour.</text>'
+           % (x0, y0 - 30, escape(table["short"])),
+           '<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="#e8f0e8" stroke="#333"/>'
+           % (x0, y0, width, height),
+           '<rect x="%d" y="%d" width="22" height="26" rx="3" fill="#bbb" stroke="#333"/>'
+           % (x0 - 8, y0 + height // 2 - 13),
+           '<text x="%d" y="%d" font-size="9">USB</text>' % (x0 + 26, y0 + height // 2 + 4)]
+    for edge, pads in (("top", top), ("bottom", bottom)):
+        y = y0 + 8 if edge == "top" else y0 + height - 8
+        for i, place in enumerate(pads):
+            x = x0 + 50 + pitch * i
+            name = names.get(place)
+            colour = WIRE[name[1]] if name else "#bbb"
+            out.append('<circle data-pad="%s" cx="%d" cy="%d" r="4.5" fill="%s" stroke="#333" '
+                       'stroke-width="0.6"/>' % (escape(place), x, y, colour))
+            if name:                         # staggered, so neighbours' names do not touch
+                step = 12 if i % 2 else 0
+                ty = y - 10 - step if edge == "top" else y + 18 + step
+                out.append('<text x="%d" y="%d">%s</text>' % (x, ty, escape(name[0])))
+    if stemma:
+        sx = x0 + width - 44
+        out.append('<rect x="%d" y="%d" width="30" height="22" rx="3" fill="#ddd" stroke="#333"/>'
+                   '<text x="%d" y="%d" font-size="9">STEMMA</text>'
+                   % (sx, y0 + height // 2 - 11, sx + 15, y0 + height // 2 + 24))
+    out.append("</g>")
+    return out, height
+
+
+def svg(board, ky040=False, level_shifter=False):
+    """An SVG diagram: the board's pins on the left, the parts on the right, the resistors on
+    their wires and the capacitor across the ring's supply, the board's outline with the pads
+    in their places below, and the notes wrapped inside the canvas. ky040: the encoder as a
+    KY-040 module instead of a bare EC11; level_shifter: a 74AHCT125 on the data line."""
+    wires = connections(board, ky040, level_shifter)
+    titles = {"ring": PART_TITLES[1][1] % board["ring"]["count"],
+              "encoder": KY040_TITLE if ky040 else PART_TITLES[2][1]}
     board_pins = []
     for pin, _, _, _ in wires:
         if pin not in board_pins:
             board_pins.append(pin)
+    # The STEMMA QT socket's four pins together, drawn as one socket and one cable.
+    stemma = [p for p in board_pins if place_of(p) == "STEMMA QT"]
+    board_pins = [p for p in board_pins if p not in stemma] + stemma
     parts = [(part, titles.get(part, title)) for part, title in PART_TITLES
              if [w for w in wires if w[1] == part]]
     pads = {part: [w[2] for w in wires if w[1] == part] for part, _ in parts}
-    width, row = 900, 34
-    height = 170 + row * max(len(board_pins),
-                             sum(len(p) for p in pads.values()) + 2 * (len(parts) - 1))
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif" font-size="14">' % (width + 160, height),
+    for (part, pad), (to_part, to_pad) in LINKS.items():
+        if part in pads and to_part in pads:     # a wire between two parts' pads
+            pads[part].append(pad)
+            pads[to_part].insert(0, to_pad)
+    rows = max(len(board_pins), sum(len(p) for p in pads.values()) + 2 * (len(parts) - 1))
+    top = 90
+    outline_y = top + ROW * rows + 70
+    outline, outline_h = _outline(board, wires, None, 40, outline_y)
+    footer = notes(board, ky040, level_shifter)
+    height = outline_y + outline_h + 70 + 20 * len(footer)
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+           'font-family="sans-serif" font-size="14">' % (WIDTH, height, WIDTH, height),
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="20" y="30" font-size="18" font-weight="bold">%s</text>'
            % escape(board["title"]),
-           '<text x="20" y="52" fill="#555">generated from boards/%s.json: '
-           'chromawheel board wiring %s</text>' % (board["board"], board["board"])]
-    top = 90
+           '<text x="20" y="52" fill="#555">generated from boards/%s.json: %s</text>'
+           % (board["board"], command(board, ky040, level_shifter))]
     out.append('<rect x="20" y="%d" width="200" height="%d" rx="8" fill="#e8f0e8" '
-               'stroke="#333"/>' % (top - 20, row * len(board_pins) + 20))
+               'stroke="#333"/>' % (top - 20, ROW * len(board_pins) + 20))
     pin_y = {}
     for i, pin in enumerate(board_pins):
-        y = top + i * row
+        y = top + i * ROW
         pin_y[pin] = y
         out.append('<text x="32" y="%d">%s</text>' % (y + 5, escape(pin)))
         out.append('<circle cx="220" cy="%d" r="4" fill="#333"/>' % y)
+    if stemma:
+        y1, y2 = pin_y[stemma[0]] - 14, pin_y[stemma[-1]] + 14
+        out.append('<rect data-part="stemma-socket" x="24" y="%d" width="192" height="%d" '
+                   'rx="4" fill="none" stroke="#555" stroke-dasharray="4 3"/>' % (y1, y2 - y1))
     pad_y = {}
-    y = top + row // 2      # half a row off the board's pins: no wire runs along another net
+    y = top + ROW // 2      # half a row off the board's pins: no wire runs along another net
     for part, title in parts:
         box_top = y - 20
         out.append('<text x="500" y="%d" font-weight="bold">%s</text>' % (box_top - 6,
                                                                          escape(title)))
         out.append('<rect x="500" y="%d" width="240" height="%d" rx="8" fill="#eef" '
-                   'stroke="#333"/>' % (box_top, row * len(pads[part]) + 10))
+                   'stroke="#333"/>' % (box_top, ROW * len(pads[part]) + 10))
         for pad in pads[part]:
             pad_y[(part, pad)] = y
             out.append('<circle cx="500" cy="%d" r="4" fill="#333"/>' % y)
-            out.append('<text x="512" y="%d">%s</text>' % (y + 5, escape(pad)))
-            y += row
-        y += 2 * row
+            out.append('<text x="512" y="%d"%s>%s</text>' % (
+                y + 5, ' font-size="11"' if len(pad) > 24 else "", escape(pad)))
+            y += ROW
+        y += 2 * ROW
+    cable = [i for i, w in enumerate(wires) if w[0] in stemma]
+    if cable:              # one cable from the socket to the OLED, its wires fanned at the ends
+        ys = [pin_y[wires[i][0]] for i in cable]
+        ye = [pad_y[(wires[i][1], wires[i][2])] for i in cable]
+        y_from, y_to = sum(ys) // len(ys), sum(ye) // len(ye)
+        out.append('<polyline data-part="stemma-cable" points="252,%d 330,%d 330,%d 468,%d" '
+                   'fill="none" stroke="#777" stroke-width="%d" stroke-linejoin="round"/>'
+                   % (y_from, y_from, y_to, y_to, 8 * len(cable) + 6))
+        out.append('<text x="340" y="%d" font-size="12">STEMMA QT cable</text>' % (y_to - 26))
     for i, (pin, part, pad, kind) in enumerate(wires):
-        x_mid = 240 + (180 * i) // len(wires)
         y1, y2 = pin_y[pin], pad_y[(part, pad)]
+        if i in cable:                    # into the cable at one end, out at the other
+            k = cable.index(i) - (len(cable) - 1) / 2.0
+            out.append('<polyline points="220,%d 252,%.0f" fill="none" stroke="%s" '
+                       'stroke-width="2.5"/><polyline points="468,%.0f 500,%d" fill="none" '
+                       'stroke="%s" stroke-width="2.5"/>' % (
+                           y1, y_from + 8 * k, WIRE[kind], y_to + 8 * k, y2, WIRE[kind]))
+            continue
+        x_mid = 240 + (180 * i) // len(wires)
         out.append('<polyline points="220,%d %d,%d %d,%d 500,%d" fill="none" stroke="%s" '
                    'stroke-width="2.5"/>' % (y1, x_mid, y1, x_mid, y2, y2, WIRE[kind]))
-        if (part, pad) in RESISTORS:          # in series, on the wire, next to the part
+        if (part, pad) in RESISTORS:
             out.append('<rect data-part="resistor" x="440" y="%d" width="36" height="12" '
                        'fill="white" stroke="#333" stroke-width="1.5"/>' % (y2 - 6))
             out.append('<text x="458" y="%d" font-size="12" text-anchor="middle">%s</text>'
                        % (y2 - 10, RESISTORS[(part, pad)]))
+    for (part, pad), (to_part, to_pad) in LINKS.items():
+        if (part, pad) in pad_y and (to_part, to_pad) in pad_y:
+            y1, y2 = pad_y[(part, pad)], pad_y[(to_part, to_pad)]
+            out.append('<polyline data-part="link" points="500,%d 470,%d 470,%d 500,%d" '
+                       'fill="none" stroke="%s" stroke-width="2.5"/>' % (y1, y1, y2, y2,
+                                                                        WIRE["data"]))
+            out.append('<rect data-part="resistor" x="464" y="%d" width="12" height="30" '
+                       'fill="white" stroke="#333" stroke-width="1.5"/>' % ((y1 + y2) // 2 - 15))
+            out.append('<text x="458" y="%d" font-size="12" text-anchor="end">%s</text>'
+                       % ((y1 + y2) // 2 + 4, RESISTORS[(to_part, to_pad)]))
     if ("ring", "DIN") in pad_y:
         out.append(_ring_sketch(board["ring"], 680, pad_y[("ring", "5V")]))
     if ("ring", "5V") in pad_y:               # across the ring's supply, at the ring
@@ -199,16 +353,9 @@ def svg(board, ky040=False):
                                                 y_ground, middle + 4, middle - 4, middle - 4,
                                                 middle + 4, middle + 4))
         out.append('<text x="798" y="%d" font-size="12">%s</text>' % (middle + 4, CAPACITOR))
-    out.append('<text x="20" y="%d" fill="#555">Encoder: %d pulses per detent%s; button '
-               'active %s with the %s pull-up.%s</text>' % (
-                   height - 20, board["encoder"]["pulses_per_detent"],
-                   ", reversed" if board["encoder"]["reverse"] else "",
-                   "low" if board["button"]["active_low"] else "high",
-                   "internal" if board["button"]["pull"] == "up" else "external",
-                   " KY-040: its + to 3.3 V, never 5 V; with its own pull-ups the board file's "
-                   "encoder \"pull\" can be \"none\"." if ky040 else ""))
-    note = current_note(board)
-    if note:
-        out.append('<text x="20" y="%d" fill="#555">%s</text>' % (height - 42, escape(note)))
+    out.extend(outline)
+    for i, line in enumerate(footer):
+        out.append('<text x="20" y="%d" fill="#555">%s</text>'
+                   % (outline_y + outline_h + 60 + 20 * i, escape(line)))
     out.append("</svg>")
     return "\n".join(out) + "\n"

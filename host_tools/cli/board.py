@@ -25,6 +25,9 @@ def register(commands, common):
     a.add_argument("-o", "--output", metavar="FILE.svg", required=True)
     a.add_argument("--ky040", action="store_true",
                    help="the encoder as a KY-040 module (CLK, DT, SW, + and GND pins)")
+    a.add_argument("--level-shifter", action="store_true",
+                   help="a 74AHCT125 between the data pin and the ring (5 V data for a ring "
+                        "that does not read 3.3 V)")
     a.set_defaults(run=run_wiring)
     a = actions.add_parser("faceplate", parents=[common],
                            help="a printable face for a board's ring, at 1:1 (SVG in mm)",
@@ -74,7 +77,7 @@ def run_wiring(args):
     b = load(args.name)
     if b["platform"] in ("sim", "web"):
         raise UserError("board %r is a simulated board: nothing to wire" % b["board"])
-    write_atomic(args.output, svg(b, args.ky040).encode())
+    write_atomic(args.output, svg(b, args.ky040, args.level_shifter).encode())
     emit(args, {"output": args.output}, ["wrote %s" % args.output])
 
 

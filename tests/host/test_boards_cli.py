@@ -16,9 +16,41 @@ def test_wiring_pictures_match_the_board_files():
             continue
         for suffix, ky040 in (("", False), ("-ky040", True)):
             with open(os.path.join(ROOT, "boards", "wiring", name + suffix + ".svg")) as f:
-                assert f.read() == svg(b, ky040), "regenerate: chromawheel board wiring %s " \
-                    "%s-o boards/wiring/%s%s.svg" % (name, "--ky040 " if ky040 else "", name,
-                                                     suffix)
+                picture = f.read()
+            assert picture == svg(b, ky040), "regenerate: chromawheel board wiring %s " \
+                "%s-o boards/wiring/%s%s.svg" % (name, "--ky040 " if ky040 else "", name, suffix)
+            # The subtitle gives the command that draws this very picture.
+            assert "chromawheel board wiring %s%s -o FILE.svg" % (
+                name, " --ky040" if ky040 else "") in picture
+    with open(os.path.join(ROOT, "boards", "wiring", "pico-level-shifter.svg")) as f:
+        assert f.read() == svg(board_file.load(board_path("pico")), level_shifter=True), \
+            "regenerate: chromawheel board wiring pico --level-shifter -o " \
+            "boards/wiring/pico-level-shifter.svg"
+
+
+def test_the_level_shifter_sits_on_the_data_line():
+    # 74AHCT125: the board's data pin to 1A (pin 2), VCC (pin 14) to 5 V, OE and the unused
+    # inputs to GND; 1Y (pin 3) through the 330 ohm to DIN, drawn as a link between the parts.
+    import xml.etree.ElementTree as ET
+    b = board_file.load(board_path("pico"))
+    wires = connections(b, level_shifter=True)
+    assert ("GP16 (pin 21)", "shifter", "1A (pin 2)", "data") in wires
+    assert ("VBUS (5 V) (pin 40)", "shifter", "VCC (pin 14)", "power") in wires
+    assert not [w for w in wires if w[1:3] == ("ring", "DIN")]        # no direct data wire
+    picture = ET.fromstring(svg(b, level_shifter=True))
+    links = [e for e in picture.iter() if e.get("data-part") == "link"]
+    assert len(links) == 1
+    texts = [e.text for e in picture.iter() if e.text]
+    assert "1Y (pin 3)" in texts and "DIN" in texts and "330 \u03a9" in texts
+
+
+def test_the_board_outline_puts_each_wired_pad_in_its_place():
+    import xml.etree.ElementTree as ET
+    picture = ET.fromstring(svg(board_file.load(board_path("pico"))))
+    pads = {e.get("data-pad"): e.get("fill") for e in picture.iter() if e.get("data-pad")}
+    assert len(pads) == 40                                 # both rows of the Pico's header
+    assert pads["pin 21"] == "#2e9e44" and pads["pin 40"] == "#d62728"   # GP16 data, VBUS
+    assert pads["pin 23"] == "#222222" and pads["pin 1"] == "#bbb"     # GND wired, GP0 not
 
 
 def test_pico_wiring():
