@@ -26,8 +26,9 @@ DECK_INTERVAL_COPIES = 3     # the MELD deck: each interval card 3 times, every 
 
 
 class Play:
-    """One meld built from the hand: meld index, root pc, positions (degree codes used, in card
-    order), pcs (the card of each position), points, kind (0 interval, 1 chord, 2 scale)."""
+    """One meld built from the hand: meld index, root pc, positions (bytes: the degree codes
+    used, in card order), pcs (bytes: the card of each position), points, kind (0 interval,
+    1 chord, 2 scale)."""
 
     def __init__(self, index, root, positions, pcs, points, kind):
         self.index = index
@@ -73,35 +74,34 @@ def points_for(kind, degree_text, cards):
 
 
 class _MeldShape:
-    """What the search needs of one meld, read once from the set."""
+    """What the search needs of one meld, read once from the set: kind, codes (bytes),
+    offsets (bytes: each position's semitones above the root, within the octave), optional
+    (a bit per position), required_mask, and its points by cards (the table's specials)."""
 
     def __init__(self, meldset, i):
         codes = meldset.meld_codes(i)
         self.kind = meldset.kind(i)
-        self.codes = list(codes)
-        self.offsets = [degrees.semitones(c) % 12 for c in codes]
-        self.optional = [bool(c & degrees.OPTIONAL) for c in codes]
+        self.codes = codes
+        self.offsets = bytes([degrees.semitones(c) % 12 for c in codes])
+        optional = 0
+        for k in range(len(codes)):
+            if codes[k] & degrees.OPTIONAL:
+                optional |= 1 << k
+        self.optional_bits = optional
         self.required_mask = meldset.required_mask(i)
         text = []
         for c in codes:
             t = degrees.to_text(c)
             text.append("(" + t + ")" if c & degrees.OPTIONAL else t)
-        self.degree_text = " ".join(text)
-        seen = 0
-        self.stacked = False
-        for k in range(len(codes)):
-            bit = 1 << self.offsets[k]
-            if seen & bit:
-                self.stacked = True
-            seen |= bit
-        self._points = {}
+        # Points by cards played, 0..positions: a few bytes (the table's values / 10).
+        self._points = bytes([points_for(self.kind, " ".join(text), n) // 10
+                              for n in range(len(codes) + 1)])
+
+    def is_optional(self, k):
+        return self.optional_bits >> k & 1
 
     def points(self, cards):
-        p = self._points.get(cards)
-        if p is None:
-            p = points_for(self.kind, self.degree_text, cards)
-            self._points[cards] = p
-        return p
+        return self._points[cards] * 10
 
 
 _SCALE = 27720   # lcm(1..12): a score per card, times this, is a whole number
@@ -136,7 +136,7 @@ class HandSearch:
         required = []
         optional = []
         for k in range(len(shape.codes)):
-            if shape.optional[k]:
+            if shape.is_optional(k):
                 continue
             pc = (root + shape.offsets[k]) % 12
             if not left[pc]:
@@ -144,7 +144,7 @@ class HandSearch:
             left[pc] -= 1
             required.append(k)
         for k in range(len(shape.codes)):
-            if shape.optional[k]:
+            if shape.is_optional(k):
                 pc = (root + shape.offsets[k]) % 12
                 if left[pc]:
                     left[pc] -= 1
@@ -154,13 +154,13 @@ class HandSearch:
     def _play(self, i, root, positions):
         shape = self.shapes[i]
         positions = sorted(positions)
-        codes = [shape.codes[k] for k in positions]
-        pcs = [(root + shape.offsets[k]) % 12 for k in positions]
+        codes = bytes([shape.codes[k] for k in positions])
+        pcs = bytes([(root + shape.offsets[k]) % 12 for k in positions])
         return Play(i, root, codes, pcs, shape.points(len(pcs)), shape.kind)
 
-    def _candidates(self, counts, held=None):
-        """(meld index, root, required, optional) for every meld of the set (or of `held`)
-        whose required cards the hand holds, at every root."""
+    def _candidates(self, counts, held=None, kind=None):
+        """(meld index, root, required, optional) for every meld of the set (or of `held`; of
+        `kind` when given) whose required cards the hand holds, at every root."""
         mask = 0
         for pc in range(12):
             if counts[pc]:
@@ -170,6 +170,8 @@ class HandSearch:
             if held is not None and i not in held:
                 continue
             shape = self.shapes[i]
+            if kind is not None and shape.kind != kind:
+                continue
             for root in range(12):
                 if _rotate(shape.required_mask, root) & ~mask:
                     continue
@@ -194,9 +196,7 @@ class HandSearch:
         each subset of its holdable optional cards. Playing fewer optional cards can free a
         card for another meld, so the turn search needs them all."""
         variants = []
-        for i, root, required, optional in self._candidates(counts, held):
-            if self.shapes[i].kind != kind:
-                continue
+        for i, root, required, optional in self._candidates(counts, held, kind):
             subsets = 1 << len(optional)
             if subsets > MAX_OPTIONAL_VARIANTS:
                 subsets = MAX_OPTIONAL_VARIANTS

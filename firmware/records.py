@@ -11,7 +11,8 @@ firmware/nvm_records.py says why), so only that port loads it."""
 from firmware import storage
 
 # The key byte of each record in the nvm log.
-RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2, "drive_choice": 3}
+RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2, "drive_choice": 3, "score.txt": 4,
+               "hand.txt": 5}
 
 
 class FileRecords:

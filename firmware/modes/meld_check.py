@@ -1,7 +1,9 @@
 """Meld Check: enter NOTE cards on the wheel and see the melds they build, with Carmony points.
 
 Turn to a note, click to add a card of it (twice for two cards), double press to remove the
-last card, long press to clear them (with no cards, long press opens the menu as everywhere).
+last card, long press to clear them; when they build a meld, the long press plays it: its
+points go to the score pad's current player (firmware/scorebook.py). With no cards, long press
+opens the menu as everywhere.
 The ring shows the cards (white, brighter for two or more); once they build a meld it shows
 that meld instead (its colours, the root marked, optional sectors not entered dim). The
 console names every meld the cards build, best points first, or what one more card builds
@@ -69,10 +71,16 @@ class Mode(modes.Mode):
         if not self.cards:
             self.ctx.open_menu()
             return
+        if self.shown is not None:
+            # The cards build a meld: it is played, its points go to the score pad's player
+            # (the pad's code is loaded then, not before: meld check runs in a small heap).
+            from firmware import scorebook
+            self.hint = "played, " + scorebook.credit(self.ctx, self.shown[0])
+        else:
+            self.hint = "cleared"
         self.cards = []
         for pc in range(12):
             self.counts[pc] = 0
-        self.hint = "cleared"
         self._identify()
 
     # ---- the ring (allocates nothing) ---------------------------------------------------

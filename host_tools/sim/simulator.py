@@ -278,6 +278,43 @@ def _joined(lines, line):
     return lines + "\n" + line if lines else line
 
 
+def table_state(line):
+    """The table modes' state in a console line, for the frames: "hand" (twelve card counts, C
+    first) from the hand mode's 'hand: C E E G ...', "score" ({"game", "players", "round",
+    "totals", "current"}) from 'score: original, 2 players, round 1 of 3, totals 0 70, P2 to
+    play' (the score mode, and wherever a meld is credited)."""
+    from core.parse import NoteError, pc_of
+    state = {}
+    if line.startswith("hand: "):
+        counts = [0] * 12
+        for word in line[6:].split(";")[0].split(" (")[0].split():
+            try:
+                counts[pc_of(word.split("/")[0])] += 1
+            except NoteError:
+                break
+        state["hand"] = counts
+    at = line.find("score: ")
+    if at >= 0:
+        parts = line[at + 7:].split(";")[0].split(", ")
+        try:
+            totals = [int(t) for t in parts[3].split()[1:]]
+            turn = parts[4].split()[0]
+            state["score"] = {"game": parts[0], "players": int(parts[1].split()[0]),
+                              "round": int(parts[2].split()[1]), "totals": totals,
+                              "current": int(turn[1:]) - 1 if turn.startswith("P") else None}
+        except (IndexError, ValueError):
+            pass
+    return state
+
+
+def _set_table(frame, table):
+    for key in ("hand", "score"):
+        if key in table:
+            frame[key] = table[key]
+        else:
+            frame.pop(key, None)
+
+
 def _collect(firmware, out):
     """(frames, console lines, the display image or None, tones) from the run's output;
     tones: [start ticks_ms, freq_hz, ms, duty] in the order played."""
@@ -289,10 +326,14 @@ def _collect(firmware, out):
     sent = []                        # MIDI messages before the first frame: the first frame's
     tones = []
     tone_frames = []                 # the frame each tone follows
+    table = {}                       # the table modes' state: "hand", "score" (table_state)
     events = firmware.feed(out)
     for at, (kind, value) in enumerate(events):
         if kind == "console":
             console.append(value)
+            table = table_state(value)
+            if frames:
+                _set_table(frames[-1], table)
             if frames:               # the line of the frame the ring shows (printed after it)
                 frames[-1]["console"] = _joined(frames[-1]["console"], value)
             else:                    # printed before the first frame: the first frame's
@@ -313,6 +354,7 @@ def _collect(firmware, out):
         else:
             wheel, leds = decode_frame(board["ring"], value)
             frame = {"wheel": wheel, "leds": leds, "console": "\n".join(since), "midi": sent}
+            _set_table(frame, table)
             if image is not None:
                 frame["display"] = image.rows()
             if board["buzzer"]:

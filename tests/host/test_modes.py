@@ -131,8 +131,10 @@ def test_meld_check():
                          "(C root: refill) | A minor seventh chord (min7) 70 points")
     assert play(m, "double") == [
         "meld check: cursor A; cards C E G: C major triad (maj) 40 points (C root: refill)"]
-    assert play(m, "long") == ["meld check: cursor A (cleared); no cards (click adds one)"]
-    assert m.ctx.host.asked == []                      # the first long press clears
+    assert play(m, "long") == ["meld check: cursor A (played, credited 40 to P2; score: "
+                               "original, 2 players, round 1 of 3, totals 0 40, P2 to play); "
+                               "no cards (click adds one)"]
+    assert m.ctx.host.asked == []      # the first long press plays the meld (the score pad)
     m.on_long()
     assert m.ctx.host.asked == [("open menu",)]
 

@@ -51,14 +51,19 @@ def sectors(frame, colour):
 
 def test_meld_check_names_the_melds_with_their_points():
     # C, E, G, A: C6 and Am7 (4 cards: 70 points each); double press takes the A back;
-    # C root: the rulebook's refill. Long press clears.
+    # C root: the rulebook's refill. Long press plays the meld: its points go to the score
+    # pad's current player (P2: P1 deals), and clears.
     frames, lines = run("meld check", "click; cw 4; click; cw 3; click; cw 2; click; double; "
                                       "long")
     assert "meld check: cursor A; cards C E G A: C major sixth chord (6) 70 points (C root: "\
         "refill) | A minor seventh chord (min7) 70 points" in lines
     assert "meld check: cursor A; cards C E G: C major triad (maj) 40 points (C root: refill)" \
         == lines[-2]
-    assert lines[-1] == "meld check: cursor A (cleared); no cards (click adds one)"
+    assert lines[-1] == ("meld check: cursor A (played, credited 40 to P2; score: original, 2 "
+                         "players, round 1 of 3, totals 0 40, P2 to play); no cards (click adds "
+                         "one)")
+    assert frames[-1]["score"] == {"game": "original", "players": 2, "round": 1,
+                                   "totals": [0, 40], "current": 1}
     triad = frames[-2]          # C E G on the ring as the chord, the cursor on A
     assert [hue(c) for c in triad["wheel"]] == [
         "orange", "off", "off", "off", "orange", "off", "off", "orange", "off", "blue", "off",

@@ -1,0 +1,102 @@
+"""The hand and score modes in the simulator (the unmodified firmware on the MicroPython unix
+port), driven with knob and button only; the frames' "hand" and "score"; the score kept in the
+record store across mode switches and reboots; a scripted round of The Original credited
+through the pad ends with chromawheel score's totals."""
+
+import json
+
+import pytest
+
+from firmware.modes import mode_names
+from host_tools.cli.main import main
+from host_tools.sim.simulator import run_script
+
+pytestmark = pytest.mark.usefixtures("simulator")
+
+
+def switch(current, mode):
+    """Long press (menu), click (change the mode), turn to it, click (keep), long (leave)."""
+    steps = mode_names().index(mode) - mode_names().index(current)
+    return "long; click; %s %d; click; long" % ("cw" if steps >= 0 else "ccw", abs(steps))
+
+
+def notes(*pcs):
+    """Clicks entering cards at these pitch classes, in order, from the cursor at C."""
+    at = 0
+    steps = []
+    for pc in pcs:
+        if pc != at:
+            steps.append("cw %d" % ((pc - at) % 12))
+            at = pc
+        steps.append("click")
+    return "; ".join(steps), at
+
+
+def test_hand_entry_answers_and_a_credit_in_one_click(tmp_path):
+    entry, cursor = notes(0, 4, 7, 10, 2)          # C E G Bb D
+    frames, console = run_script("; ".join([switch("explorer", "hand"), entry]),
+                                 flash=str(tmp_path))
+    assert frames[-1]["hand"] == [1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0]
+    assert console[-1].startswith("hand: C D E G A#/Bb; cursor D; 39 answers")
+    # A reboot keeps the hand. To an empty sector, long press: the answers, best first
+    # (chords: G5 + C7 = 140); the knob steps through them.
+    frames, console = run_script("cw 3; long; cw 1; ccw 1", flash=str(tmp_path))
+    assert frames[0]["hand"] == [1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0]
+    assert console[-2] == "hand: C D E G A#/Bb; 2/39 best intervals 40: D M2 20 + Bb M2 20"
+    assert console[-1] == "hand: C D E G A#/Bb; 1/39 best chords 140: G 5 100 + C 7 40"
+    assert frames[-1]["display"][0].startswith("1/39 best chords")
+    # A click plays it (1 action from the answers, 2 from entering): 140 to the pad's
+    # current player (P2: P1 deals); its cards leave the hand.
+    frames, console = run_script("cw 3; long; click", flash=str(tmp_path))
+    assert frames[-1]["score"] == {"game": "original", "players": 2, "round": 1,
+                                   "totals": [0, 140], "current": 1}
+    assert frames[-1]["hand"] == [0] * 12
+    assert "credited 140 to P2" in console[-1]
+
+
+def last_score(frames):
+    """The score of the last frame that shows one (a credit's frame, or the score mode's)."""
+    return [f["score"] for f in frames if "score" in f][-1]
+
+
+def cli_total(capsys, melds, left, went_out):
+    argv = ["score", "carmony", "--unplayed", str(left), "--json"]
+    for meld in melds:
+        argv += ["--meld", meld]
+    if went_out:
+        argv.append("--went-out")
+    assert main(argv) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)["total"]
+
+
+def test_a_round_of_the_original_through_the_pad_equals_chromawheel_score(tmp_path, capsys):
+    flash = str(tmp_path)
+    # P2 plays first (P1 deals): C minor (40) and C E G Bb (C7, 70) in meld check, each
+    # played with a long press; then P1: the C major scale (350), goes out (+200).
+    cm, _ = notes(0, 3, 7)
+    c7, _ = notes(0, 4, 7, 10)
+    major, _ = notes(0, 2, 4, 5, 7, 9, 11)
+    script = "; ".join([switch("explorer", "meld check"),
+                        cm, "long", "ccw 7",              # cursor back to C
+                        c7, "long", "ccw 10"])
+    frames, console = run_script(script, flash=flash)
+    assert last_score(frames)["totals"] == [0, 110]
+    # The score mode: pass the turn (double), then back to meld check for P1's meld.
+    frames, console = run_script(switch("meld check", "score") + "; double", flash=flash)
+    assert frames[-1]["score"]["current"] == 0
+    frames, console = run_script(switch("score", "meld check") + "; " + major + "; long",
+                                 flash=flash)
+    assert last_score(frames)["totals"] == [350, 110]
+    # Went out: the score mode's item 9 (+200); P2 holds 2 cards: -10 each.
+    went_out = "cw 9; click; double; cw 1; click; click"
+    frames, console = run_script(switch("meld check", "score") + "; " + went_out, flash=flash)
+    totals = frames[-1]["score"]["totals"]
+    assert totals == [cli_total(capsys, ["major:C,D,E,F,G,A,B"], 0, True),
+                      cli_total(capsys, ["min:C,Eb,G", "7:C,E,G,Bb"], 2, False)]
+    assert totals == [550, 90]
+    # A reboot keeps it (and the mode); the end of the round (after the 11 items, next
+    # player and undo) names the next dealer: P1 won, P2 (to their right) deals.
+    frames, console = run_script("cw 13; click", flash=flash)
+    assert frames[-1]["score"]["totals"] == [550, 90]
+    assert "round 2: P2 deals, P1 plays first" in console[-1]
+    assert frames[-1]["score"]["round"] == 2
