@@ -90,8 +90,16 @@ class Mode(modes.Mode):
         if shown is not None:
             meldset = self.ctx.meldset
             i = shown[1]
-            paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), shown[2],
-                       meldset.kind(i), self.ctx.settings["colours"] == "note")
+            by_note = self.ctx.settings["colours"] == "note"
+            required = meldset.required_mask(i)
+            optional = meldset.optional_mask(i)
+            # An optional note entered is a card of the meld like a required one: lit as
+            # entered, full; only the optional notes not entered stay dim.
+            root = shown[2]
+            for sector in range(12):
+                if self.counts[sector]:
+                    required |= 1 << ((sector - root) % 12)
+            paint_meld(frame, required, optional & ~required, root, meldset.kind(i), by_note)
         else:
             for sector in range(12):
                 count = self.counts[sector]

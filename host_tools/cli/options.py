@@ -34,6 +34,13 @@ def settings_option(text):
             raise UserError("--settings: no setting %r (settings: %s)" % (
                 key, ", ".join(sorted(known))))
     problems = firmware_settings.Settings(_OneRecord(json.dumps(values))).load().problems
+    if "mode" in values and not problems:
+        # The firmware falls back to the first mode for a name it does not know; asked for
+        # on the command line, an unknown mode is a mistake to name, not to run around.
+        from firmware.modes import mode_names
+        if values["mode"] not in mode_names():
+            problems = ["mode %r: no such mode (modes: %s)" % (
+                values["mode"], ", ".join(mode_names()))]
     if problems:
         raise UserError("--settings: " + "; ".join(p.replace(", using the default", "")
                                                    for p in problems))
