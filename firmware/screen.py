@@ -57,7 +57,9 @@ def _music_word(word):
 
 
 def music_text(line):
-    return " ".join("/".join(_music_word(part) for part in word.split("/"))
+    # Notes joined by '/' (F#/Gb) or '-' (F-Gb, a step between two cards) each get their glyphs.
+    return " ".join("/".join("-".join(_music_word(note) for note in part.split("-"))
+                             for part in word.split("/"))
                     for word in line.split(" "))
 
 

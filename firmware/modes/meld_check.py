@@ -126,7 +126,9 @@ class Mode(modes.Mode):
             words.append("%s %d points%s" % (meld_title(meldset, i, root), points,
                                              " (C root: refill)" if root_pc == 0 else ""))
         points, i, root_pc = self.readings[0]
-        return "%s; cards %s: %s" % (head, self._spelled(i, root_pc), " | ".join(words))
+        # What one more card makes, after a meld too (E G Bb: with D, E half-diminished 7th).
+        return "%s; cards %s: %s%s" % (head, self._spelled(i, root_pc), " | ".join(words),
+                                       self._near())
 
     def display(self):
         """The panel's shorter text: the melds by root and id ('C 6', 'A min7') with points."""

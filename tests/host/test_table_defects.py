@@ -26,3 +26,10 @@ def test_an_unknown_mode_in_settings_is_an_error_naming_it(capsys):
     err = capsys.readouterr().err
     assert err.startswith("error: --settings: mode 'bogus': no such mode (modes: explorer, ")
     assert "hand, score)" in err
+
+
+def test_the_display_gives_music_signs_to_notes_joined_by_a_dash():
+    from firmware.screen import music_text
+    from hardware.font import FLAT, SHARP
+    assert music_text("(F-Gb) F#/Gb") == "(F-G%s) F%s/G%s" % (FLAT, SHARP, FLAT)
+    assert music_text("-10 C-root") == "-10 C-root"
