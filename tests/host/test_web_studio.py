@@ -385,6 +385,26 @@ def test_nothing_is_lost(size, site, tmp_path):
     assert page.text_content("#source-name") == "lesson-one.json"
 
 
+def test_the_starting_points(view, site):
+    """A copy of the set on the wheel (the default, on a fresh page) under a name of its own,
+    so that it can be previewed; the shipped sets; an empty one (test_nothing_is_lost)."""
+    _ready(view, site.url)
+    options = view.eval_on_selector_all("#example option", "o => o.map(x => x.value)")
+    assert options[:2] == ["", "@board"] and {"default.json", "jazz.json"} <= set(options)
+    view.select_option("#example", "@board")
+    result = _settle(view)
+    source = json.loads(view.input_value("#source"))
+    assert source["name"] == "my-default" and source["title"].startswith("My ")
+    assert view.text_content("#source-name") == "my-default.json"
+    assert result["valid"] and not result["refused"] and not view.is_disabled("#preview")
+    assert len(source["melds"]) == 60
+    view.select_option("#example", "modes.json")       # the copy was never saved: asked
+    view.wait_for_selector("#ask[open]")
+    view.click("#ask-yes")
+    _settle(view)
+    assert view.text_content("#source-name") == "modes.json"
+
+
 # The class set: major and minor triads, a dominant seventh, a major scale, a blues scale.
 CLASS_SET = [("maj", "chord", ["1", "3", "5"]), ("min", "chord", ["1", "b3", "5"]),
              ("7", "chord", ["1", "3", "5", "b7"]),
@@ -436,6 +456,9 @@ def test_the_keyboard(size, site):
     _settle(page)
     _console_says(page, "C major triad (maj): C E G")
     assert page.is_hidden("#help")
+    # The console and the key hints: open on a computer, behind "details" on a touch screen.
+    assert page.evaluate("document.querySelector('#details').open") == (not page.touch)
+    assert page.is_visible("#console") == (not page.touch)
     page.focus("#help-button")
     page.keyboard.press("Enter")
     assert page.is_visible("#help")
@@ -612,6 +635,21 @@ def test_the_file_name_follows_what_was_opened_or_named(view, site, tmp_path):
     view.fill("#set-title", "Année 8: les accords")
     _settle(view)
     assert view.text_content("#source-name") == "annee-8-les-accords.json"
+    # The validator's limits on the fields; an over-long title in a file said at the title.
+    assert view.get_attribute("#set-title", "maxlength") == "255"
+    assert view.get_attribute("#meld-id", "maxlength") == "16"
+    long = tmp_path / "long.json"
+    long.write_text(json.dumps(dict(BY_HAND, title="x" * 300)))
+    view.set_input_files("#meldset-file", str(long))
+    view.wait_for_selector("#ask[open]")                # the renamed set is not saved
+    view.click("#ask-yes")
+    _settle(view)
+    assert view.text_content("#source-name") == "long.json"
+    assert view.text_content("#set-title-error") == "300 characters, at most 255"
+    assert view.get_attribute("#set-title", "aria-invalid") == "true"
+    view.click("#undo")
+    _settle(view)
+    assert view.input_value("#set-title") == "Année 8: les accords"
     # A set with a problem: save says what is wrong and offers a draft.
     view.fill("#meld-name", "minor triad")
     _settle(view)

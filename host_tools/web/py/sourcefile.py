@@ -1,6 +1,8 @@
-"""A meld-set source file read as the laptop reads it (host_tools/set_files.py: read_bytes,
-then parse_source), with the same messages, for the page's MicroPython, whose json module
-says only "syntax error in JSON" and has no object_pairs_hook.
+"""Kept because the page needs the command line's exact messages: MicroPython's json module
+says only "syntax error in JSON" (no line, no column) and has no object_pairs_hook, so a file
+the studio cannot open would be said less well than `chromawheel meldset validate` says it.
+This reads a meld-set source as the laptop reads it (host_tools/set_files.py: read_bytes,
+then parse_source), with the same messages.
 
 The decoder follows CPython's json scanner (Modules/_json.c, 3.9-3.12) step by step: the same
 values, the same first error at the same place ("Expecting ',' delimiter", line and column in

@@ -202,6 +202,10 @@ export class Studio {
     $("no-serial").hidden = this.serial;
     document.body.dataset.webSerial = this.serial ? "yes" : "no";
     this.checks = 0;
+    // Leaving asks only when this browser could not keep the work (its storage refused it).
+    window.addEventListener("beforeunload", (event) => {
+      if (this.unkept && this.dirty) event.preventDefault();
+    });
     this.ready = this.track(() => this.start());
   }
 
@@ -218,6 +222,7 @@ export class Studio {
       const name = event.target.value;
       event.target.value = "";
       if (name === "@board") await this.track(() => this.fromBoard());
+      else if (name === "default.json") await this.track(() => this.copyOf("default"));
       else if (name) await this.track(async () => this.openAsked(name, await this.host.example(name)));
     });
     $("new-set").addEventListener("click", () => this.track(() => this.newSet()));
@@ -420,10 +425,16 @@ export class Studio {
       this.said(`the wheel runs the set “${name}”, which this page cannot read back`);
       return;
     }
+    await this.copyOf(name, `copy the wheel's set “${name}”`);
+  }
+
+  // A shipped set as a copy of one's own: another name (the wheel's own "default" is never
+  // replaced by a flash), "My …" as its title.
+  async copyOf(name, what = `start from a copy of “${name}”`) {
     const source = JSON.parse(decoder.decode(await this.host.example(name + ".json")));
     source.name = fileNameOf("my " + name, this.limits.set_name);
     source.title = "My " + (source.title || name);
-    if (!(await this.replaceOk(`copy the wheel's set “${name}”`))) return;
+    if (!(await this.replaceOk(what))) return;
     await this.open(source.name + ".json", encoder.encode(formatSet(source)));
     this.baseline = "";                  // a copy never saved to a file: asked about
     this.keep();
