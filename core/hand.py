@@ -274,17 +274,24 @@ class HandSearch:
             return total
 
         def search(m, start, cards_left, score):
-            # Depth first, meld by meld: more of meld m (its variants from `start` on, at
-            # most cards_left more), or on to meld m + 1. A branch that cannot beat the best
-            # turn found so far, even if every card left earned its best rate, is cut.
+            # Depth first over the sets of plays, each taken in the melds' order (meld m's
+            # variants from `start` on, at most cards_left more of it, then later melds). A
+            # meld whose best rates, on every card left, cannot beat the best turn found so
+            # far ends the loop: the melds after it can earn no more.
             if score > best[0]:
                 best[0] = score
                 best[1] = list(chain)
-            if m == len(melds) or score + worth(m) <= best[0]:
-                return
-            if cards_left:
-                group = groups[melds[m]]
-                for g in range(start, len(group)):
+            for n in range(m, len(melds)):
+                if score + worth(n) <= best[0]:
+                    return
+                if n == m:
+                    first, allowed = start, cards_left
+                else:
+                    first, allowed = 0, copies[n]
+                if not allowed:
+                    continue
+                group = groups[melds[n]]
+                for g in range(first, len(group)):
                     v = group[g]
                     fits = True
                     for pc, k in need[v]:
@@ -296,12 +303,10 @@ class HandSearch:
                     for pc, k in need[v]:
                         left[pc] -= k
                     chain.append(v)
-                    search(m, g, cards_left - 1, score + _score(variants[v]) * _SCALE)
+                    search(n, g, allowed - 1, score + _score(variants[v]) * _SCALE)
                     chain.pop()
                     for pc, k in need[v]:
                         left[pc] += k
-            if m + 1 < len(melds):
-                search(m + 1, 0, copies[m + 1], score)
 
         search(0, 0, copies[0], 0)
         score = best[0]
