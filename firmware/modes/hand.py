@@ -38,7 +38,7 @@ class Mode(modes.Mode):
 
     def set_changed(self):
         self.search = HandSearch(self.ctx.meldset)
-        self._answer()
+        self.answers = None
 
     # ---- the hand, kept ----------------------------------------------------------------
 
@@ -55,7 +55,8 @@ class Mode(modes.Mode):
         return sum(self.counts)
 
     def _answer(self):
-        """The answers: the best turn of each type that has one, then every meld."""
+        """The answers: the best turn of each type that has one, then every meld. Searched
+        when asked for (the answers shown), not at every card: a click stays quick."""
         answers = []
         if self.cards():
             for kind in range(3):
@@ -89,7 +90,9 @@ class Mode(modes.Mode):
     def _changed(self):
         self._save()
         self.selected = 0
-        self._answer()
+        self.answers = None
+        if self.answering:
+            self._answer()
 
     def on_click(self):
         self.hint = None
@@ -128,6 +131,7 @@ class Mode(modes.Mode):
         elif self.cards():
             self.answering = True
             self.selected = 0
+            self._answer()
         else:
             self.ctx.open_menu()
 
@@ -184,12 +188,11 @@ class Mode(modes.Mode):
             head += " (%s)" % self.hint
         if not self.cards():
             return head + "; click adds the card under the cursor"
+        if not self.answering:
+            return "%s; %d cards; cursor %s (long press on an empty sector: the answers)" % (
+                head, self.cards(), pc_label(self.cursor))
         if not self.answers:
             return head + "; no meld"
-        if not self.answering:
-            label, points, plays = self.answers[0]
-            return "%s; cursor %s; %d answers, long press on an empty sector shows them: %s" % (
-                head, pc_label(self.cursor), len(self.answers), self._answer_name(0))
         return "%s; %d/%d %s" % (head, self.selected + 1, len(self.answers),
                                  self._answer_name(self.selected))
 

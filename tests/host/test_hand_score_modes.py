@@ -37,7 +37,8 @@ def test_hand_entry_answers_and_a_credit_in_one_click(tmp_path):
     frames, console = run_script("; ".join([switch("explorer", "hand"), entry]),
                                  flash=str(tmp_path))
     assert frames[-1]["hand"] == [1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0]
-    assert console[-1].startswith("hand: C D E G A#/Bb; cursor D; 39 answers")
+    assert console[-1] == ("hand: C D E G A#/Bb; 5 cards; cursor D (long press on an empty "
+                           "sector: the answers)")
     # A reboot keeps the hand. To an empty sector, long press: the answers, best first
     # (chords: G5 + C7 = 140); the knob steps through them.
     frames, console = run_script("cw 3; long; cw 1; ccw 1", flash=str(tmp_path))
