@@ -48,7 +48,8 @@ BY_HAND = {
          "degrees": ["1", "b3", "b5", "bb7"]},
         {"id": "7", "name": "dominant seventh", "kind": "chord",
          "degrees": ["1", "3", "#4", "5", "7"]},
-        {"id": "maj7", "name": "major seventh", "kind": "chord", "degrees": ["1", "3", "5", "7", "8"]},
+        {"id": "maj7", "name": "major seventh", "kind": "chord",
+         "degrees": ["1", "3", "5", "7", "8"]},
     ]}
 STARTS = [{0, 4, 7}, {0, 3, 7}, {0, 4, 7, 10}, {0, 4, 7, 11}]
 TAPS = [
@@ -511,7 +512,6 @@ def test_a_vertical_swipe_over_the_wheel_scrolls(chromium, site):
                 "type": "touchMove", "touchPoints": [{"x": x, "y": y - 25 * k}]})
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         page.wait_for_function("(y) => scrollY > y + 100", arg=before, timeout=10000)
-        page.click("#power") if False else None
         assert page.text_content("#console").count("major triad") == 1   # not turned
         context.close()
 
@@ -812,6 +812,24 @@ def test_the_help_links_the_repositorys_pages_when_published():
     links = build.docs_links({"GITHUB_REPOSITORY": "someone/chromawheel", "GITHUB_SHA": "abc"})
     assert links["using.md"] == "https://github.com/someone/chromawheel/blob/abc/docs/using.md"
     assert build.docs_links({})["music.md"] == "docs/music.html"
+
+
+def test_the_documents_render_as_pages():
+    """The help's documents as HTML (host_tools/web/markdown.py): what the repository's
+    Markdown uses, links to bundled documents turned into their pages."""
+    from host_tools.web import markdown
+    text = ("# Title\n\nSome *words* and **bold**, `code <b>`, [a link](music.md#the-root) and "
+            "[out](https://example.org).\n\n| a | b |\n| --- | --- |\n| 1 | `x|` |\n\n"
+            "- one\n  more\n- two\n\n1. first\n\n```console\n$ make <web>\n```\n")
+    html = markdown.page(text, ["music.md"])
+    assert "<title>Title · ChromaWheel</title>" in html
+    assert '<h1 id="title">Title</h1>' in html
+    assert "Some <i>words</i> and <b>bold</b>, <code>code &lt;b&gt;</code>" in html
+    assert '<a href="music.html#the-root">a link</a>' in html
+    assert '<a href="https://example.org">out</a>' in html
+    assert "<th>a</th><th>b</th>" in html and "<td>1</td>" in html
+    assert "<ul><li>one more</li><li>two</li></ul>" in html and "<ol><li>first</li></ol>" in html
+    assert "<pre><code>$ make &lt;web&gt;</code></pre>" in html
 
 
 def test_the_readmes_screenshots(chromium, site):
