@@ -7,7 +7,7 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: setup test check test-core-mpy sim bench package lock clean uf2 uf2-frozen web web-screenshot dist
+.PHONY: setup test check test-core-mpy sim bench package lock clean uf2 uf2-frozen stl web web-screenshot dist
 
 # The main job: the firmware in the simulator (keys in a terminal; a demo otherwise). It needs
 # only what running needs (requirements.txt: about 45 MB), not the test tools.
@@ -92,6 +92,10 @@ uf2: setup
 # The same with the firmware frozen in (needs the ARM toolchain; see the script).
 uf2-frozen: setup
 	host_tools/builds/build_uf2.sh frozen
+
+# The enclosure's four parts for the Pico and the 12-LED ring, as STL (needs openscad).
+stl: setup
+	$(BIN)/python -m host_tools.builds.enclosure --stl build/stl --board pico --ring-leds 12
 
 bench: setup
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-bench.txt
