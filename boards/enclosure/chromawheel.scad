@@ -29,6 +29,12 @@ part = "all";          // all | base | encoder_mount | ring_holder | faceplate
 ring_leds = 12;        // 12 | 16 | 24 | 60: picks the ring's size from RINGS below
 board = "pico";        // pico | qtpy (or qtpy_rp2040) | esp32: picks the footprint from BOARDS
 encoder = "ec11";      // ec11 (a bare encoder, wires soldered on) | ky040 (the module)
+headers = false;       // true: a board with pin headers fitted (the Pico H, a Pico with
+                       // headers soldered on): the base makes room for the pins and the wires
+                       // soldered or pushed onto them under the board
+display = true;        // the OLED: a window in the base's wall at 6 o'clock and rails that
+                       // hold the module behind it (false: a plain wall)
+buzzer = true;         // the piezo: a pocket in the base's floor with sound holes
 
 /* [Ring: 0 = from the table] */
 ring_od = 0;           // outer diameter of the ring's PCB
@@ -48,23 +54,44 @@ paper_d = 0;           // the paper face's cut diameter; 0 = what `chromawheel b
                        // draws: the ring's outer diameter + 2 x (7 label gap + 12 margin)
 explode = 10;          // the gap between the parts when part = "all"
 
+/* [The capacitor and the ring's wires] */
+// The 1000 uF can is soldered across the ring's 5V and GND pads on the ring's back and goes
+// down, with the ring's three wires, through a channel cut through the ring holder and the
+// encoder mount at wire_angle into the base's cavity.
+cap_d = 8.0;           // the can's diameter (1000 uF 6.3-10 V: 8 mm)
+cap_h = 11.5;          // its height, without the leads
+wire_channel = 2.0;    // room for wires and solder under the ring's pads (the groove deepens)
+
+/* [The OLED: a 0.96" SSD1306 module, standing behind the window] */
+oled_pcb = [27.5, 28.0];   // width, height (generic 4-pin modules 27 x 27.5; Adafruit 326 28 x 27)
+oled_pcb_t = 1.6;
+oled_glass = [26.8, 19.4, 1.6];   // the glass panel on the PCB's front: width, height, thickness
+oled_glass_z = 4.5;    // the glass's lower edge above the PCB's lower edge (pins at the top)
+oled_view = [23.0, 12.0];  // the window: the 21.7 x 10.9 mm active area and a margin
+
+/* [The piezo and the level shifter] */
+piezo_d = 12.2;        // Adafruit 160 (PS1240): 12.2 mm across, 6.5 mm tall
+piezo_angle = 330;     // beside the board's far end, right of the OLED
+shifter = [20.5, 8.5]; // the 74AHCT125 in DIP-14 (19.3 x 6.35 body, 7.6 mm over the pins)
+
 /* [Screws: M2.5, self-tapping into the base] */
 screw_d = 2.5;
 screw_pilot = 2.2;     // the pilot hole in the base's wall
 screw_head_d = 5.0;    // pan head: on the faceplate, outside the paper (paper_side = "top")
-screw_angles = [30, 150, 270];   // degrees anticlockwise from 3 o'clock, USB at 90 (12 o'clock)
+screw_angles = [0, 120, 240];    // degrees anticlockwise from 3 o'clock, USB at 90 (12 o'clock),
+                                 // the OLED's window at 270 (6 o'clock) between two
 
 /* [The encoder: EC11, M7x0.75 bushing, 6 mm shaft] */
 bushing_d = 7.0;
 bushing_len = 7.0;     // from the mounting face
 shaft_d = 6.0;
-shaft_len = 20.0;      // from the mounting face: 15, 20, 25 and 30 are sold
+shaft_len = 20.0;      // from the mounting face: 15, 20, 25 and 30 are sold (PEC11R-4220F: 20)
+knob_bore = 8.0;       // the least shaft a knob grips (push-on knobs: 8-10 mm bores)
 washer_d = 12.0;       // the washer under the M7 nut (the nut is 2 mm, the washer 0.5)
 nut_h = 2.5;           // nut and washer
 tab_w = 2.0;           // the anti-rotation slot: its width, and how far out from the axis it
 tab_reach = 8.0;       // goes (where the lug sits varies by maker; or break the lug off)
-wire_slot = [8.0, 5.0];  // tangential x radial: the ring's three wires down to the board
-wire_angle = 210;
+wire_angle = 210;      // where the ring's pads are: the channel down to the board
 
 $fa = 6;               // facets: -D '$fa=2' -D '$fs=0.4' for smoother curves (slower)
 $fs = 0.8;
@@ -86,6 +113,9 @@ BOARDS = [
     ["qtpy",  21.8, 17.8, 1.6, 0.8,  2.0, 6.0, 13.0, 8.0, 1.6, "ledges"],
     ["esp32", 55.0, 28.0, 1.6, 1.6, 11.0, 6.0, 13.0, 9.0, 1.5, "ledges"],
 ];
+// With headers fitted: the header's plastic (2.5 mm) and its pins (6 mm) under the PCB, and
+// a wire's housing or solder joint on each pin: the room under the board becomes this.
+HEADER_UNDER = 11.0;
 PICO_HOLES = [[-5.7, -23.5], [5.7, -23.5], [-5.7, 23.5], [5.7, 23.5]];  // 2.1 mm, M2
 PICO_HOLE_D = 2.1;
 LEDGE = 1.5;           // the ledges' width under the PCB's short ends
@@ -113,7 +143,7 @@ ID = RING[2];
 assert(OD > ID && ID > 0, "ring_od must be larger than ring_id (set both)");
 
 pcb_l = B[1]; pcb_w = B[2]; pcb_t = B[3]; usb_over = B[4];
-under = B[5]; above = B[6]; usb_w = B[7]; usb_h = B[8]; usb_z = B[9]; supports = B[10];
+under = headers ? max(B[5], HEADER_UNDER) : B[5]; above = B[6]; usb_w = B[7]; usb_h = B[8]; usb_z = B[9]; supports = B[10];
 enc_depth = E[1]; enc_reach = E[2];
 
 r_pocket = OD / 2 + clearance;            // the groove's outer wall
@@ -146,7 +176,8 @@ usb_face = pocket_top - clearance;        // the connector's face
 pcb_y = usb_face - usb_over - pcb_l / 2;  // the PCB's centre
 pcb_z = floor_t + under;                  // the PCB's underside
 cavity_h = under + pcb_t + above + enc_depth;
-base_h = floor_t + cavity_h;
+oled_h = oled_pcb[1] + 1.0;               // the module standing on the floor, and a gap
+base_h = floor_t + max(cavity_h, display ? oled_h : 0);
 usb_c = pcb_z + pcb_t + usb_z;            // the connector's centre height
 usb_bottom = max(floor_t, usb_c - usb_h / 2);
 
@@ -160,11 +191,44 @@ stack = face_t + holder_t + plate_t;      // what a screw goes through
 screw_len = ceil((stack + 6) / 2) * 2;    // and at least 6 mm into the base
 wire_r = (OD + ID) / 4;
 
+// the channel for the capacitor and the wires: a sector round wire_angle from the ring's
+// inner edge to past its outer edge, as wide as the can and its clearance both ways
+chan_r0 = r_boss;
+chan_r1 = max(r_pocket + 1.0, r_boss + cap_d + 2 * clearance);
+chan_deg = 2 * asin((cap_d / 2 + clearance) / chan_r0) + 8;   // the can lies across it
+cap_below = cap_h + 1.0 - (holder_t + plate_t);     // how far the can hangs into the base
+
+// the OLED: its PCB's front against a flat inside the wall at 6 o'clock
+oled_plane = sqrt(r_in * r_in - pow(oled_pcb[0] / 2 + 3, 2)) - 0.5;   // the flat's distance
+oled_window_z = floor_t + oled_glass_z + oled_glass[1] / 2;            // the window's centre
+rail = 2.0;                               // the rails' width each side of the PCB
+// the piezo's pocket in the floor
+collar_r = piezo_d / 2 + clearance + 1.2;
+piezo_r = r_in - collar_r - 0.5;
+piezo_xy = [piezo_r * cos(piezo_angle), piezo_r * sin(piezo_angle)];
+// the level shifter's bay, beside the board on the left
+shifter_xy = [-(pocket_w / 2 + wall + 2 + shifter[1] / 2 + 1), 0];
+
 assert(ID / 2 - clearance - center_d / 2 >= 1.2,
        "the ring's hole is too small for the encoder's nut and washer");
 assert(nut_h < holder_t, "the nut does not fit under the ring holder");
-assert(knob_room >= 5,
-       str("the shaft leaves only ", knob_room, " mm for the knob: use a longer one"));
+assert(knob_room >= knob_bore,
+       str("shaft_len = ", shaft_len, " leaves only ", knob_room, " mm above the faceplate, ",
+           "a knob needs ", knob_bore, ": use an encoder with a longer shaft (20 mm)"));
+assert(chan_r1 < r_screw - hole / 2 - wall, "the capacitor's channel runs into a screw");
+// the board's cradle in plan, and what stands on the floor beside it
+frame = [-pocket_w / 2 - wall, pocket_w / 2 + wall, pcb_y - pcb_l / 2 - clearance - wall];
+function gap_to_frame(x, y) = let(dx = max(frame[0] - x, 0, x - frame[1]),
+                                  dy = max(frame[2] - y, 0)) sqrt(dx * dx + dy * dy);
+piezo_gap = gap_to_frame(piezo_xy[0], piezo_xy[1]) - collar_r;
+oled_gap = oled_plane - oled_pcb_t - clearance - 1.2 + frame[2];
+shifter_reach = norm([abs(shifter_xy[0]) + shifter[1] / 2 + 1.2,
+                      abs(shifter_xy[1]) + shifter[0] / 2 + 1.2]);
+assert(!buzzer || piezo_gap > 0.5, str("the piezo's collar runs into the board's cradle (",
+                                       piezo_gap, " mm)"));
+assert(!display || oled_gap > 0.5, str("the OLED runs into the board's cradle (", oled_gap,
+                                       " mm)"));
+assert(shifter_reach < r_in, "the level shifter's bay does not fit beside the board");
 assert(usb_c + usb_h / 2 < base_h, "the USB opening does not fit in the base");
 
 echo(str("CHROMAWHEEL part=", part, " board=", board_key, " encoder=", encoder,
@@ -177,7 +241,18 @@ echo(str("CHROMAWHEEL part=", part, " board=", board_key, " encoder=", encoder,
          " holder_t=", holder_t, " holder_floor=", holder_floor, " face_t=", face_t,
          " face_hole=", face_hole, " bushing_hole=", bushing_hole, " center_d=", center_d,
          " screw_r=", r_screw, " screw_len=", screw_len, " knob_room=", knob_room,
-         " wire_r=", wire_r, " wire_angle=", wire_angle,
+         " wire_r=", wire_r, " wire_angle=", wire_angle, " headers=", headers,
+         " under=", under, " cap_d=", cap_d, " cap_h=", cap_h, " chan_r0=", chan_r0,
+         " chan_r1=", chan_r1, " chan_deg=", chan_deg, " cap_below=", cap_below,
+         " wire_channel=", wire_channel, " shaft_len=", shaft_len, " knob_bore=", knob_bore,
+         " display=", display, " oled_plane=", oled_plane, " oled_window_z=", oled_window_z,
+         " oled_view_w=", oled_view[0], " oled_view_h=", oled_view[1],
+         " oled_pcb_w=", oled_pcb[0], " oled_pcb_h=", oled_pcb[1], " oled_pcb_t=", oled_pcb_t,
+         " oled_glass_t=", oled_glass[2], " cavity_h=", cavity_h,
+         " buzzer=", buzzer, " piezo_d=", piezo_d, " piezo_x=", piezo_xy[0],
+         " piezo_y=", piezo_xy[1], " shifter_x=", shifter_xy[0], " shifter_y=", shifter_xy[1],
+         " shifter_l=", shifter[0], " shifter_w=", shifter[1], " piezo_gap=", piezo_gap,
+         " oled_gap=", oled_gap, " shifter_reach=", shifter_reach, " collar_r=", collar_r,
          " screw_angles=", join(screw_angles)));
 
 // ---------------------------------------------------------------------------------------
@@ -194,10 +269,11 @@ module screw_holes(d, z0, h) {
         translate([r_screw * cos(a), r_screw * sin(a), z0]) hole_cyl(d / 2, h);
 }
 
+// the channel for the capacitor and the ring's wires, through a part h thick
 module wire_hole(h) {
-    rotate(wire_angle)
-        translate([wire_r - wire_slot[1] / 2, -wire_slot[0] / 2, -1])
-            cube([wire_slot[1], wire_slot[0], h + 2]);
+    rotate(wire_angle - chan_deg / 2)
+        rotate_extrude(angle = chan_deg)
+            translate([chan_r0, -1]) square([chan_r1 - chan_r0, h + 2]);
 }
 
 // a small notch in the top of the rim at 12 o'clock: line up C (and the USB end) with it
@@ -239,12 +315,58 @@ module base() {
                 translate([0, 0, floor_t]) hole_cyl(r_in, base_h);
             }
             cradle();
+            if (display) oled_seat();
+            if (buzzer) translate([piezo_xy[0], piezo_xy[1], floor_t])
+                difference() {            // a collar the piezo presses into
+                    cylinder(r = collar_r, h = 2.0);
+                    translate([0, 0, -1]) hole_cyl(piezo_d / 2 + clearance, 4);
+                }
+            // the level shifter's bay: a low rim it sits in on a strip of foam tape
+            translate([shifter_xy[0], shifter_xy[1], floor_t]) difference() {
+                translate([-shifter[1] / 2 - 1.2, -shifter[0] / 2 - 1.2, 0])
+                    cube([shifter[1] + 2.4, shifter[0] + 2.4, 1.2]);
+                translate([-shifter[1] / 2, -shifter[0] / 2, -1])
+                    cube([shifter[1], shifter[0], 3.2]);
+            }
         }
+        if (display) oled_window();
+        if (buzzer) for (a = [0, 120, 240])         // sound holes under the piezo
+            translate([piezo_xy[0] + 3 * cos(a), piezo_xy[1] + 3 * sin(a), -1])
+                cylinder(d = 2.0, h = floor_t + 2);
         // the opening for the USB plug, through the wall at 12 o'clock
         translate([-usb_w / 2, usb_face - 1, usb_bottom])
             cube([usb_w, r_out - usb_face + 2, usb_c + usb_h / 2 - usb_bottom]);
         screw_holes(screw_pilot, floor_t, base_h);
     }
+}
+
+// the OLED at 6 o'clock: the wall filled to a flat at oled_plane, the glass in a recess in
+// it, the module's PCB against it, held by two rails it slides down between
+module oled_seat() {
+    w = oled_pcb[0] / 2 + clearance;
+    difference() {
+        intersection() {
+            translate([-w - rail, -r_in - 1, 0]) cube([2 * (w + rail), r_in + 1 - oled_plane
+                + oled_pcb_t + clearance + 1.2, base_h]);
+            cylinder(r = r_in + 0.01, h = base_h);
+        }
+        // the PCB's slot between the rails' lips, open at the top
+        translate([-w, -oled_plane, floor_t])
+            cube([2 * w, oled_pcb_t + clearance, base_h]);
+        // between the lips, the parts on the module's back
+        translate([-w + 1.5, -oled_plane + oled_pcb_t + clearance - 0.01, floor_t])
+            cube([2 * w - 3, 5, base_h]);
+    }
+}
+
+module oled_window() {
+    // the glass's recess in the flat, then the window through the wall
+    translate([-oled_glass[0] / 2 - clearance, -oled_plane - oled_glass[2] - clearance,
+               floor_t + oled_glass_z - clearance])
+        cube([oled_glass[0] + 2 * clearance, oled_glass[2] + clearance + 0.01,
+              oled_glass[1] + 2 * clearance]);
+    translate([-oled_view[0] / 2, -r_out - 1, oled_window_z - oled_view[1] / 2])
+        cube([oled_view[0], r_out + 1 - oled_plane, oled_view[1]]);
 }
 
 module encoder_mount() {

@@ -193,8 +193,64 @@ def check_base(solid, echo, board, ring):
     empty(solid, [(x, y, echo["usb_z"] + dz) for x in (-5, 0, 5) for y in ys
                   for dz in (-3, 0, 3)], "the USB opening")
     wall = echo["outer_d"] / 2 - 1
-    solid_at(solid, list(around(wall, echo["base_h"] / 2, skip=[90] + screw_angles(echo))),
-             "the wall")
+    window = [270] if echo["display"] == "true" else []
+    solid_at(solid, list(around(wall, echo["base_h"] / 2, skip=[90] + window +
+                                screw_angles(echo))), "the wall")
+    if window:
+        check_oled_seat(solid, echo)
+    if echo["buzzer"] == "true":
+        check_piezo(solid, echo)
+    check_shifter_bay(solid, echo)
+
+
+# The OLED: a 0.96" SSD1306 module's makers' sizes, not the model's table: its active area
+# (21.74 x 10.86 mm), its PCB 27-28 mm square and 1.6 mm thick, the glass 1.6 mm over it.
+OLED_ACTIVE = (21.74, 10.86)
+OLED_PCB = (27.5, 28.0, 1.6)
+PIEZO_D = 12.2            # Adafruit 160 (PS1240)
+DIP14 = (19.3, 7.62)      # the 74AHCT125's body length and its span over the pins
+CAPACITOR = (8.0, 11.5)   # 1000 uF 10 V: diameter, height
+
+
+def check_oled_seat(solid, echo):
+    """The window shows the whole active area, through the wall; the PCB's slot is open from
+    the top down to the floor and as thick as the PCB; the module stands clear of the board."""
+    z, plane = echo["oled_window_z"], echo["oled_plane"]
+    w, h = OLED_ACTIVE
+    view = [(x, y, z + dz) for x in (-w / 2, 0, w / 2) for dz in (-h / 2, 0, h / 2)
+            for y in (-echo["outer_d"] / 2 + 0.1, -(echo["outer_d"] / 2 + plane) / 2)]
+    empty(solid, view, "the OLED's window")
+    slot = [(x, -plane + t, zz) for x in (-OLED_PCB[0] / 2 + 0.1, 0, OLED_PCB[0] / 2 - 0.1)
+            for t in (0.05, OLED_PCB[2] - 0.05)
+            for zz in (echo["floor_t"] + 0.1, echo["base_h"] / 2, echo["base_h"] - 0.1)]
+    empty(solid, slot, "the OLED's PCB in its slot")
+    # held: the rails' lips behind the PCB's edges, material beside them
+    lips = [(s * (OLED_PCB[0] / 2 - 0.5), -plane + OLED_PCB[2] + 0.5, echo["base_h"] / 2)
+            for s in (-1, 1)]
+    solid_at(solid, lips, "the rails' lips behind the OLED's PCB")
+    assert echo["base_h"] >= echo["floor_t"] + OLED_PCB[1], "the OLED stands taller than the base"
+    assert echo["oled_gap"] > 0.5, "the OLED runs into the board's cradle"
+
+
+def check_piezo(solid, echo):
+    x, y = echo["piezo_x"], echo["piezo_y"]
+    z = echo["floor_t"] + 0.5
+    empty(solid, [(x + dx, y + dy, z) for dx in (-PIEZO_D / 2 + 0.05, 0, PIEZO_D / 2 - 0.05)
+                  for dy in (-PIEZO_D / 2 + 0.05, 0, PIEZO_D / 2 - 0.05) if dx * dy == 0],
+          "the piezo in its collar")
+    solid_at(solid, [(x + PIEZO_D / 2 + 0.9, y, z)], "the piezo's collar")
+    empty(solid, [(x + 3, y, echo["floor_t"] / 2)], "a sound hole under the piezo")
+    assert math.hypot(x, y) + PIEZO_D / 2 < echo["cavity_d"] / 2
+    assert echo["piezo_gap"] > 0.5, "the piezo's collar runs into the board's cradle"
+
+
+def check_shifter_bay(solid, echo):
+    x, y = echo["shifter_x"], echo["shifter_y"]
+    length, span = DIP14
+    z = echo["floor_t"] + 0.5
+    empty(solid, [(x + dx, y + dy, z) for dx in (-span / 2, 0, span / 2)
+                  for dy in (-length / 2, 0, length / 2)], "the level shifter in its bay")
+    assert math.hypot(abs(x) + span / 2, abs(y) + length / 2) < echo["cavity_d"] / 2
 
 
 def check_encoder_mount(solid, echo, board, ring):
@@ -202,7 +258,25 @@ def check_encoder_mount(solid, echo, board, ring):
     z = echo["plate_t"] / 2
     empty(solid, around(EC11_BUSHING / 2, z, 16), "the EC11's bushing")
     solid_at(solid, around(EC11_BUSHING / 2 + 2.5, z, 16, skip=[90]), "the plate round the nut")
-    empty(solid, [polar(echo["wire_r"], echo["wire_angle"], z)], "the ring's wire slot")
+    check_channel(solid, echo, z)
+
+
+def channel(echo):
+    """Angles for around()'s skip that cover the channel (15 degrees each side of each)."""
+    half = echo["chan_deg"] / 2
+    return [echo["wire_angle"] + a for a in (-half + 15, 0, half - 15)]
+
+
+def check_channel(solid, echo, z):
+    """The capacitor (the can's makers' size, not the model's) and the ring's wires go down
+    through the channel at wire_angle: a circle as wide as the can fits in it, at the ring."""
+    d = CAPACITOR[0]
+    r = (echo["chan_r0"] + echo["chan_r1"]) / 2
+    cx, cy, _ = polar(r, echo["wire_angle"], z)
+    ring = [(cx + d / 2 * math.cos(math.radians(a)), cy + d / 2 * math.sin(math.radians(a)), z)
+            for a in range(0, 360, 30)]
+    assert echo["chan_r1"] - echo["chan_r0"] >= d + 0.4
+    empty(solid, ring + [(cx, cy, z)], "the capacitor's channel")
 
 
 def check_ring_holder(solid, echo, board, ring):
@@ -216,13 +290,14 @@ def check_ring_holder(solid, echo, board, ring):
         for z in (bottom + 0.05, top - 0.05):
             empty(solid, around(r, z, 36), "the ring at r=%.2f" % r)
     # held in a groove: a wall outside it, the boss inside, a floor under it
-    solid_at(solid, around(od / 2 + 1.0, top - 0.3, skip=skip), "the groove's outer wall")
-    solid_at(solid, around(inner / 2 - 1.0, top - 0.3, skip=[echo["wire_angle"]]),
+    solid_at(solid, around(od / 2 + 1.0, top - 0.3, skip=skip + channel(echo)),
+             "the groove's outer wall")
+    solid_at(solid, around(inner / 2 - 1.0, top - 0.3, skip=channel(echo)),
              "the boss in the ring's hole")
-    solid_at(solid, around((od + inner) / 4, bottom / 2, skip=[echo["wire_angle"]]),
+    solid_at(solid, around((od + inner) / 4, bottom / 2, skip=channel(echo)),
              "the floor under the ring")
     empty(solid, around(EC11_WASHER / 2, top / 2, 16), "the encoder's washer and nut")
-    empty(solid, [polar(echo["wire_r"], echo["wire_angle"], bottom / 2)], "the wire slot")
+    check_channel(solid, echo, bottom / 2)
 
 
 def check_faceplate(solid, echo, board, ring):
@@ -294,3 +369,59 @@ def test_a_bad_parameter_is_named(tmp_path, define, message):
     part = params.pop("part", "base")
     with pytest.raises(AssertionError, match=re.escape(message)):
         render(tmp_path / "x.stl", part, **params)
+
+
+def test_the_size_table_is_the_models():
+    from host_tools.builds import enclosure
+    with open(enclosure.README, encoding="utf-8") as f:
+        text = f.read()
+    assert enclosure.readme_with_table(text, enclosure.size_table()) == text, \
+        "regenerate: python -m host_tools.builds.enclosure --readme"
+
+
+def test_the_parts_lists_encoder_leaves_room_for_a_knob(tmp_path):
+    # boards/README.md names the encoder by its Bourns code: PEC11R-42LLF, LL its shaft's
+    # length in mm from the mounting face. The model is drawn for that shaft.
+    with open(os.path.join(ROOT, "boards", "README.md"), encoding="utf-8") as f:
+        (code,) = set(re.findall(r"Bourns (PEC11R-42(\d\d)F-S0024)", f.read()))
+    from host_tools.builds import enclosure
+    sizes = enclosure.echo()
+    assert sizes["shaft_len"] == int(code[1])
+    assert sizes["knob_room"] == pytest.approx(
+        int(code[1]) - sizes["plate_t"] - sizes["holder_t"] - sizes["face_t"])
+    assert sizes["knob_room"] >= sizes["knob_bore"] >= 8
+    # the 15 mm shaft the issue found: refused, naming the shaft
+    with pytest.raises(enclosure.OpenScadError, match=r"shaft_len = 15 leaves only 5\.8 mm"):
+        enclosure.echo(shaft_len=15)
+
+
+def test_the_header_variant_makes_room_under_the_board(tmp_path):
+    path, echo = render(tmp_path / "base.stl", "base", board="pico", ring_leds=12,
+                        headers=True)
+    assert echo["under"] >= 11            # 2.5 mm of header plastic, 6 mm pins, a joint
+    check_base(Solid(read_stl(path)), echo, "pico", 12)
+    # nothing under the board but its supports: the pins and the wires on them fit
+    y0, z0 = echo["pcb_y"], echo["pcb_z"]
+    empty(Solid(read_stl(path)), [(x, y0 + dy, z) for x in (-8, 0, 8) for dy in (-15, 0, 15)
+                                  for z in (echo["floor_t"] + 0.5, z0 - 0.5)],
+          "the room under the board for its header pins")
+
+
+def test_the_capacitor_hangs_clear_of_the_board():
+    from host_tools.builds import enclosure
+    for board in FOOTPRINTS:
+        sizes = enclosure.echo(board="qtpy" if board == "qtpy_rp2040" else board)
+        # standing on its leads at the pads, the can reaches cap_below into the base: above
+        # the board and what is on it, and the channel is as wide as the can
+        top_of_board = sizes["pcb_z"] + sizes["pcb_t"] + 6.0
+        assert sizes["base_h"] - sizes["cap_below"] > top_of_board, board
+        assert sizes["chan_r1"] - sizes["chan_r0"] >= CAPACITOR[0] + 2 * 0.4
+
+
+def test_make_stl_renders_the_four_parts(tmp_path):
+    from host_tools.builds import enclosure
+    assert enclosure.main(["--stl", str(tmp_path), "--board", "qtpy", "--ring-leds", "12"]) == 0
+    names = sorted(os.listdir(tmp_path))
+    assert names == sorted("chromawheel-qtpy-12-%s.stl" % p for p in PARTS)
+    for name in names:
+        assert Solid(read_stl(str(tmp_path / name))).size[0] > 80
