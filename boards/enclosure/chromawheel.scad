@@ -60,7 +60,6 @@ explode = 10;          // the gap between the parts when part = "all"
 // encoder mount at wire_angle into the base's cavity.
 cap_d = 8.0;           // the can's diameter (1000 uF 6.3-10 V: 8 mm)
 cap_h = 11.5;          // its height, without the leads
-wire_channel = 2.0;    // room for wires and solder under the ring's pads (the groove deepens)
 
 /* [The OLED: a 0.96" SSD1306 module, standing behind the window] */
 oled_pcb = [27.5, 28.0];   // width, height (generic 4-pin modules 27 x 27.5; Adafruit 326 28 x 27)
@@ -244,7 +243,7 @@ echo(str("CHROMAWHEEL part=", part, " board=", board_key, " encoder=", encoder,
          " wire_r=", wire_r, " wire_angle=", wire_angle, " headers=", headers,
          " under=", under, " cap_d=", cap_d, " cap_h=", cap_h, " chan_r0=", chan_r0,
          " chan_r1=", chan_r1, " chan_deg=", chan_deg, " cap_below=", cap_below,
-         " wire_channel=", wire_channel, " shaft_len=", shaft_len, " knob_bore=", knob_bore,
+         " shaft_len=", shaft_len, " knob_bore=", knob_bore,
          " display=", display, " oled_plane=", oled_plane, " oled_window_z=", oled_window_z,
          " oled_view_w=", oled_view[0], " oled_view_h=", oled_view[1],
          " oled_pcb_w=", oled_pcb[0], " oled_pcb_h=", oled_pcb[1], " oled_pcb_t=", oled_pcb_t,

@@ -33,11 +33,15 @@ def register(commands, common):
                            help="a printable face for a board's ring, at 1:1 (SVG in mm)",
                            description="The 12 note labels around the ring's LEDs (C at the "
                            "LED the board file puts at C, in the ring's direction), the LEDs' "
-                           "places, the hole for the encoder's shaft and cut marks; print at "
-                           "100% and put it in the recess of the enclosure's faceplate "
-                           "(boards/enclosure/) or under a translucent cover.")
+                           "places (dark ones crossed out), the hole for the encoder's shaft, "
+                           "the cut circle and a scale bar; print at 100% and put it in the "
+                           "recess of the enclosure's faceplate (boards/enclosure/) or under "
+                           "a translucent cover.")
     a.add_argument("name", metavar="BOARD", help="a shipped board's name or a board file")
     a.add_argument("-o", "--output", metavar="FILE.svg", required=True)
+    a.add_argument("--ring-diameter", metavar="MM[,MM]",
+                   help="the ring's outer diameter in mm (and its inner one), for a ring "
+                        "other than Adafruit's 12, 16, 24 or 60 (a generic 50 mm ring of 16)")
     a.set_defaults(run=run_faceplate)
     a = actions.add_parser("test", parents=[common],
                            help="the colour-order test on a connected board: red, green, blue "
@@ -81,16 +85,35 @@ def run_wiring(args):
     emit(args, {"output": args.output}, ["wrote %s" % args.output])
 
 
+def ring_diameter(text):
+    """--ring-diameter: '50' or '50,37' (mm) -> 50.0 or (50.0, 37.0)."""
+    if text is None:
+        return None
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 2) or not 20 <= values[0] <= 400 or (
+            len(values) == 2 and not 5 <= values[1] < values[0] - 2):
+        raise UserError("--ring-diameter %s: the ring's outer diameter in mm (20 to 400), "
+                        "optionally its inner one after a comma: 50 or 50,37" % text)
+    return values[0] if len(values) == 1 else tuple(values)
+
+
 def run_faceplate(args):
     from host_tools.builds import faceplate
+    diameter = ring_diameter(args.ring_diameter)
     b = load(args.name)
     if b["platform"] == "web":
         raise UserError("board %r is the web page's: it has no ring to cover" % b["board"])
-    write_atomic(args.output, faceplate.svg(b).encode())
-    size = faceplate.ring_size(b["ring"]["count"])
-    emit(args, {"output": args.output, "leds": b["ring"]["count"], "ring_mm": list(size)},
-         ["wrote %s (for a %d-LED ring of %.1f mm; print at 100%%)"
-          % (args.output, b["ring"]["count"], size[0])])
+    write_atomic(args.output, faceplate.svg(b, diameter).encode())
+    size = faceplate.ring_size(b["ring"]["count"], diameter)
+    cut = faceplate.cut_diameter(b["ring"]["count"], diameter)
+    emit(args, {"output": args.output, "leds": b["ring"]["count"], "ring_mm": list(size),
+                "cut_mm": round(cut, 1)},
+         ["wrote %s (for a %d-LED ring of %.1f mm; print at 100%%, cut along the dashed "
+          "circle, %.1f mm; the enclosure: -D paper_d=%.1f)"
+          % (args.output, b["ring"]["count"], size[0], cut, cut)])
 
 
 def run_test(args):

@@ -48,13 +48,21 @@ def variant(tmp_path, name, count, led_at_c=None):
 def test_the_face_is_drawn_at_one_to_one(tmp_path, name):
     root = face(tmp_path, name)
     width, height = root.get("width"), root.get("height")
-    assert width.endswith("mm") and width == height
-    assert root.get("viewBox") == "0 0 %s %s" % (width[:-2], width[:-2])   # 1 unit, 1 mm
+    assert width.endswith("mm") and height.endswith("mm")
+    assert root.get("viewBox") == "0 0 %s %s" % (width[:-2], height[:-2])   # 1 unit, 1 mm
     centre = float(width[:-2]) / 2
     hole = [e for e in root.iter() if e.get("data-hole") == "shaft"][0]
     assert (float(hole.get("cx")), float(hole.get("cy"))) == (centre, centre)
     assert float(hole.get("r")) * 2 == 7.2                # an EC11's M7 bushing
-    assert len([e for e in root.iter() if e.get("data-cut") == "mark"]) == 4
+    # one cutting instruction: the dashed circle, its diameter printed; no corner marks
+    cuts = [e for e in root.iter() if e.get("data-cut")]
+    assert [e.get("data-cut") for e in cuts] == ["face"]
+    texts = " ".join(e.text or "" for e in root.iter())
+    diameter = 2 * float(cuts[0].get("r"))
+    assert "Cut along the dashed circle (%.1f mm across)." % diameter in texts
+    # the scale bar: 20 mm of the SVG's millimetres, labelled
+    bar = [e for e in root.iter() if e.get("data-part") == "scale"][0]
+    assert bar[0].get("d").split()[3:5] == ["h", "20"] and "20 mm" in texts
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -100,6 +108,31 @@ def test_bigger_rings_put_each_label_over_its_leds(tmp_path):
     assert float(root.get("width")[:-2]) > 158
     centre = float(root.get("width")[:-2]) / 2
     assert abs(angle_of(elements(root, "data-pc")[1], centre) - 42) < 0.05
+
+
+def test_a_sixteen_led_face_marks_its_four_dark_leds(tmp_path):
+    root = face(tmp_path, variant(tmp_path, "pico", 16))
+    dark = sorted(int(e.get("data-dark")) for e in root.iter() if e.get("data-dark"))
+    ring = board_file.load(variant(tmp_path, "pico", 16))["ring"]
+    lit = {led for leds in sector_leds(ring) for led in leds}
+    assert dark == sorted(set(range(16)) - lit) == [2, 6, 10, 14]   # boards/README.md
+    assert "A crossed-out LED stays dark" in " ".join(e.text or "" for e in root.iter())
+    root = face(tmp_path, "pico")                                   # 12: none dark
+    assert not [e for e in root.iter() if e.get("data-dark")]
+
+
+def test_ring_diameter_draws_a_generic_ring(tmp_path, capsys):
+    out = tmp_path / "face.svg"
+    assert main(["board", "faceplate", variant(tmp_path, "pico", 16), "--ring-diameter", "50",
+                 "-o", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ring_mm"] == [50.0, 37.0] and report["cut_mm"] == 50 + 2 * 19
+    root = ET.parse(str(out)).getroot()
+    circles = [float(e.get("r")) for e in root.iter() if e.tag.endswith("circle")
+               and e.get("stroke") == "#999"]
+    assert sorted(circles) == [18.5, 25.0]
+    assert main(["board", "faceplate", "pico", "--ring-diameter", "50,60", "-o", str(out)]) == 2
+    assert "--ring-diameter 50,60: the ring's outer diameter" in capsys.readouterr().err
 
 
 def test_rings_the_wheel_cannot_use_and_the_web_board_are_refused(tmp_path, capsys):

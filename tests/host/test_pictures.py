@@ -1,0 +1,70 @@
+"""Every picture a maker follows, measured in headless Chromium: each text element's box (the
+browser's own layout of its glyphs) inside the SVG's view box. The shipped wiring pictures, the
+level shifter's, and faceplates drawn for every ring size."""
+
+import glob
+import os
+
+import pytest
+
+from hardware import board as board_file
+from host_tools.builds import faceplate
+from host_tools.device.files import ROOT, board_path
+from tests.host.browser_fixtures import chromium  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.usefixtures("chromium")
+
+MEASURE = """() => {
+  const svg = document.querySelector('svg');
+  const box = svg.viewBox.baseVal;
+  const outside = [];
+  for (const text of svg.querySelectorAll('text')) {
+    const b = text.getBBox();
+    // the text's transform into the SVG's user units (a rotated label; the mm view box)
+    const m = svg.getScreenCTM().inverse().multiply(text.getScreenCTM());
+    const corners = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height],
+                     [b.x + b.width, b.y + b.height]].map(([x, y]) =>
+      [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+    const xs = corners.map(c => c[0]), ys = corners.map(c => c[1]);
+    if (Math.min(...xs) < box.x || Math.max(...xs) > box.x + box.width ||
+        Math.min(...ys) < box.y || Math.max(...ys) > box.y + box.height)
+      outside.push(text.textContent + ' at ' + [Math.min(...xs), Math.min(...ys),
+                   Math.max(...xs), Math.max(...ys)].map(Math.round).join(','));
+  }
+  return {count: svg.querySelectorAll('text').length, width: box.width, outside};
+}"""
+
+
+def pictures():
+    shipped = sorted(glob.glob(os.path.join(ROOT, "boards", "wiring", "*.svg")))
+    shipped += sorted(glob.glob(os.path.join(ROOT, "boards", "pictures", "*.svg")))
+    return shipped
+
+
+def measure(page, svg_text):
+    page.set_content(svg_text)
+    return page.evaluate(MEASURE)
+
+
+def test_every_shipped_pictures_text_is_inside_its_canvas(chromium):  # noqa: F811
+    page = chromium.new_page()
+    checked = 0
+    for path in pictures():
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if "viewBox" not in text:
+            continue                  # a picture with no view box: nothing to hold it to
+        result = measure(page, text)
+        assert result["count"] > 0 or "/pictures/" in path, path   # the OLED's is pixels
+        assert result["outside"] == [], (os.path.basename(path), result["outside"])
+        checked += 1
+    assert checked >= 7               # 3 boards x (EC11, KY-040) and the level shifter
+
+
+def test_the_faceplates_text_is_inside_its_canvas(chromium):  # noqa: F811
+    page = chromium.new_page()
+    pico = board_file.load(board_path("pico"))
+    for count in (12, 16, 24, 60):
+        b = dict(pico, ring=dict(pico["ring"], count=count, led_at_c=0))
+        result = measure(page, faceplate.svg(b))
+        assert result["outside"] == [], (count, result["outside"])
