@@ -44,7 +44,7 @@ RING = (("pin", ("pin", REQUIRED)), ("count", ("int", 12, 12, MAX_LEDS)),
         ("max_fps", ("int", 60, 1, 120)))
 ENCODER = (("driver", ("encoder", REQUIRED)), ("pin_a", ("pin", REQUIRED)),
            ("pin_b", ("pin", REQUIRED)), ("pulses_per_detent", ((4, 2, 1), 4)),
-           ("reverse", ("bool", False)), ("rest_state", ("int", 3, 0, 3)),
+           ("direction", ((1, -1, None), None)), ("reverse", ("bool", False)), ("rest_state", ("int", 3, 0, 3)),
            ("pull", (PULLS, "up")), ("filter_ns", ("int", 10000, 0, 1000000)))
 BUTTON = (("pin", ("pin", REQUIRED)), ("active_low", ("bool", True)), ("pull", (PULLS, "up")),
           ("debounce_ms", ("int", 50, 5, 200)), ("long_ms", ("int", 700, 300, 3000)),
@@ -187,6 +187,7 @@ def validate(obj, pinout_dir=None):
     board = _check_section(problems, "", obj, TOP, platform)
     if "pinout" not in obj:
         board["pinout"] = PINOUT_DEFAULTS.get(platform)
+    problems.extend(_direction_problems(obj, board))
     if pinout_dir and board["pinout"] and not problems:
         problems.extend(header_problems(board, read_pinout(pinout_dir, board["pinout"])))
     encoder = board.get("encoder") or {}
@@ -197,6 +198,20 @@ def validate(obj, pinout_dir=None):
     problems.extend(_pin_problems(board, platform))
     problems.extend(_ring_problems(board.get("ring")))
     return board, problems
+
+
+def _direction_problems(obj, board):
+    """encoder.direction (what `chromawheel bringup` writes: 1, or -1 for a knob that counts
+    the other way) is encoder.reverse said as a sign; the drivers read reverse."""
+    encoder, given = board.get("encoder"), obj.get("encoder")
+    if not isinstance(encoder, dict) or encoder.get("direction") not in (1, -1):
+        return []
+    reverse = encoder["direction"] == -1
+    if isinstance(given, dict) and "reverse" in given and given["reverse"] is not reverse:
+        return [("encoder.direction", "%d and encoder.reverse %s disagree: keep one (direction "
+                 "-1 is reverse true)" % (encoder["direction"], str(given["reverse"]).lower()))]
+    encoder["reverse"] = reverse
+    return []
 
 
 def _ring_problems(ring):

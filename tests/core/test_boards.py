@@ -204,3 +204,16 @@ def test_bad_optional_parts_are_named():
     obj["display"] = {"i2c": 1, "sda": 6, "scl": 7}
     obj["buzzer"] = {"pin": 4}
     assert problems(obj) == ["buzzer.pin: pin 4 is already button.pin"]
+
+
+def test_encoder_direction_is_reverse_as_a_sign():
+    obj = good()
+    obj["encoder"]["direction"] = -1                 # what chromawheel bringup writes
+    assert board.parse(obj)["encoder"]["reverse"] is True
+    obj["encoder"]["direction"] = 1
+    assert board.parse(obj)["encoder"]["reverse"] is False
+    obj["encoder"]["reverse"] = True
+    assert problems(obj) == ["encoder.direction: 1 and encoder.reverse true disagree: keep one "
+                             "(direction -1 is reverse true)"]
+    obj["encoder"]["direction"] = 2
+    assert problems(obj)[0].startswith("encoder.direction: 2 is not one of 1, -1")
