@@ -1,6 +1,7 @@
 """Packaging hook (the rest is in pyproject.toml): the wheel carries the data the tools need
 beside their packages, in host_tools/shipped/ (host_tools/__init__.py finds it there): the board
-files, and the web site when `make web` has built it (make dist does)."""
+files, and the web site when `make web` has built it (make dist does); and it leaves out the
+development modules that sit in product packages (DEV_MODULES)."""
 
 import os
 import shutil
@@ -8,12 +9,19 @@ import shutil
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
+# Development modules inside product packages, left out of the wheel (the development
+# packages, host_tools.bench and host_tools.web.testing, pyproject.toml excludes whole).
+DEV_MODULES = {("host_tools.web", "bench"), ("host_tools.web", "screenshot")}
 # shipped name -> where a checkout keeps it
 SHIPPED = {"boards": "boards", "web": os.path.join("build", "web")}
 REQUIRED = ("boards",)
 
 
 class BuildPyWithShipped(build_py):
+    def find_package_modules(self, package, package_dir):
+        return [m for m in super().find_package_modules(package, package_dir)
+                if (m[0], m[1]) not in DEV_MODULES]
+
     def run(self):
         if not self.editable_mode:
             # setuptools stages into build/lib and never empties it: a module removed from the

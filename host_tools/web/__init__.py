@@ -3,7 +3,8 @@
 with the core's own validator in the page and flashes over Web Serial.
 
 build.py (make web) lays out the static site in build/web; server.py serves it (chromawheel
-web); bridge.py joins a WebSocket to a serial port (the tests' stand-in for Web Serial, wired
-to the emulated Pico); browser.py finds and drives headless Chromium (tests, bench, the
-README's screenshot). site/ holds the page, py/ the Python the page runs as the laptop (the
-studio's checks), testing/ what only the tests inject into the page."""
+web); browser.py finds and drives headless Chromium (tests, bench, the README's screenshot).
+site/ holds the page, py/ the Python the page runs as the laptop (the studio's checks).
+Development only, left out of the wheel (setup.py): testing/ (what only the tests inject into
+the page, and the WebSocket bridge to a serial port behind the Web Serial stand-in), bench.py
+and screenshot.py."""

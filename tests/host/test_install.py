@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 
 import pytest
 
@@ -71,7 +72,29 @@ def installed(tmp_path_factory):
         stderr=subprocess.STDOUT, text=True, start_new_session=True)
     chromawheel.venv = venv
     chromawheel.env = env
+    chromawheel.wheel = os.path.join(dist, wheels[0])
     return chromawheel, away
+
+
+def test_the_wheel_holds_the_product_and_no_test_rig(installed):
+    chromawheel, _ = installed
+    names = zipfile.ZipFile(chromawheel.wheel).namelist()
+    # What a user runs: the command line, the device tools, the simulator and the virtual
+    # board, the emulator behind `chromawheel emulate`, the page and its build.
+    for wanted in ("host_tools/cli/main.py", "host_tools/device/target.py",
+                   "host_tools/device/sets.py", "host_tools/sim/vboard.py",
+                   "host_tools/emulator/rp2040.py", "host_tools/emulator/rp2040js/pico.cjs",
+                   "host_tools/web/build.py", "host_tools/web/site/flasher.js",
+                   "firmware/maintenance.py", "firmware/layout.py"):
+        assert wanted in names, wanted
+    # The development tools stay in the checkout: the benchmarks, the page's test rigs (the
+    # Web Serial and Web MIDI stand-ins, the WebSocket bridge), the screenshot maker.
+    rigs = [n for n in names if n.startswith(("host_tools/bench/", "host_tools/web/testing/",
+                                              "tests/"))
+            or n in ("host_tools/web/bench.py", "host_tools/web/screenshot.py",
+                     "host_tools/web/bridge.py")]
+    assert not rigs, rigs
+    print("the wheel: %d files, %d bytes" % (len(names), os.path.getsize(chromawheel.wheel)))
 
 
 def test_it_runs_from_its_own_environment(installed):

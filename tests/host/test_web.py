@@ -24,7 +24,7 @@ from host_tools.errors import UserError
 from host_tools.set_files import compile_file
 from host_tools.sim import simulator
 from host_tools.web import browser, build
-from host_tools.web.bridge import SerialBridge
+from host_tools.web.testing.bridge import SerialBridge
 
 from browser_fixtures import chromium, site, unavailable  # noqa: F401 (fixtures)
 

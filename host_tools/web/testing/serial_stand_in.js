@@ -1,7 +1,7 @@
 // The tests' stand-in for Web Serial (headless Chromium's navigator.serial.requestPort() never
 // resolves, and Playwright cannot choose a port). Injected before the page's own scripts
 // (Playwright's add_init_script), it gives the page one port whose streams are a WebSocket to
-// host_tools/web/bridge.py, which joins it to a serial device (the emulated Pico's USB serial).
+// bridge.py beside it, which joins it to a serial device (the emulated Pico's USB serial).
 // It behaves as Chromium's SerialPort does where the flasher can tell: open() twice fails,
 // close() fails while a stream is locked, a reader sees done when the port closes.
 // BRIDGE_URL and SLOW_BOARD are filled in by the test.
