@@ -15,6 +15,7 @@ from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import EmulatedPico
 from host_tools.sim import simulator
 from host_tools import tools
+from usb_descriptors import midi_interfaces
 
 pytestmark = pytest.mark.usefixtures("emulator")
 
@@ -25,18 +26,6 @@ QUIET = dict(progress=lambda line: None)
 
 def lit(frame):
     return [pc for pc in range(12) if any(frame["wheel"][pc])]
-
-
-def midi_interfaces(configuration):
-    """The MIDIStreaming interfaces (class 1, subclass 3) of a configuration descriptor."""
-    found = []
-    at = 0
-    while at + 2 <= len(configuration):
-        length, kind = configuration[at], configuration[at + 1]
-        if kind == 4 and configuration[at + 5] == 1 and configuration[at + 6] == 3:
-            found.append(configuration[at + 2])
-        at += max(length, 1)
-    return found
 
 
 @pytest.mark.parametrize("board", BOARDS)

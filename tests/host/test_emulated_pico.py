@@ -1,12 +1,11 @@
 """The firmware on the real MicroPython rp2 port (the stock v1.28.0 Pico UF2) in the emulated
 RP2040: deployed over real mpremote, booted from its littlefs flash, its ring decoded off the
-WS2812 pin, the knob and button driven on their pins, power cut at random moments."""
+WS2812 pin, the knob and button driven on their pins, power cut at seeded points of a flash."""
 
 import os
 import random
 import shutil
 import threading
-import time
 
 import pytest
 
@@ -16,6 +15,7 @@ from host_tools.emulator import emulate
 from host_tools.sim import simulator
 from host_tools.errors import UserError
 from host_tools.emulator.rp2040 import EmulatedPico
+from waiting import wait_until
 
 pytestmark = pytest.mark.usefixtures("emulator")
 
@@ -53,12 +53,11 @@ def said_soon(pico, line, timeout=30):
     """Whether the board printed `line`: the timed serial copy comes on its own pipe and may
     trail the pty that deploy listened on, so it is given a moment to catch up. The raw REPL's
     last bytes (its prompts, Ctrl-D) can share the line the app prints first after the reset."""
-    deadline = time.time() + timeout
-    while not [said for said in emulate.console_lines(pico) if said.endswith(line)]:
-        if time.time() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
+    try:
+        return wait_until(lambda: [said for said in emulate.console_lines(pico)
+                                   if said.endswith(line)], timeout, what=repr(line))
+    except AssertionError:
+        return False
 
 
 def power_cycle(pico, while_off=None):
@@ -202,12 +201,20 @@ def test_power_cuts_during_a_flash_and_a_settings_save(pico_flash):
     outcomes = []
     with EmulatedPico(pico_flash, BOARD) as pico:
         started(pico)
-        # A meld-set flash cut at a random moment (it takes a few seconds here).
+        # A meld-set flash cut at a seeded point: inside the k-th of the flash operations a
+        # whole flash makes (counted on one first), a seeded fraction of the way through.
+        ops = len(pico.flash_ops)
+        deploy.flash_set(pico.port, JAZZ, progress=lambda line: None)
+        started(pico)
+        whole = len(pico.flash_ops) - ops
         for _ in range(2):
             errors = []
+            pico.cut_during(rng.randrange(whole), rng.random())
             thread = threading.Thread(target=lambda: _flash_catching(pico.port, errors))
             thread.start()
-            time.sleep(rng.uniform(0.3, 4.0))
+            # Cut inside the flash, or (a flash that needed fewer operations) right after it.
+            wait_until(lambda: pico.proc.poll() is not None or not thread.is_alive(), 600,
+                       what="the cut or the flash's end")
             console = _cut_and_check(pico, thread.join)     # the laptop side gives up first
             outcomes.append([l for l in console if l.startswith("meld set")][0])
         # A settings save cut near the moment it happens (5 s after the knob stops).

@@ -7,7 +7,6 @@ back with MIDI beside its serial REPL. Times are the emulator's; the wall clock 
 the waits."""
 
 import contextlib
-import time
 
 import pytest
 from mpremote.transport_serial import SerialTransport
@@ -15,24 +14,13 @@ from mpremote.transport_serial import SerialTransport
 from host_tools.device.link import DeviceLink
 from host_tools.emulator import circuitpy_drive, emulate
 from host_tools.emulator.rp2040 import EmulatedPico, compiled, image, put_on_ram_disk
+from usb_descriptors import AUDIO, AUDIO_CONTROL, MIDI_STREAMING, interfaces
+from waiting import wait_until
 
 pytestmark = pytest.mark.usefixtures("emulator")
 
 
 NOTE_ON = bytes.fromhex("903c64")            # C4, velocity 100, channel 1
-
-
-def wait_for(what, condition, timeout=60):
-    """Poll (bounded) until condition() is true: the emulator runs on its own clock."""
-    deadline = time.time() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.time() > deadline:
-            raise AssertionError("the emulated board did not get there in %d s: %s"
-                                 % (timeout, what))
-        time.sleep(0.02)
 
 
 def received(board):
@@ -59,7 +47,7 @@ def test_circuitpython_usb_midi_echoes_what_the_host_plays(tmp_path):
     flash = str(tmp_path / "qtpy.img")
     circuitpy_drive.make_flash(flash, image("circuitpython_qtpy"), [])       # no code.py
     with EmulatedPico(flash, bare_board("qtpy_rp2040")) as qtpy:
-        wait_for("USB configured", lambda: qtpy.usb_up)
+        wait_until(lambda: qtpy.usb_up, what="USB configured")
         transport = SerialTransport(qtpy.port, baudrate=115200, timeout=2)
         try:
             transport.enter_raw_repl(soft_reset=False, timeout_overall=60)
@@ -69,7 +57,7 @@ def test_circuitpython_usb_midi_echoes_what_the_host_plays(tmp_path):
             qtpy.send("midi " + NOTE_ON.hex(), "wait 5", "midi 803c00b07b00")
             qtpy.wait_done()
             played = NOTE_ON + bytes.fromhex("803c00b07b00")
-            wait_for("the echo", lambda: len(received(qtpy)) >= len(played))
+            wait_until(lambda: len(received(qtpy)) >= len(played), what="the echo")
         finally:
             transport.close()
     assert received(qtpy) == played
@@ -80,27 +68,6 @@ def test_circuitpython_usb_midi_echoes_what_the_host_plays(tmp_path):
 
 
 # -- MicroPython 1.28: the project's driver on machine.USBDevice ---------------------------
-
-AUDIO, AUDIO_CONTROL, MIDI_STREAMING = 1, 1, 3
-
-
-def interfaces(configuration):
-    """{interface number: (class, subclass, iInterface, [(endpoint address, attributes,
-    max packet)])} of a configuration descriptor."""
-    out = {}
-    at, current = 0, None
-    while at + 2 <= len(configuration):
-        length, kind = configuration[at], configuration[at + 1]
-        if kind == 4:
-            current = configuration[at + 2]
-            out[current] = (configuration[at + 5], configuration[at + 6],
-                            configuration[at + 8], [])
-        elif kind == 5 and current is not None:
-            out[current][3].append((configuration[at + 2], configuration[at + 3],
-                                    configuration[at + 4] | configuration[at + 5] << 8))
-        at += length
-    return out
-
 
 START = """import sys
 sys.path.insert(0, '/ram')
@@ -120,7 +87,7 @@ def driver_started(tmp_path):
     pico = EmulatedPico(board=bare_board("pico"))
     files = compiled(["hardware/mp_usb_midi.py"], str(tmp_path))
     with pico:
-        wait_for("USB configured", lambda: pico.usb_up)
+        wait_until(lambda: pico.usb_up, what="USB configured")
         with DeviceLink(pico.port) as link:
             put_on_ram_disk(link, [("/ram/mp_usb_midi.mpy", files[0][1])])
             yield pico, link, link.run(START)
@@ -150,7 +117,7 @@ def test_start_re_enumerates_with_midi_and_the_repl_answers_through_the_same_por
     # The REPL still answers, on the same port, after the device came back.
     assert link.run("print(6 * 7)") == "42\r\n"
     # The host read the names: MicroPython's product name before, ours with MIDI.
-    names = wait_for("the names", lambda: len(pico.usb_names) >= 5 and pico.usb_names)
+    names = wait_until(lambda: len(pico.usb_names) >= 5 and pico.usb_names, what="the names")
     assert [(what, name) for ns, what, name in names if ns < pico.usb_down[0]] == \
         [("product", "Board in FS mode")]
     assert [(what, name) for ns, what, name in names if ns > pico.usb_up[1]] == \
@@ -194,7 +161,7 @@ def test_a_chord_and_the_previous_chords_note_offs_reach_the_host_whole(started)
         chord(range(48, 60), 0, on=False)
     assert link.run("print(midi.write(bytes.fromhex('%s')), midi.write(bytes.fromhex('%s')))"
                     % (triad.hex(), twelve.hex())) == "%d %d\r\n" % (len(triad), len(twelve))
-    wait_for("the chords", lambda: len(received(pico)) >= before + len(triad + twelve))
+    wait_until(lambda: len(received(pico)) >= before + len(triad + twelve), what="the chords")
     assert received(pico)[before:] == triad + twelve
 
 
@@ -223,7 +190,7 @@ def test_readinto_and_write_allocate_nothing(started):
     before = len(received(pico))
     notes = chord((60, 64, 67), 80)
     link.transport.exec_raw_no_follow(HEAP_LOCKED % notes.hex())
-    wait_for("the chord", lambda: received(pico)[before:] == notes)
+    wait_until(lambda: received(pico)[before:] == notes, what="the chord")
     pico.send("midi 903c64")                  # the device waits for it with the heap locked
     out, err = link.transport.follow(timeout=60)
     assert not err, err
@@ -243,7 +210,7 @@ def test_a_soft_reset_leaves_the_serial_port_alone_on_the_bus(tmp_path):
         # miss that line, and connect() tries again, as machine.USBDevice's docs say.
         link.connect(soft_reset=True)
         assert link.run("print(6 * 7)") == "42\r\n"
-        wait_for("the third enumeration", lambda: len(pico.usb_up) == 3)
+        wait_until(lambda: len(pico.usb_up) == 3, what="the third enumeration")
     # The runtime device is gone: the device left the bus again and came back CDC only.
     assert len(pico.usb_down) == 2 and pico.usb_configs[2][1] == pico.usb_configs[0][1]
     assert not [ns for ns, _ in pico.midi]
@@ -280,7 +247,7 @@ def test_every_kind_of_message_goes_both_ways(started):
     before = len(received(pico))
     assert link.run("print(midi.write(bytes.fromhex('%s')))" % MIXED.hex()) == \
         "%d\r\n" % len(MIXED)
-    wait_for("the messages", lambda: len(received(pico)) >= before + len(AS_SENT) - 1)
+    wait_until(lambda: len(received(pico)) >= before + len(AS_SENT) - 1, what="the messages")
     # Running status expanded (USB-MIDI packets carry whole messages), all else as written.
     assert received(pico)[before:] == AS_SENT
     # The host packs the same way; the device passes all but the SysEx on.
