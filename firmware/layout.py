@@ -9,6 +9,9 @@ LIB_DIR = "lib"                        # outside libraries (the user's too: neve
 MELD_DIR = "melds"
 SET_SUFFIX = ".cwm"
 DEFAULT_SET = "default"
+# A set's name, as the compiler allows it (core/meldset_compiler.py checks the same letters
+# for a source; tests/host/test_target.py holds the two together): a file name, never a path.
+SET_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-_"
 SETTINGS_PATH = "settings.json"
 # Written by the laptop just before it resets the board for a deploy: the boot after that
 # reset runs without the app and without the watchdog (firmware/safemode.py).

@@ -21,7 +21,7 @@ import json
 import os
 
 from firmware import installed_sets
-from firmware.layout import DEFAULT_SET, VERSION
+from firmware.layout import DEFAULT_SET, SET_NAME_CHARS, VERSION
 
 
 def _settings():
@@ -32,7 +32,7 @@ def _settings():
 
 def _set_name(name):
     from firmware.settings import is_set_name
-    if not is_set_name(name):
+    if not is_set_name(name) or [c for c in name if c not in SET_NAME_CHARS]:
         raise ValueError("not a meld set's name: %r" % (name,))
     return name
 

@@ -20,6 +20,10 @@ RECONNECT_S = 15       # a USB board takes a few seconds to come back after a re
 MISSING_PORT_S = 2     # how long a port that is not there at all may take to appear
 WRITE_CHUNK = 1024
 HASHES_S = 120      # a hash of every file, on a slow board
+# How long a reset board may take to say it started: a board that dies says so at once (its
+# traceback ends the wait); the emulated Pico, a tenth of a Pico's speed, on a loaded
+# machine takes more than 15 s.
+LISTEN_S = 60
 
 # Runs on the device: hashes of files (sha256 where hashlib has it, else size + crc32).
 _HASHES = """
@@ -256,7 +260,7 @@ class DeviceLink:
         time.sleep(0.5)
         self.connect()
 
-    def reset_and_listen(self, until, timeout=15):
+    def reset_and_listen(self, until, timeout=LISTEN_S):
         """Hard reset and read what the firmware prints until a line satisfies `until`:
         that line, or None on timeout or once the firmware has died of an exception
         (`failure` then holds its traceback's lines). The device is left running."""
