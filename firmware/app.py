@@ -296,6 +296,8 @@ class App:
             self.error_until = None
             self.dirty = True
             self.line_due = True
+        if isinstance(self.active, render.BlinkingCursor) and self.active.blink_due(now):
+            self.dirty = True             # a blinking cursor's next phase (firmware/render.py)
         if self.dirty and ticks_since(now, self.rendered_at) >= self.frame_ms:
             self._render()
             self.rendered_at = now

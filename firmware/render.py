@@ -4,6 +4,8 @@ Levels are chosen to stay readable at the lowest brightness: the ring driver gam
 and never rounds a lit channel to off, and the root differs from the other notes in hue
 (mixed with white), not only in level."""
 
+from hardware.clock import ticks_diff
+
 # Colour by meld kind: intervals, chords, scales.
 KIND_COLOURS = bytes((0, 150, 255,   255, 110, 0,   40, 255, 60))
 # Colour by note: a hue wheel with C red, one hue per pitch class.
@@ -11,7 +13,13 @@ NOTE_COLOURS = bytes((
     255, 0, 0,     255, 96, 0,    255, 190, 0,   200, 255, 0,
     80, 255, 0,    0, 255, 60,    0, 255, 190,   0, 170, 255,
     0, 60, 255,    110, 0, 255,   210, 0, 255,   255, 0, 130))
-OPTIONAL_LEVEL = 90      # of 255, perceptual: dim but the same hue
+# Levels carry the meaning as well as hues do, so a sign reads for colour-blind eyes and across
+# a table: full for what is there (a card, a required note), DIM_LEVEL for what is optional or
+# still missing. DIM_LEVEL is the dimmest meaningful level: at the default brightness (64) it
+# is about 17 of 255 on the wire after the ring's gamma (2.8), clearly lit, and a quarter of
+# full's light.
+DIM_LEVEL = 160
+OPTIONAL_LEVEL = DIM_LEVEL   # of 255, perceptual: dim but the same hue
 ROOT_WHITE = 140         # how much white is mixed into the root
 
 SAFE_MODE = bytes((255, 140, 0))     # amber, on the 4 quarter sectors
@@ -48,19 +56,6 @@ def paint_pattern(frame, colour, every):
             frame[3 * sector + c] = colour[c] if on else 0
 
 
-def paint_bar(frame, lit, colour):
-    """Sectors 0..lit-1 lit (menu values)."""
-    for sector in range(12):
-        for c in range(3):
-            frame[3 * sector + c] = colour[c] if sector < lit else 0
-
-
-def paint_dot(frame, sector, colour, background_level=0):
-    for s in range(12):
-        for c in range(3):
-            frame[3 * s + c] = colour[c] if s == sector else colour[c] * background_level // 255
-
-
 # The table modes' colours.
 CARD = bytes((255, 255, 255))        # a NOTE card entered or on the Wheel
 CURSOR = bytes((0, 90, 255))         # where a click acts, on a dark sector
@@ -90,6 +85,30 @@ def clear(frame):
 
 def paint_sector(frame, sector, colour, level=255, white=0):
     _put(frame, sector, colour, 0, level, white)
+
+
+BLINK_MS = 400            # the cursor's half period: on 400 ms, off 400 ms
+
+
+class BlinkingCursor:
+    """A mixin for a mode whose cursor blinks (where it is not the root), so that it differs
+    from the root by a blink, not by a hue. The phase runs from the mode's last input (call
+    blink_restart(now) on each): a turn shows the cursor at once. The app asks blink_due(now)
+    every pass and paints the next phase; in the simulator's virtual time the frames record
+    it. Nothing here allocates (small ints)."""
+
+    blink_from = 0
+    blink_on = True
+
+    def blink_restart(self, now):
+        self.blink_from = now
+
+    def blink_phase(self, now):
+        """True while the cursor shows."""
+        return (ticks_diff(now, self.blink_from) // BLINK_MS) & 1 == 0
+
+    def blink_due(self, now):
+        return self.blink_phase(now) != self.blink_on
 
 
 def paint_cursor(frame, sector):

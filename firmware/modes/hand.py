@@ -16,15 +16,16 @@ from core.notes import format_note, pc_label
 
 from firmware import modes
 from firmware.modes.names import root_note
-from firmware.render import CARD, KIND_COLOURS, ROOT_WHITE, clear, paint_cursor, paint_sector
+from firmware.render import (CARD, DIM_LEVEL, KIND_COLOURS, ROOT_WHITE, BlinkingCursor, clear,
+                             paint_cursor, paint_sector)
 
 PATH = "hand.txt"
 MAX_CARDS = 24            # more than any deal (14) plus the draws of a long turn
-ONE_CARD_LEVEL = 150      # of 255: a sector with one card; two or more are full white
-LEFT_LEVEL = 70           # a card the meld shown does not use
+ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white
+LEFT_LEVEL = DIM_LEVEL     # a card the meld shown does not use: dim, clearly lit
 
 
-class Mode(modes.Mode):
+class Mode(BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -73,6 +74,7 @@ class Mode(modes.Mode):
     # ---- events -------------------------------------------------------------------------
 
     def on_turn(self, steps):
+        self.blink_restart(self.ctx.now)
         if self.answering and self.answers:
             self.selected = (self.selected + steps) % len(self.answers)
         else:
@@ -95,6 +97,7 @@ class Mode(modes.Mode):
             self._answer()
 
     def on_click(self):
+        self.blink_restart(self.ctx.now)
         self.hint = None
         if not self.answering:
             self._add(1)
@@ -113,6 +116,7 @@ class Mode(modes.Mode):
             self.answering = False
 
     def on_double(self):
+        self.blink_restart(self.ctx.now)
         # Two quick clicks: two cards of the note (the press detector reports them as one).
         self.hint = None
         if self.answering:
@@ -121,6 +125,7 @@ class Mode(modes.Mode):
             self._add(2)
 
     def on_long(self):
+        self.blink_restart(self.ctx.now)
         self.hint = None
         if self.answering:
             self.ctx.open_menu()
@@ -145,7 +150,9 @@ class Mode(modes.Mode):
             count = self.counts[sector]
             paint_sector(frame, sector, CARD,
                          0 if not count else ONE_CARD_LEVEL if count == 1 else 255)
-        paint_cursor(frame, self.cursor)
+        self.blink_on = self.blink_phase(self.ctx.now)     # the cursor blinks
+        if self.blink_on:
+            paint_cursor(frame, self.cursor)
 
     def _render_answer(self, frame):
         clear(frame)

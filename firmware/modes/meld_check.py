@@ -16,13 +16,14 @@ from core.notes import format_note, pc_label
 from firmware import modes
 from firmware.modes.names import meld_title, root_note
 from firmware.modes.readings import names_in, one_more
-from firmware.render import CARD, paint_cursor, paint_meld, paint_sector
+from firmware.render import (CARD, DIM_LEVEL, BlinkingCursor, paint_cursor, paint_meld,
+                             paint_sector)
 
 MAX_CARDS = 12            # the largest meld, the chromatic scale, has 12 positions
-ONE_CARD_LEVEL = 150      # of 255: a sector with one card; two or more are full white
+ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white
 
 
-class Mode(modes.Mode):
+class Mode(BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -49,10 +50,12 @@ class Mode(modes.Mode):
     # ---- events -------------------------------------------------------------------------
 
     def on_turn(self, steps):
+        self.blink_restart(self.ctx.now)
         self.cursor = (self.cursor + steps) % 12
         self.hint = None
 
     def on_click(self):
+        self.blink_restart(self.ctx.now)
         if len(self.cards) == MAX_CARDS:
             self.hint = "a meld holds at most %d cards" % MAX_CARDS
             return
@@ -62,12 +65,14 @@ class Mode(modes.Mode):
         self._identify()
 
     def on_double(self):
+        self.blink_restart(self.ctx.now)
         if self.cards:
             self.counts[self.cards.pop()] -= 1
             self._identify()
         self.hint = None
 
     def on_long(self):
+        self.blink_restart(self.ctx.now)
         if not self.cards:
             self.ctx.open_menu()
             return
@@ -105,7 +110,10 @@ class Mode(modes.Mode):
                 count = self.counts[sector]
                 paint_sector(frame, sector, CARD,
                              0 if not count else ONE_CARD_LEVEL if count == 1 else 255)
-        paint_cursor(frame, self.cursor)
+        # The cursor blinks (the root is marked steady): shown in the blink's on phase.
+        self.blink_on = self.blink_phase(self.ctx.now)
+        if self.blink_on or (shown is not None and self.cursor == shown[2]):
+            paint_cursor(frame, self.cursor)
 
     # ---- the console --------------------------------------------------------------------
 
