@@ -6,7 +6,7 @@ sound plays each volume. The colour test shows red, green and blue on C, C# and 
 next click: a wrong colour order or LED position in the board file shows at once."""
 
 from firmware import modes
-from firmware.render import COLOUR_TEST_TEXT, paint_bar, paint_colour_test, paint_dot
+from firmware.render import COLOUR_TEST_TEXT, paint_colour_test
 from firmware.settings import BRIGHTNESS_LEVELS, MIDI_DIRECTIONS as DIRECTIONS, VOLUMES
 
 # How an item's value is kept in its setting.
@@ -30,6 +30,56 @@ ITEMS = (
 LABEL, KEY, VALUES, KEPT, LIVE, NEEDS = range(6)
 _BROWSE = bytes((255, 255, 255))
 _EDIT = bytes((0, 200, 255))
+
+
+class MenuContext:
+    """The menu's context, loaded with the menu: what the modes' context reads (meldset,
+    meldset_name, settings, now: always the app's current ones), and the menu's own asks:
+    close_menu(), set_names() (the installed sets), preview(key, value) (brightness shown,
+    a volume sounded, nothing kept; None: the preview ends) and apply(key, value) (the
+    setting kept and acted on)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.host = ctx.host
+        self.settings = ctx.settings
+
+    @property
+    def meldset(self):
+        return self.ctx.meldset
+
+    @property
+    def meldset_name(self):
+        return self.ctx.meldset_name
+
+    @property
+    def now(self):
+        return self.ctx.now
+
+    def close_menu(self):
+        self.host.close_menu()
+
+    def set_names(self):
+        return self.host.set_names()
+
+    def preview(self, key, value):
+        self.host.preview(key, value)
+
+    def apply(self, key, value):
+        self.host.apply_setting(key, value)
+
+
+def paint_bar(frame, lit, colour):
+    """Sectors 0..lit-1 lit (menu values)."""
+    for sector in range(12):
+        for c in range(3):
+            frame[3 * sector + c] = colour[c] if sector < lit else 0
+
+
+def paint_dot(frame, sector, colour, background_level=0):
+    for s in range(12):
+        for c in range(3):
+            frame[3 * s + c] = colour[c] if s == sector else colour[c] * background_level // 255
 
 
 def items_for(parts):

@@ -8,9 +8,9 @@ import pytest
 from core import midi
 
 from firmware import modes as modes_package
-from firmware.modes import (Context, LightsNotes, MenuContext, Mode, TurnRotates, load_mode,
-                            mode_names)
+from firmware.modes import Context, LightsNotes, Mode, TurnRotates, load_mode, mode_names
 from firmware.modes import menu as menu_module
+from firmware.modes.menu import MenuContext
 from firmware.settings import BRIGHTNESS_LEVELS, Settings
 from host_tools.set_files import load_set
 
@@ -430,7 +430,7 @@ def test_a_mode_that_lights_notes_paints_them_white_until_it_settles():
 TRIVIAL = '''"""Trivial: one sector lit where the knob points."""
 from core.games.chord_poker_table import CHORD_POINTS
 from firmware import modes
-from firmware.render import paint_dot
+from firmware.render import paint_sector
 
 class Mode(modes.Mode):
     def __init__(self, ctx):
@@ -441,7 +441,7 @@ class Mode(modes.Mode):
         self.at = (self.at + steps) % 12
 
     def render(self, frame):
-        paint_dot(frame, self.at, bytes((255, 255, 255)))
+        paint_sector(frame, self.at, bytes((255, 255, 255)))
 
     def describe(self):
         return "trivial: %d" % self.at if CHORD_POINTS else "?"
