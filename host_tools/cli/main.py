@@ -15,10 +15,12 @@ from core.parse import DegreeError, NoteError
 from hardware.board import BoardError
 
 from host_tools import __version__
-from host_tools.cli import board, device, emulate, hand, meldset, music, play, score, sim, web
+from host_tools.cli import (board, bringup, device, emulate, hand, meldset, music, play,
+                            score, sim, web)
 from host_tools.errors import UserError
 
-COMMAND_MODULES = (music, hand, play, score, meldset, board, sim, device, emulate, web)
+COMMAND_MODULES = (music, hand, play, score, meldset, board, bringup, sim, device, emulate,
+                   web)
 
 
 class Parser(argparse.ArgumentParser):
