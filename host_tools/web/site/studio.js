@@ -134,6 +134,7 @@ const STARTERS = {
 };
 const STORE = "chromawheel.studio";
 const HISTORY = 60;                    // undo steps kept (in the browser too)
+const HISTORY_CHARS = 1500000;         // and their text at most (the storage holds ~5 MB)
 const TYPING_MS = 1200;                // keystrokes in one field this close are one undo step
 const PC_OF = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 };
 
@@ -533,7 +534,12 @@ export class Studio {
         performance.now() - this.lastEdit.at < TYPING_MS;
       if (!typing) {
         this.undoStack.push(this.current);
-        if (this.undoStack.length > HISTORY) this.undoStack.shift();
+        // At most HISTORY steps, and no more text than the browser's storage keeps easily.
+        let size = this.undoStack.reduce((sum, step) => sum + step.text.length, 0);
+        while (this.undoStack.length > 1 &&
+               (this.undoStack.length > HISTORY || size > HISTORY_CHARS)) {
+          size -= this.undoStack.shift().text.length;
+        }
       }
       this.redoStack = [];
     }
