@@ -11,6 +11,8 @@ import time
 import pytest
 
 from host_tools.cli import bringup
+from host_tools.cli.main import main
+from host_tools.device.files import board_path
 from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import EmulatedPico
 
@@ -93,7 +95,8 @@ def test_bringup_learns_a_knob_turned_backwards(tmp_path):
     assert report["written"]
     written = json.loads(flash_file(flash, "board.json"))
     assert written["encoder"]["direction"] == -1 and "reverse" not in written["encoder"]
-    assert written["ring"] == json.loads(flash_file(flash, "board.json"))["ring"]
+    with open(board_path("pico")) as f:
+        assert written["ring"] == json.load(f)["ring"]      # the ring was right: unchanged
     assert [q.split(":")[0] for q in asked] == ["Ring", "Ring", "Ring", "Buzzer"]
 
 
@@ -115,3 +118,24 @@ def test_the_answers_give_the_ring_fields():
     with pytest.raises(Exception, match="three colours"):
         bringup.learn_order("GRB", "red green")
     assert bringup.learn_direction(-3) == -1 and bringup.learn_direction(0) is None
+
+
+def test_bringup_on_a_circuitpython_drive_writes_what_the_maker_saw(tmp_path, capsys):
+    folder = tmp_path / "CIRCUITPY"
+    folder.mkdir()
+    assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
+    answers = {"Ring: how many": "0", "Ring: three LEDs": "y", "Ring: their colours":
+               "green red blue", "Knob": "n", "Display": "y"}
+
+    def ask(question, default=""):
+        return [a for q, a in answers.items() if question.startswith(q)][0]
+    report = bringup.bring_up(drive=str(folder), yes=True, ask=ask, progress=lambda l: None)
+    assert report["changes"] == ["ring.order GRB -> RGB", "encoder.direction 1 -> -1"]
+    written = json.loads((folder / "board.json").read_text())
+    assert written["ring"]["order"] == "RGB" and written["encoder"]["direction"] == -1
+    capsys.readouterr()
+    # the command refuses a drive with no board file, naming what to do
+    empty = tmp_path / "EMPTY"
+    empty.mkdir()
+    assert main(["bringup", "--drive", str(empty), "--yes"]) == 2
+    assert "has no board.json: deploy the firmware first" in capsys.readouterr().err
