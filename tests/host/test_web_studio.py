@@ -604,6 +604,13 @@ def test_the_json_view_and_the_editor_keep_in_step(view, site):
     assert "meld-name-error" in view.get_attribute("#meld-name", "aria-describedby")
     assert "bad" in view.get_attribute('#meld-list [data-meld="1"]', "class")
     assert view.get_attribute("#meld-name", "aria-invalid") == "true"
+    # A tap on the message in the list goes to its meld and field.
+    view.click('#meld-list [data-meld="0"]')
+    _settle(view)
+    view.click("#problems li .goto")
+    _settle(view)
+    assert view.get_attribute("#meld-list [aria-current]", "data-meld") == "1"
+    assert view.evaluate("document.activeElement.id") == "meld-name"
 
 
 def test_the_file_name_follows_what_was_opened_or_named(view, site, tmp_path):

@@ -957,9 +957,13 @@ export class Studio {
     result.lines.forEach((line, i) => {
       const item = document.createElement("li");
       item.className = result.valid ? "valid" : "error";
-      item.textContent = friendly(line);
-      if (!result.valid) {
+      if (result.valid) item.textContent = friendly(line);
+      else {
         item.dataset.errorFor = problems[i] ? fieldOf(problems[i][0], this.selected) : "source";
+        // A tap on a message goes to its place: the meld chosen, its field focused.
+        const go = button(friendly(line), { class: "goto" });
+        go.addEventListener("click", () => this.goTo(problems[i] ? problems[i][0] : ""));
+        item.appendChild(go);
       }
       list.appendChild(item);
     });
@@ -974,6 +978,18 @@ export class Studio {
     $("studio").dataset.checks = String(asked);
     this.showButtons();
     this.showProblems();
+  }
+
+  // The field of a validator place, its meld chosen first.
+  goTo(where) {
+    const at = place(where);
+    if (at.meld !== null && this.model && at.meld < this.model.melds.length) this.select(at.meld);
+    const field = $(at.meld !== null ? fieldOf(where, at.meld) : fieldOf(where, this.selected));
+    const target = field && field.id === "editor-wheel" ? this.sectors[0] : field;
+    if (target) {
+      target.scrollIntoView({ block: "center" });
+      target.focus({ preventScroll: true });
+    }
   }
 
   // Preview and send: greyed with the reason beside them.
