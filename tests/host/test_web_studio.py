@@ -523,12 +523,23 @@ def test_axe_finds_no_violations(view, site):
     _ready(view, site.url)
     _console_says(view, "C major triad (maj): C E G")
     view.add_script_tag(path=AXE)
-    found = view.evaluate("""async () => {
+    run = """async () => {
         const result = await axe.run(document, {resultTypes: ['violations']});
         return result.violations.map(v => [v.id, v.impact, v.nodes.map(n => n.target.join(' '))
             .slice(0, 5)]);
-    }""")
-    assert found == []
+    }"""
+    assert view.evaluate(run) == []
+    # With problems shown at the fields and in the list (the selected meld marked), and with
+    # the dialog that asks before a set with problems is saved.
+    view.fill("#meld-name", "minor six-nine")
+    view.fill("#meld-id", "min6/9")
+    view.click('#meld-list [data-meld="1"]')
+    _settle(view)
+    assert view.text_content("#meld-name-error") and view.text_content("#meld-id-error")
+    assert view.evaluate(run) == []
+    view.click("#save")
+    view.wait_for_selector("#ask[open]")
+    assert view.evaluate(run) == []
 
 
 SPY = """
