@@ -9,10 +9,6 @@ import json
 
 from hardware.ring import MAX_LEDS, supported_count
 
-try:
-    import os
-except ImportError:                          # a port without os: no pinout tables
-    os = None
 
 PLATFORMS = ("rp2", "esp32", "circuitpython", "sim", "web")
 ENCODER_DRIVERS = {"rp2": ("pio", "irq"), "esp32": ("pcnt", "irq"),
@@ -29,10 +25,11 @@ PLATFORM_HINT = ("a Pico or another RP2040 board running MicroPython is \"rp2\",
 
 # Schemas are ordered (name, spec) pairs, so problems come out in the same order on every
 # interpreter. spec: (kind, default or REQUIRED[, low, high]); kind is int, number, bool, text,
-# name, pin, encoder, section, or a tuple of allowed values.
+# name, pin, pinout, encoder, section, or a tuple of allowed values.
 REQUIRED = object()
 TOP = (("board", ("name", REQUIRED)), ("title", ("text", "")),
-       ("platform", (PLATFORMS, REQUIRED)), ("pinout", ("pinout", None)), ("ring", ("section", REQUIRED)),
+       ("platform", (PLATFORMS, REQUIRED)), ("pinout", ("pinout", None)),
+       ("ring", ("section", REQUIRED)),
        ("encoder", ("section", REQUIRED)), ("button", ("section", REQUIRED)),
        ("display", ("section", None)), ("buzzer", ("section", None)),
        ("notes", ("text", "")))
@@ -44,7 +41,8 @@ RING = (("pin", ("pin", REQUIRED)), ("count", ("int", 12, 12, MAX_LEDS)),
         ("max_fps", ("int", 60, 1, 120)))
 ENCODER = (("driver", ("encoder", REQUIRED)), ("pin_a", ("pin", REQUIRED)),
            ("pin_b", ("pin", REQUIRED)), ("pulses_per_detent", ((4, 2, 1), 4)),
-           ("direction", ((1, -1, None), None)), ("reverse", ("bool", False)), ("rest_state", ("int", 3, 0, 3)),
+           ("direction", ((1, -1, None), None)), ("reverse", ("bool", False)),
+           ("rest_state", ("int", 3, 0, 3)),
            ("pull", (PULLS, "up")), ("filter_ns", ("int", 10000, 0, 1000000)))
 BUTTON = (("pin", ("pin", REQUIRED)), ("active_low", ("bool", True)), ("pull", (PULLS, "up")),
           ("debounce_ms", ("int", 50, 5, 200)), ("long_ms", ("int", 700, 300, 3000)),
@@ -176,10 +174,10 @@ def _pin_problems(board, platform):
     return problems
 
 
-def validate(obj, pinout_dir=None):
-    """(board with defaults filled in, problems). pinout_dir: the folder of the boards'
-    pinout tables (boards/pinouts/); with it, every pin is checked against the header of the
-    board the file names (the host does this; the device has no tables)."""
+def validate(obj, header_check=None):
+    """(board with defaults filled in, problems). header_check(board) -> problems: the host's
+    check of every pin against the header of the board the file's "pinout" names
+    (host_tools/builds/pinouts.py; the device has no tables)."""
     problems = []
     platform = obj.get("platform") if isinstance(obj, dict) else None
     if not isinstance(obj, dict):
@@ -188,8 +186,8 @@ def validate(obj, pinout_dir=None):
     if "pinout" not in obj:
         board["pinout"] = PINOUT_DEFAULTS.get(platform)
     problems.extend(_direction_problems(obj, board))
-    if pinout_dir and board["pinout"] and not problems:
-        problems.extend(header_problems(board, read_pinout(pinout_dir, board["pinout"])))
+    if header_check is not None and board["pinout"] and not problems:
+        problems.extend(header_check(board))
     encoder = board.get("encoder") or {}
     if (encoder.get("driver") == "pio" and isinstance(encoder.get("pin_a"), int)
             and encoder.get("pin_b") != encoder["pin_a"] + 1):
@@ -229,14 +227,14 @@ def _ring_problems(ring):
     return []
 
 
-def parse(obj, source=None, pinout_dir=None):
-    board, problems = validate(obj, pinout_dir)
+def parse(obj, source=None, header_check=None):
+    board, problems = validate(obj, header_check)
     if problems:
         raise BoardError(problems, source)
     return board
 
 
-def load(path, pinout_dir=None):
+def load(path, header_check=None):
     """Read and check a board file; BoardError names the file and every problem."""
     try:
         with open(path) as f:
@@ -245,7 +243,7 @@ def load(path, pinout_dir=None):
         raise BoardError([("", "cannot read (%s)" % err)], path)
     except ValueError as err:
         raise BoardError([("", json_problem(err))], path)
-    return parse(obj, path, pinout_dir)
+    return parse(obj, path, header_check)
 
 
 def json_problem(err):
@@ -255,133 +253,3 @@ def json_problem(err):
         where = " at line %d, column %d (%s)" % (err.lineno, err.colno, err.msg)
     return ("not valid JSON%s: look for a missing comma or quote, a comma after the last "
             "item, single quotes or a comment (JSON has none)" % where)
-
-
-# -- the pins a board breaks out (boards/pinouts/NAME.json) ------------------------------------
-
-# What each field's pin must do: drive a signal, read one, or carry I2C.
-PIN_ROLES = (("ring", "pin", "out"), ("encoder", "pin_a", "in"), ("encoder", "pin_b", "in"),
-             ("button", "pin", "in"), ("display", "sda", "sda"), ("display", "scl", "scl"),
-             ("buzzer", "pin", "out"))
-
-
-def read_pinout(folder, name):
-    try:
-        with open(folder + "/" + name + ".json") as f:
-            table = json.load(f)
-    except OSError:
-        known = sorted(n[:-5] for n in os.listdir(folder) if n.endswith(".json")) if os else []
-        return {"missing": name, "known": known}
-    table["by_pin"] = by_pin = {}
-    for entry in table["pins"]:
-        by_pin[entry["pin"]] = entry
-        for alias in entry.get("aliases", ()):
-            by_pin[alias] = entry
-    return table
-
-
-def pin_text(table, entry):
-    """'GP16 (pin 21)', 'A3 (GPIO26, left 4)'."""
-    if "gpio" in entry:
-        return "%s (GPIO%d, %s)" % (entry["pin"], entry["gpio"], entry["place"])
-    return "%s (%s)" % (entry["name"], entry["place"])
-
-
-def _fits(table, entry, role, pull):
-    if entry.get("avoid") or entry.get("strapping") and role == "in" and pull != "none":
-        return False
-    if entry.get("input_only") and (role != "in" or pull != "none"):
-        return False
-    gpio = entry.get("gpio", entry["pin"])
-    if table.get("chip") == "rp2040" and role in ("sda", "scl"):
-        return gpio % 2 == (role == "scl")
-    return True
-
-
-def _free(table, used, role, pull, count=3):
-    """A few header pins that would do instead, with their places."""
-    free = [e for e in table["pins"] if e["pin"] not in used and not e.get("boot")
-            and not e.get("strapping") and _fits(table, e, role, pull)]
-    return ", ".join(pin_text(table, e) for e in free[:count]) or "none left: free one"
-
-
-def header_problems(board, table):
-    """Every pin on the header of the board named, fit for its job; rotaryio's pins
-    consecutive; I2C pins on one bus. Each problem names the field, the pin and what to use."""
-    if "missing" in table:
-        return [("pinout", "%r is not a board the tools know (%s); null skips the header check"
-                 % (table["missing"], ", ".join(table["known"])))]
-    if table["platform"] != board["platform"]:
-        return [("pinout", "%r is a %s board's pinout, not a %s one's" % (
-            board["pinout"], table["platform"], board["platform"]))]
-    problems = []
-    used = [board[s][f] for s, f, _ in PIN_ROLES if board.get(s) and board[s].get(f) is not None]
-    found = {}
-    for section, field, role in PIN_ROLES:
-        part = board.get(section)
-        if not part or part.get(field) is None:
-            continue
-        pin, where = part[field], section + "." + field
-        pull = part.get("pull", "none")
-        if board["encoder"]["driver"] == "rotaryio" and section == "encoder":
-            pull = "none"                    # rotaryio sets its pins up itself
-        entry = table["by_pin"].get(pin)
-        use = "; use " + _free(table, used, role, pull)
-        if entry is None:
-            inside = table["inside"].get(str(pin))
-            name = ("GP%d" % pin if table["platform"] == "rp2" else "GPIO%d" % pin) \
-                if isinstance(pin, int) else pin
-            if inside:
-                problems.append((where, "%s %s: it is not on the %s's header%s" % (
-                    name, inside, table["short"], use)))
-            else:
-                problems.append((where, "%r is not a pin of the %s%s" % (
-                    pin, table["short"], use)))
-            continue
-        found[where] = entry
-        text = pin_text(table, entry)
-        if entry.get("avoid"):
-            problems.append((where, "%s %s%s" % (text, entry["avoid"], use)))
-        elif entry.get("input_only") and role != "in":
-            problems.append((where, "%s is %s: it cannot drive %s%s" % (
-                text, entry["input_only"], "the ring" if section == "ring" else
-                "the buzzer" if section == "buzzer" else "I2C", use)))
-        elif entry.get("input_only") and pull != "none":
-            problems.append((where, "%s is %s, so %s.pull %r cannot work: set it to \"none\" "
-                             "and fit 10 k\u03a9 pull-ups to 3.3 V (a KY-040 has them)%s" % (
-                                 text, entry["input_only"], section, pull, use)))
-        elif entry.get("strapping") and role == "in" and pull == "up":
-            problems.append((where, "%s %s (this %s's pull-up holds it high)%s" % (
-                text, entry["strapping"], section, use)))
-        elif table.get("chip") == "rp2040" and role in ("sda", "scl") \
-                and entry.get("gpio", pin) % 2 != (role == "scl"):
-            problems.append((where, "%s cannot be %s on the RP2040%s" % (
-                text, role.upper(), use)))
-    problems.extend(_pair_problems(board, table, found, used))
-    return problems
-
-
-def _pair_problems(board, table, found, used):
-    problems = []
-    a, b = found.get("encoder.pin_a"), found.get("encoder.pin_b")
-    if board["encoder"]["driver"] == "rotaryio" and a and b and "gpio" in a \
-            and abs(a["gpio"] - b["gpio"]) != 1:
-        others = [p for p in used if p not in (a["pin"], b["pin"])]
-        pairs = []
-        for e in table["pins"]:
-            for f in table["pins"]:
-                if e["gpio"] + 1 == f["gpio"] and e["pin"] not in others \
-                        and f["pin"] not in others:
-                    pairs.append("%s/%s" % (f["pin"], e["pin"]))
-        problems.append(("encoder.pin_b", "%s is not next to encoder.pin_a %s: rotaryio "
-                         "needs A and B on consecutive GPIOs (CircuitPython: \"Pins must be "
-                         "sequential GPIO pins\"); use a pair such as %s" % (
-                             pin_text(table, b), pin_text(table, a), ", ".join(pairs[:4]))))
-    sda, scl = found.get("display.sda"), found.get("display.scl")
-    if table.get("chip") == "rp2040" and board["platform"] == "circuitpython" and sda and scl:
-        bus_sda, bus_scl = sda["gpio"] % 4 // 2, scl["gpio"] % 4 // 2
-        if bus_sda != bus_scl:
-            problems.append(("display.scl", "%s is on I2C%d, display.sda %s on I2C%d: SDA and "
-                             "SCL must share a bus (SDA/SCL, or SDA1/SCL1 on the STEMMA QT)" % (
-                                 pin_text(table, scl), bus_scl, pin_text(table, sda), bus_sda)))
-    return problems

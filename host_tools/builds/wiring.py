@@ -8,12 +8,11 @@ from xml.sax.saxutils import escape
 
 from hardware.ring import led_angle, sector_leds
 
-from hardware import board as board_file
-from host_tools import shipped
+from host_tools.builds import pinouts
 
 # The pins each board breaks out, with their places (boards/pinouts/): the same tables
 # `chromawheel board validate` checks the pins against.
-PINOUT_DIR = shipped("boards", "pinouts")
+PINOUT_DIR = pinouts.PINOUT_DIR
 WIRE = {"data": "#2e9e44", "power": "#d62728", "ground": "#222222", "a": "#e0a000",
         "b": "#1f77b4", "sw": "#9467bd", "sda": "#17becf", "scl": "#8c564b",
         "logic": "#ff7f0e", "tone": "#e377c2"}
@@ -29,7 +28,7 @@ def pinout(board):
     """The table of the board's header (boards/pinouts/NAME.json)."""
     if not board.get("pinout"):
         raise ValueError("board %r names no pinout: nothing to draw the pins on" % board["board"])
-    return board_file.read_pinout(PINOUT_DIR, board["pinout"])
+    return pinouts.read_pinout(PINOUT_DIR, board["pinout"])
 
 
 def pin_label(board, pin):
@@ -44,7 +43,7 @@ def pin_label(board, pin):
     entry = table["by_pin"][pin]
     if "gpio" in entry:
         return "%s (%s)" % (entry["pin"], entry["place"])
-    return board_file.pin_text(table, entry)
+    return pinouts.pin_text(table, entry)
 
 
 def connections(board, ky040=False, level_shifter=False):

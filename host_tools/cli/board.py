@@ -4,7 +4,7 @@ import os
 
 from hardware import board as board_file
 
-from host_tools.device.files import BOARD_DIR, board_names, board_path
+from host_tools.device.files import board_names, board_path
 from host_tools.errors import UserError
 from host_tools.set_files import write_atomic
 from host_tools.cli.output import emit
@@ -51,15 +51,12 @@ def register(commands, common):
     a.set_defaults(run=run_test)
 
 
-# The pins each board breaks out (boards/pinouts/): validate, the wiring and the bring-up
-# check a file's pins against the header of the board it names.
-PINOUT_DIR = os.path.join(BOARD_DIR, "pinouts")
-
-
 def load(path_or_name):
+    """A board file, its pins checked against its board's header (boards/pinouts/)."""
+    from host_tools.builds import pinouts
     path = path_or_name if os.path.exists(path_or_name) else board_path(path_or_name)
     try:
-        return board_file.load(path, PINOUT_DIR)
+        return board_file.load(path, pinouts.check)
     except board_file.BoardError as err:
         raise UserError(str(err))
 

@@ -179,9 +179,9 @@ def bring_up(port=None, drive=None, output=None, yes=False, skip=(), ask=_termin
 
 
 def _check(obj, where):
-    from host_tools.cli.board import PINOUT_DIR
+    from host_tools.builds import pinouts
     try:
-        return board_file.parse(obj, where, PINOUT_DIR)
+        return board_file.parse(obj, where, pinouts.check)
     except board_file.BoardError as err:
         raise UserError(str(err))
 

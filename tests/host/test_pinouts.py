@@ -1,0 +1,85 @@
+"""The pins each board breaks out (boards/pinouts/, host_tools/builds/pinouts.py): a board
+file's pins checked against its board's header, each refusal naming the field, the pin and
+free pins to use instead."""
+
+import json
+
+from hardware import board
+from host_tools.builds import pinouts
+from host_tools.device.files import board_path
+
+
+def shipped(name, **changes):
+    """A shipped board file with some fields changed (section__field=value): its problems."""
+    with open(board_path(name)) as f:
+        obj = json.load(f)
+    for key, value in changes.items():
+        section, field = key.split("__")
+        obj[section][field] = value
+    return ["%s: %s" % p for p in board.validate(obj, pinouts.check)[1]]
+
+
+def test_shipped_boards_fit_their_headers():
+    for name in ("pico", "esp32", "qtpy_rp2040"):
+        assert shipped(name) == [], name
+
+
+def test_pico_pins_not_on_the_header_are_refused_with_free_ones_named():
+    assert shipped("pico", ring__pin=23) == [
+        "ring.pin: GP23 drives the power supply's mode (SMPS PS), inside the board: it is not "
+        "on the Pico's header; use GP0 (pin 1), GP1 (pin 2), GP2 (pin 4)"]
+    assert shipped("pico", ring__pin=25)[0].startswith(
+        "ring.pin: GP25 drives the on-board LED (on a Pico W: the wireless chip)")
+    assert shipped("pico", buzzer__pin=29)[0].startswith("buzzer.pin: GP29 measures VSYS")
+
+
+def test_esp32_flash_console_and_input_only_pins_are_refused():
+    assert shipped("esp32", ring__pin=6) == [
+        "ring.pin: GPIO6 (J3-19) is wired to the module's SPI flash (CLK): using it crashes the "
+        "board; use GPIO4 (J3-13), GPIO13 (J2-15), GPIO14 (J2-12)"]
+    assert shipped("esp32", ring__pin=1)[0].startswith(
+        "ring.pin: GPIO1 (J3-4) is the console's TX (UART0, the USB serial bridge)")
+    assert shipped("esp32", button__pin=34) == [
+        "button.pin: GPIO34 (J2-5) is input only, with no pull-up or pull-down, so button.pull "
+        "'up' cannot work: set it to \"none\" and fit 10 k\u03a9 pull-ups to 3.3 V (a KY-040 "
+        "has them); use GPIO4 (J3-13), GPIO14 (J2-12), GPIO16 (J3-12)"]
+    assert shipped("esp32", button__pin=34, button__pull="none") == []
+    assert shipped("esp32", ring__pin=35)[0].startswith(
+        "ring.pin: GPIO35 (J2-6) is input only, with no pull-up or pull-down: it cannot drive "
+        "the ring")
+    assert shipped("esp32", encoder__pin_a=12)[0].startswith(
+        "encoder.pin_a: GPIO12 (J2-13) is a strapping pin")
+
+
+def test_circuitpython_names_and_rotaryio_pairs():
+    assert shipped("qtpy_rp2040", encoder__pin_a="A4") == [
+        "encoder.pin_a: 'A4' is not a pin of the QT Py; use A1 (GPIO28, left 2), SDA (GPIO24, "
+        "left 5), SCL (GPIO25, left 6)"]
+    assert shipped("qtpy_rp2040", ring__pin="NEOPIXEL")[0].startswith(
+        "ring.pin: NEOPIXEL is the board's own NeoPixel (GPIO12): it is not on the QT Py's "
+        "header")
+    assert shipped("qtpy_rp2040", encoder__pin_a="A0", encoder__pin_b="SDA",
+                   button__pin="A1") == [
+        "encoder.pin_b: SDA (GPIO24, left 5) is not next to encoder.pin_a A0 (GPIO29, left 1): "
+        "rotaryio needs A and B on consecutive GPIOs (CircuitPython: \"Pins must be sequential "
+        "GPIO pins\"); use a pair such as SCL/SDA, MISO/MOSI, RX/MISO, SCK/RX"]
+    assert shipped("qtpy_rp2040", encoder__pin_a="D1", encoder__pin_b="D2") == []   # aliases
+    assert shipped("qtpy_rp2040", display__scl="SCL")[0].startswith(
+        "display.scl: SCL (GPIO25, left 6) is on I2C0, display.sda SDA1 (GPIO22, STEMMA QT) "
+        "on I2C1")
+
+
+def test_a_pinout_of_another_platform_or_unknown_is_named():
+    assert shipped("pico", **{}) == []
+    with open(board_path("pico")) as f:
+        obj = json.load(f)
+    obj["pinout"] = "qtpy_rp2040"
+    assert ["%s: %s" % p for p in board.validate(obj, pinouts.check)[1]] == [
+        "pinout: 'qtpy_rp2040' is a circuitpython board's pinout, not a rp2 one's"]
+    obj["pinout"] = "pico2"
+    assert ["%s: %s" % p for p in board.validate(obj, pinouts.check)[1]] == [
+        "pinout: 'pico2' is not a board the tools know (esp32_devkitc, pico, qtpy_rp2040); "
+        "null skips the header check"]
+    obj["pinout"] = None
+    obj["ring"]["pin"] = 25                       # no header named: GPIO 0-29 is all it checks
+    assert board.validate(obj, pinouts.check)[1] == []
