@@ -15,10 +15,10 @@ import subprocess
 import sys
 import tempfile
 
-from host_tools import ROOT
+from host_tools import shipped
 
-SCAD = os.path.join(ROOT, "boards", "enclosure", "chromawheel.scad")
-README = os.path.join(ROOT, "boards", "enclosure", "README.md")
+SCAD = shipped("boards", "enclosure", "chromawheel.scad")
+README = shipped("boards", "enclosure", "README.md")
 PARTS = ("base", "encoder_mount", "ring_holder", "faceplate")
 BOARDS = (("pico", "Pico"), ("qtpy", "QT Py"), ("esp32", "ESP32"))
 RINGS = ((12, "37 mm"), (16, "44.5 mm"), (24, "65.6 mm"), (60, "158 mm"))
