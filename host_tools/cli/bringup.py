@@ -198,28 +198,29 @@ def _read_board(data, where):
 
 
 def _ring_steps(obj, config, ask, progress, show):
-    """C alone, then the colour test; the ring's fields learned from the answers."""
+    """C alone, then the colour test; the ring's fields learned from the answers (the
+    direction first: where C's LED is counts along it)."""
     ring = config["ring"]
     changes = []
     if show is not None:                     # the device lights C alone
         show([(0, (255, 255, 255))])
-        at_c = learn_first_led(ring, ask("Ring: one LED is lit white. How many LEDs "
-                                         "clockwise from 12 o'clock is it (0 = at 12 "
-                                         "o'clock)?", "0"))
+        where = ask("Ring: one LED is lit white. How many LEDs clockwise from 12 o'clock is "
+                    "it (0 = at 12 o'clock; with two lit, the first)?", "0")
     else:                                    # the firmware's colour test: C is the red one
-        at_c = learn_first_led(ring, ask("Ring: how many LEDs clockwise from 12 o'clock is "
-                                         "the first of the three lit (0 = at 12 o'clock)?",
-                                         "0"))
-    if at_c != ring["led_at_c"]:
-        obj["ring"]["led_at_c"] = at_c
-        changes.append("ring.led_at_c %d -> %d" % (ring["led_at_c"], at_c))
+        where = ask("Ring: how many LEDs clockwise from 12 o'clock is the first of the three "
+                    "lit (0 = at 12 o'clock)?", "0")
     if show is not None:
         show([(0, COLOURS["red"]), (1, COLOURS["green"]), (2, COLOURS["blue"])])
+    direction = ring["direction"]
     if not _yes(ask("Ring: three LEDs are lit from 12 o'clock on. Does the second sit "
                     "clockwise of the first (y/n)?", "y")):
-        flipped = "ccw" if ring["direction"] == "cw" else "cw"
-        obj["ring"]["direction"] = flipped
-        changes.append("ring.direction %s -> %s" % (ring["direction"], flipped))
+        direction = "ccw" if ring["direction"] == "cw" else "cw"
+        obj["ring"]["direction"] = direction
+        changes.append("ring.direction %s -> %s" % (ring["direction"], direction))
+    at_c = learn_first_led(dict(ring, direction=direction), where)
+    if at_c != ring["led_at_c"]:
+        obj["ring"]["led_at_c"] = at_c
+        changes.insert(0, "ring.led_at_c %d -> %d" % (ring["led_at_c"], at_c))
     order = learn_order(ring["order"], ask("Ring: their colours, from 12 o'clock on "
                                            "(e.g. red green blue)?", "red green blue"))
     if order != ring["order"]:

@@ -117,6 +117,13 @@ def test_the_answers_give_the_ring_fields():
     assert bringup.learn_order("GRBW", "green red blue") == "RGBW"
     with pytest.raises(Exception, match="three colours"):
         bringup.learn_order("GRB", "red green")
+    # a ring mounted the other way round, C's LED seen 2 clockwise of the top: the direction
+    # is learned first, and the LED at the top counted along it
+    obj = {"ring": dict(ring), "encoder": {}}
+    answers = iter(["2", "n", "red green blue"])
+    changes = bringup._ring_steps(obj, {"ring": ring}, lambda q, d="": next(answers),
+                                  lambda line: None, lambda cells: None)
+    assert changes == ["ring.led_at_c 0 -> 2", "ring.direction cw -> ccw"]
     assert bringup.learn_direction(-3) == -1 and bringup.learn_direction(0) is None
 
 
