@@ -78,6 +78,10 @@ def run_wiring(args):
     b = load(args.name)
     if b["platform"] in ("sim", "web"):
         raise UserError("board %r is a simulated board: nothing to wire" % b["board"])
+    if not b["pinout"]:
+        raise UserError("board %r names no pinout: the picture puts each pin in its place on "
+                        "a board of boards/pinouts/ (pico, esp32_devkitc, qtpy_rp2040); set "
+                        "\"pinout\" to the one it is built on" % b["board"])
     write_atomic(args.output, svg(b, args.ky040, args.level_shifter).encode())
     emit(args, {"output": args.output}, ["wrote %s" % args.output])
 

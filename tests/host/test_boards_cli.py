@@ -111,6 +111,15 @@ def test_board_commands(capsys, tmp_path):
     assert capsys.readouterr().err == (
         "error: %s: ring.pin: expected a GPIO number 0-29, got 30\n" % bad)
     assert main(["board", "wiring", "sim", "-o", str(tmp_path / "x.svg")]) == 2
+    # a CircuitPython board of one's own names no pinout: said, not drawn wrong
+    with open(os.path.join(ROOT, "boards", "qtpy_rp2040.json")) as f:
+        own = json.load(f)
+    own["pinout"] = None
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps(own))
+    capsys.readouterr()
+    assert main(["board", "wiring", str(mine), "-o", str(tmp_path / "x.svg")]) == 2
+    assert "names no pinout" in capsys.readouterr().err
 
 
 def test_validate_refuses_pins_the_board_does_not_break_out(capsys, tmp_path):
