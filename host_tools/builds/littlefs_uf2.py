@@ -119,10 +119,11 @@ def main(argv=None):
                         help="a shipped rp2 board's name or a board file (default pico)")
     args = parser.parse_args(argv)
     from hardware import board as board_file
+    from host_tools.builds import pinouts
     from host_tools.device.files import board_path
     from host_tools.errors import UserError
     try:
-        config = board_file.load(board_path(args.board))
+        config = board_file.load(board_path(args.board), pinouts.check)
         if config["platform"] != "rp2":
             raise UserError("board %s is for platform %s: this UF2 is MicroPython for the "
                             "Pico (rp2)" % (args.board, config["platform"]))
