@@ -136,6 +136,17 @@ def test_degrees_the_wheel_cannot_show_are_left_to_the_json():
         answer = _edit(kind="scale", degrees=degrees, action={"tap": 5})
         assert not answer["editable"] and why in answer["why"]
         assert answer["degrees"] == degrees               # never rewritten
+    # Not editable, but shown: the card keeps the positions it can read (the first degree of
+    # a sector wins), so a mistyped degree does not blank the meld.
+    answer = _edit(kind="chord", degrees=["1", "3", "(5)", "b4", "9"])
+    assert not answer["editable"]
+    assert [v["state"] for v in answer["sectors"]] == [
+        {0: "required", 2: "required", 4: "required", 7: "optional"}.get(s, "off")
+        for s in range(12)]
+    assert [v["label"] for v in answer["sectors"] if v["label"]] == ["1", "9", "3", "5"]
+    answer = _edit(kind="scale", degrees=["1", "2", "9"])
+    assert [v["degree"] for v in answer["sectors"]][:3] == ["1", None, "2"]
+    assert [v["state"] for v in _edit(kind="scale", degrees="1 3")["sectors"]] == ["off"] * 12
 
 
 def test_the_editor_runs_on_micropython():
@@ -622,6 +633,35 @@ def test_the_json_view_and_the_editor_keep_in_step(view, site):
     _settle(view)
     assert view.get_attribute("#meld-list [aria-current]", "data-meld") == "1"
     assert view.evaluate("document.activeElement.id") == "meld-name"
+
+
+def test_a_meld_the_card_cannot_edit_is_still_shown(view, site):
+    """The README's picture: the jazz set's first meld (6/9: 1 3 (5) 6 9) valid and on the
+    card; with its 6 mistyped as b4 in the JSON, the meld is marked and the card still shows
+    the four degrees it can read, greyed for taps, with the reason beside it."""
+    _ready(view, site.url)
+    view.select_option("#example", "jazz.json")
+    _settle(view)
+    card = ("items => items.map(i => [i.dataset.state, i.disabled, "
+            "i.querySelector('.degree').textContent])")
+    assert "bad" not in (view.get_attribute('#meld-list [data-meld="0"]', "class") or "")
+    assert view.eval_on_selector_all("[data-editor-sector]", card) == [
+        {0: ["required", False, "1"], 2: ["required", False, "9"], 4: ["required", False, "3"],
+         7: ["optional", False, "5"], 9: ["required", False, "6"]}.get(s, ["off", False, "·"])
+        for s in range(12)]
+    source = view.input_value("#source")
+    view.fill("#source", source.replace('"(5)", "6", "9"]', '"(5)", "b4", "9"]', 1))
+    view.wait_for_function("document.querySelector('#studio').dataset.valid === 'false'")
+    _settle(view)
+    assert "bad" in view.get_attribute('#meld-list [data-meld="0"]', "class")
+    assert view.text_content("#editor-wheel-error") == "degree 4: 'b4' is not a degree"
+    assert view.eval_on_selector_all("[data-editor-sector]", card) == [
+        {0: ["required", True, "1"], 2: ["required", True, "9"], 4: ["required", True, "3"],
+         7: ["optional", True, "5"]}.get(s, ["off", True, "·"]) for s in range(12)]
+    assert view.eval_on_selector_all("[data-alt-sector]:not([hidden])", "a => a.length") == 0
+    assert view.text_content("#editor-degrees") == (
+        "the card shows what it can read but cannot edit this meld (degree 4: 'b4' is not "
+        "a degree): put it right in the JSON below")
 
 
 def test_the_file_name_follows_what_was_opened_or_named(view, site, tmp_path):

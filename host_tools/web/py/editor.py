@@ -173,6 +173,30 @@ def read(texts):
     return sectors, octave
 
 
+def read_what_it_can(texts):
+    """The degrees of a list read() refuses that the card can still place, for a view that
+    shows the meld while it cannot be edited: ({sector: (code, optional)}, octave); a degree
+    that does not read, or sounds in a sector taken by an earlier one, is left out."""
+    sectors = {}
+    octave = None
+    for text in texts if isinstance(texts, list) else []:
+        if not isinstance(text, str):
+            continue
+        optional = len(text) > 2 and text[0] == "(" and text[-1] == ")"
+        try:
+            code = _code(text[1:-1] if optional else text)
+        except DegreeError:
+            continue
+        if code == OCTAVE:
+            if octave is None:
+                octave = optional
+            continue
+        sector = degrees.semitones(code) % 12
+        if sector not in sectors:
+            sectors[sector] = (code, optional)
+    return sectors, octave
+
+
 def write(sectors, octave):
     """The degree list for the JSON source: low to high, optional ones in parentheses."""
     items = [(code, optional) for code, optional in sectors.values()]
@@ -227,8 +251,13 @@ def edit(request_json):
     try:
         sectors, octave = read(texts)
     except NotOnTheWheel as err:
+        # Not editable (a tap would rewrite the list and lose what the card cannot hold), but
+        # shown: the positions it can read stay on the card while the JSON is put right.
         answer["editable"] = False
         answer["why"] = str(err)
+        sectors, octave = read_what_it_can(texts)
+        answer["octave"] = None if octave is None else ("optional" if octave else "required")
+        answer["sectors"] = _views(sectors, root)
         return json.dumps(answer)
     auto &= set(sectors)
     auto.discard(0)
@@ -289,11 +318,19 @@ def edit(request_json):
         name = format_note(spell(root, _code(text.strip("()"))), True)
         notes.append("(" + name + ")" if optional else name)
     answer["notes"] = notes
+    answer["sectors"] = _views(sectors, root)
+    return json.dumps(answer)
+
+
+def _views(sectors, root):
+    """What each of the 12 sectors shows for {sector: (code, optional)} spelled from root."""
+    views = []
     for sector in range(SECTORS):
-        item = {"sector": sector, "state": states.get(sector, "off"), "degree": None,
-                "label": None, "note": None, "alternatives": []}
+        item = {"sector": sector, "state": "off", "degree": None, "label": None, "note": None,
+                "alternatives": []}
         if sector in sectors:
-            code = sectors[sector][0]
+            code, optional = sectors[sector]
+            item["state"] = "optional" if optional else "required"
             item["degree"] = degrees.to_text(code)
             item["label"] = _unicode_degree(code)
             item["note"] = format_note(spell(root, code), True)
@@ -304,5 +341,5 @@ def edit(request_json):
                 item["alternatives"].append({
                     "degree": degrees.to_text(other), "label": _unicode_degree(other),
                     "note": format_note(spell(root, other), True)})
-        answer["sectors"].append(item)
-    return json.dumps(answer)
+        views.append(item)
+    return views

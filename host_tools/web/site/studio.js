@@ -852,7 +852,8 @@ export class Studio {
     const editable = Boolean(answer && answer.editable);
     $("editor-wheel").dataset.editable = String(editable);
     this.sectors.forEach((sector, s) => {
-      const view = editable ? answer.sectors[s] : null;
+      // A meld the card cannot edit still shows the positions it can read (tapping is off).
+      const view = answer && answer.sectors.length ? answer.sectors[s] : null;
       sector.dataset.state = view ? view.state : "off";
       sector.disabled = !editable;
       sector.replaceChildren();
@@ -877,7 +878,7 @@ export class Studio {
       if (meldKind(this.meld)) sector.dataset.kind = meldKind(this.meld);
       const chip = this.chips[s];
       chip.hidden = true;
-      if (!view) return;
+      if (!view || !editable) return;
       if (s === 0) {
         chip.hidden = false;
         chip.dataset.degree = "8";
@@ -901,7 +902,9 @@ export class Studio {
     if (!answer) line.textContent = this.model ? "no meld: add one" : $("editor").title;
     else if (!editable) {
       const why = answer.why.replace(/degrees\[(\d+)\]/g, (_, j) => "degree " + (Number(j) + 1));
-      line.textContent = "the card cannot show this meld (" + why + "): edit it in the JSON below";
+      const shown = answer.sectors.some((v) => v.state !== "off") ? "shows what it can read but " : "";
+      line.textContent = `the card ${shown}cannot edit this meld (${why}): put it right in the ` +
+        "JSON below";
     }
     else {
       line.textContent = "degrees " + answer.degrees.join(" ") + " · notes " +
@@ -1031,7 +1034,9 @@ export class Studio {
         if (!byMeld.has(at.meld)) byMeld.set(at.meld, []);
         byMeld.get(at.meld).push(friendly(`${where}: ${what}`));
         if (at.meld !== this.selected) continue;
-        add(field, friendly(what));
+        // Under the card, which degree (counting from 1): a mistyped one has no sector.
+        const which = at.field === "degrees" && at.index !== null ? `degree ${at.index + 1}: ` : "";
+        add(field, which + friendly(what));
         if (at.field === "degrees" && at.index !== null && meld && Array.isArray(meld.degrees)) {
           const text = String(meld.degrees[at.index] ?? "");
           const hit = this.sectors.find((s) => s.dataset.degree === text.replace(/[()]/g, ""));
