@@ -1,43 +1,37 @@
-"""The application: board, settings, meld set, modes, and the main loop.
+"""The application: board, settings, meld set, modes, and the loop pass.
 
-Data flow: encoder/button -> events -> active mode -> core -> frame -> ring driver -> wire.
+Data flow: encoder/button/MIDI in -> events -> active mode -> frame -> ring driver -> wire.
 
-The loop answers the knob first: where the port can, a detent's interrupt has a pass run at
-once (the port's knob_wake), and a pass does its work in this order: the input into the mode,
-the LEDs (a turn that only rotates them is written before the mode even hears of it), the
-console line, the sound, then (once the knob has rested) the display a row a pass, the saves.
-So a detent waits at most for the one short piece of work running when it came (a display row
-is about 3 ms of I2C; a settings save, rare, longer), never for a whole redraw. The loop tick
-allocates nothing in steady state: events, console lines, display rows and saves allocate, an
-idle or repainting tick does not.
+A pass does the app's own work in the order the user sees it, then walks its services:
+1. input: the knob's detents, MIDI in's notes, the button's presses, each into the active
+   mode (a turn that only rotates the LEDs, or notes shown as lit sectors, are written before
+   the mode even hears of them: the modes' opt-in fast paths, firmware/modes/__init__.py);
+2. the LEDs: the mode paints its frame (at most max_fps a second), the ring writes it;
+3. the services (firmware/services.py), a fixed tuple built once for the board's parts and the
+   settings: the console line, the sound, MIDI out, the display (a row a pass, once the knob
+   has rested), the settings saver, the stable-boot mark, the garbage collector, the watchdog.
+So a detent waits at most for the one short piece of work running when it came, never for a
+whole redraw. Where the port can, a detent's interrupt (or MIDI in) has a pass run at once
+(the port's knob_wake: App.wake_pass). A pass allocates nothing in steady state: events,
+console lines, display rows and saves allocate, an idle or repainting pass does not.
+
+The loop itself is the port's (firmware/ports/: run_loop), or firmware/async_loop.py: each
+calls begin(), step() and pause_ms() until step() says stop, then end(). The simulator's and
+the page's host links are driven there, never here.
 """
-
-import gc
 
 from core.meldset import MeldSetError
 from hardware.clock import ticks_add, ticks_diff, ticks_since
-from hardware.presses import CLICK, DOUBLE, LONG, PressDetector
+from hardware.presses import PressDetector
 
-from firmware import crashes, render
-from firmware.modes import Context, LightsNotes, MenuContext, TurnRotates, load_mode
+from firmware import crashes, render, services
+from firmware.modes import Context, LightsNotes, TurnRotates, load_mode
+from firmware.services import BUSY, REST_MS, RESTED, SHOWN
 from firmware.settings import Settings
 
 ERROR_SHOW_MS = 1500
-NOTES = 9                     # an event beside the presses: the notes held changed
-# The display starts its redraw once the knob has rested this long: a spin goes to the LEDs,
-# and the display shows where it stopped (its redraw costs milliseconds a row on a real bus).
-REST_MS = 40
-
-
-EROFS = 30
-
-
-def _save_problem(err):
-    if err.args and err.args[0] == EROFS:
-        # CircuitPython: boot.py left the drive to the computer (the button was held).
-        return ("settings not saved: drive is read-only (plug the board in again without "
-                "holding the button)")
-    return "settings not saved: %s (will try again later)" % err
+# A press event (hardware/presses.py: CLICK 1, DOUBLE 2, LONG 3) -> the mode's method.
+_PRESSES = (None, "on_click", "on_double", "on_long")
 
 
 class App:
@@ -53,7 +47,7 @@ class App:
             # Before the first line: on MicroPython the USB device comes back with MIDI
             # before the set's line, which the laptop waits for, is printed.
             from firmware import midi
-            midi.start(self)
+            self.midi = midi.start(hw.port, hw, self.settings, self._log)
         from firmware import installed_sets        # used at start and from the menu only
         meldset, name = installed_sets.load_with_fallback(
             self.settings["meldset"], self.settings["last_good_meldset"], self._log)
@@ -71,35 +65,26 @@ class App:
         self._mode_changed()
         self.settle_due = False       # the mode has work to do once the LEDs show its state
         self.error_until = None
-        self.dirty = True
-        self.pending = False
+        self.dirty = True             # the mode's state changed: its frame is to be painted
+        self.pending = False          # a frame painted, not yet written (the latch time)
         self.rendered_at = ticks_add(self.now, -self.frame_ms)
-        self.started_at = self.now
-        self.stable = False
-        self.last_line = None
-        self.line_due = True          # the console line waits until the ring shows its state
-        self.screen_due = False       # the display shows an older line than the console
-        self.screen_rows = None       # the rows it is drawing, laid out once the knob rests
-        self.input_at = ticks_add(self.now, -REST_MS)     # the last turn or press (none)
-        self.busy = False             # more work waits: the loop comes back without a sleep
-        self.garbage = False          # input came: collect once the wheel is idle again
-        self._layout = None
-        if hw.display is not None:
-            from firmware.screen import layout
-            self._layout = layout
-        self.watchdog = None
+        self.input_at = ticks_add(self.now, -REST_MS)     # the last turn, press or notes
+        self.busy = False             # a service has more work: the loop comes back at once
         self.stopped = False
         self.crashed = None           # what a pass the knob asked for raised
         self.ticking = False          # a pass is running
-        self.knob_due = False         # the knob asked for a pass while one was running
-
-    @property
-    def meldset(self):
-        return self.ctx.meldset
+        self.wake_due = False         # a wake asked for a pass while one was running
+        self.console = services.Console(self)
+        self.watchdog = services.Watchdog(self.records, self.now)
+        self.services = self._services()
 
     @property
     def meldset_name(self):
         return self.ctx.meldset_name
+
+    @property
+    def last_line(self):
+        return self.console.line
 
     def _log(self, line):
         self.records.log(line)
@@ -107,6 +92,23 @@ class App:
     def _log_exception(self, where, err):
         from firmware.log import exception_text
         self.records.log(exception_text(where, err))
+
+    def _services(self):
+        """The services for the parts the board has and the settings ask for, each made once,
+        in the order that keeps the ring first (firmware/services.py); MIDI out joins them
+        when the `midi` setting first turns it on (event time, never in a pass)."""
+        hw = self.hw
+        wanted = [self.console]
+        if hw.buzzer is not None:
+            wanted.append(services.Sound(hw.buzzer, hw.clock))
+        if self.midi is not None:
+            wanted.append(self.midi)                 # MIDI out, after the LEDs
+        if hw.display is not None:
+            wanted.append(services.Display(self, self.console, hw.display, self.records.log))
+        wanted.append(services.Saver(self.settings, self.records.log))
+        wanted.append(services.Collector())
+        wanted.append(self.watchdog)
+        return tuple(wanted)
 
     # ---- modes and settings (event time: these may allocate) --------------------------------
 
@@ -121,7 +123,24 @@ class App:
     def active(self):
         return self.menu or self.mode
 
-    # ---- what the modes ask for through their context (firmware/modes/__init__.py) ---------
+    def text(self, short):
+        """The active mode's console line (describe()), or with `short` the display's text
+        (display(), else the console line): for the console and display services. None when
+        the mode raised (then it is logged and the explorer takes over)."""
+        try:
+            if short:
+                return self.active.display() or self.console.line
+            return self.active.describe()
+        except Exception as err:
+            self.failed(err)
+            return None
+
+    def announce(self):
+        """Print the active mode's line on the serial console now, if it changed."""
+        self.console.due = True
+        self.console.update(self.now, SHOWN)
+
+    # ---- what the modes ask for through their contexts (firmware/modes/__init__.py) --------
 
     def open_menu(self):
         from firmware.modes.menu import Mode as Menu
@@ -130,11 +149,12 @@ class App:
             parts.append("buzzer")
         if getattr(self.hw.port, "midi_port", None) is not None:
             parts.append("midi")
-        self.menu = Menu(MenuContext(self.ctx), parts)
+        self.menu = Menu(self.ctx, self, parts)
 
     def close_menu(self):
         self.menu = None
         self.settle_due = True        # what the mode heard while the menu was open
+
 
     def set_names(self):
         from firmware import installed_sets
@@ -150,8 +170,7 @@ class App:
             self.silence()
             self.mode = self._start_mode(value)
         elif key == "midi":
-            from firmware import midi
-            midi.setting_changed(self)
+            self._midi_setting()
         elif key == "brightness":
             self.hw.ring.brightness = value
         self.dirty = True
@@ -163,8 +182,8 @@ class App:
         if key == "brightness":
             self.hw.ring.brightness = self.settings["brightness"] if value is None else value
             self.dirty = True
-        elif key == "volume" and value is not None:
-            self.beep(value)
+        elif key == "volume" and value is not None and self.hw.buzzer is not None:
+            self.hw.buzzer.play(((440, 120),), value)        # a short A4 at this volume
 
     def play_meld(self, index, root):
         """The meld on the buzzer (if the board has one and the sound is on), and its notes
@@ -172,9 +191,9 @@ class App:
         volume = self.settings["volume"]
         if self.hw.buzzer is not None and volume:
             from firmware.sound import meld_tones
-            self.hw.buzzer.play(meld_tones(self.meldset, index, root), volume)
+            self.hw.buzzer.play(meld_tones(self.ctx.meldset, index, root), volume)
         if self.midi is not None:
-            self.midi.play(self.meldset.meld_codes(index), root, self.settings)
+            self.midi.play(self.ctx.meldset.meld_codes(index), root, self.settings)
 
     def silence(self, now=False):
         """The chord MIDI out sounds, ended (after the LEDs, or `now`): no note is left
@@ -188,11 +207,6 @@ class App:
         """The notes MIDI in holds (core.midi.HeldNotes), or None when MIDI in is off."""
         midi = self.midi
         return midi.held if midi is not None and midi.listening else None
-
-    def beep(self, volume):
-        """A short A4 at this volume (the menu's sound item previews with it)."""
-        if self.hw.buzzer is not None:
-            self.hw.buzzer.play(((440, 120),), volume)
 
     def switch_set(self, name):
         """Load another meld set; a set that fails to load changes nothing."""
@@ -211,7 +225,25 @@ class App:
         self._log("meld set %s loaded: %d melds" % (name, meldset.count))
         return True
 
-    def _failed(self, err):
+    def _midi_setting(self):
+        """The menu changed the `midi` setting: MIDI starts the first time it is turned on;
+        the direction and the split follow; the mode under the menu hears of it (listen)."""
+        if self.midi is None:
+            if self.settings["midi"] == "off":
+                return
+            from firmware import midi
+            self.midi = midi.start(self.hw.port, self.hw, self.settings, self._log)
+            if self.midi is None:
+                return
+            if not self.stopped:
+                self.midi.wake_with(self.hw.port, self.wake_pass)
+            at = 1 if self.hw.buzzer is None else 2          # after the console and the sound
+            self.services = self.services[:at] + (self.midi,) + self.services[at:]
+        else:
+            self.midi.follow(self.settings)
+        self._notes_changed()
+
+    def failed(self, err):
         """A mode raised: log it, show the error pattern, go back to the explorer."""
         self._log_exception("mode %s" % self.active.name, err)
         self.menu = None
@@ -223,79 +255,72 @@ class App:
         self._mode_changed()
 
     def _dispatch(self, press, steps=0):
-        """A turn of `steps` detents (press None) or a press (CLICK, DOUBLE, LONG) to the
-        active mode; a change of the notes MIDI in holds (NOTES) to the mode, menu or not."""
+        """A turn of `steps` detents (press None) or a press (hardware.presses: CLICK,
+        DOUBLE, LONG) to the active mode."""
         mode = self.active
         try:
             if press is None:
                 mode.on_turn(steps)
-            elif press == NOTES:
-                self.mode.on_notes()      # the mode under the menu too: it shows them after
-            elif press == CLICK:
-                mode.on_click()
-            elif press == DOUBLE:
-                mode.on_double()
-            elif press == LONG:
-                mode.on_long()
+            else:
+                getattr(mode, _PRESSES[press])()
         except Exception as err:
-            self._failed(err)
+            self.failed(err)
         self.dirty = True
-        self.line_due = True
+        self.console.due = True
+        self._mode_changed()
+
+    def _notes_changed(self):
+        """The notes MIDI in holds changed (or MIDI in was turned on or off): to the mode, the
+        menu open or not (it shows them after)."""
+        try:
+            self.mode.on_notes()
+        except Exception as err:
+            self.failed(err)
+        self.dirty = True
+        self.console.due = True
         self._mode_changed()
 
     def _mode_changed(self):
-        """What the knob's fast path needs to know of the active mode, asked once an event
-        or a setting may have changed it, not at every detent."""
+        """What the fast paths need to know of the active mode, asked once an event or a
+        setting may have changed it, not at every detent."""
         active = self.active
         self.rotates = isinstance(active, TurnRotates) and active.rotates()
         self.lights = isinstance(active, LightsNotes) and active.lights_notes()
 
-    def announce(self):
-        """Print the active mode's line on the serial console when it changed."""
-        self.line_due = False
-        try:
-            line = self.active.describe()
-        except Exception as err:
-            self._failed(err)
-            return
-        if line != self.last_line:
-            print(line)
-            self.last_line = line
-            self.screen_due = self._layout is not None
-            self.screen_rows = None
-
-    # ---- the loop tick: nothing below allocates unless something happened -------------------
+    # ---- the pass: nothing below allocates unless something happened ------------------------
 
     def tick(self, now):
-        """One pass of the loop. What the user sees first comes first: the input into the
-        mode, then the ring, then the console line, the sound, the display and the saves."""
-        hw = self.hw
-        if hw.link is not None:
-            hw.link.poll(not self.busy)          # a pass with work waiting takes no time
-            now = hw.clock.ticks_ms()
-        steps = hw.encoder.take()
-        turned = steps and self._turn_ring(steps, now)    # first: nothing else waits on it
+        """One pass: input into the mode (the LEDs' fast answer first), the LEDs, then the
+        services."""
         self.now = self.ctx.now = now
+        steps = self.hw.encoder.take()
         if steps:
+            turned = self.rotates and self._fast(now, steps)     # first: nothing waits on it
             self._input(now)
             self._dispatch(None, steps)
             if turned and self.error_until is None:
                 self.dirty = False        # the LEDs show the turned state already
         if self.midi is not None and self.midi.poll():
-            lit = self.lights and self._light_notes(now)     # first, as a turn is
+            lit = self.lights and self._fast(now, 0)      # first, as a turn is
             self._input(now)
-            self._dispatch(NOTES)
+            self._notes_changed()
             self.settle_due = True
             if lit and self.error_until is None:
                 self.dirty = False        # the LEDs show the notes already
-        event = self.presses.update(hw.button.pressed(), now)
+        event = self.presses.update(self.hw.button.pressed(), now)
         if event:
             self._input(now)
             self._dispatch(event)
+        self._walk(now, self._leds(now))
+
+    def _leds(self, now):
+        """The mode's frame painted (at most max_fps a second) and written; True when the LEDs
+        show the mode's state."""
+        hw = self.hw
         if self.error_until is not None and ticks_diff(now, self.error_until) >= 0:
             self.error_until = None
             self.dirty = True
-            self.line_due = True
+            self.console.due = True
         if isinstance(self.active, render.BlinkingCursor) and self.active.blink_due(now):
             self.dirty = True             # a blinking cursor's next phase (firmware/render.py)
         if self.dirty and ticks_since(now, self.rendered_at) >= self.frame_ms:
@@ -303,121 +328,60 @@ class App:
             self.rendered_at = now
         if self.pending:
             self.pending = not hw.ring.show(hw.clock.ticks_us())
-        shown = not self.dirty and not self.pending      # the LEDs show the mode's state
+        shown = not self.dirty and not self.pending
         if self.settle_due and shown:
+            # The mode's work that waits for the LEDs (modes.LightsNotes): it may change what
+            # they should show.
             self.settle_due = False
-            if self._settle():
+            active = self.active
+            try:
+                settled = isinstance(active, LightsNotes) and active.settle()
+            except Exception as err:
+                self.failed(err)
+                settled = False
+            if settled:
                 self.dirty = True
                 shown = False
-        if self.line_due and shown and self.error_until is None:
-            self.announce()
-        # The sound timed from the clock as it is now, not from the pass's start: the line
-        # before it may have taken a few ms, which would come out of the note.
-        if hw.buzzer is not None:
-            hw.buzzer.update(hw.clock.ticks_ms())
-        if self.midi is not None:
-            self.midi.flush()             # a meld played: its notes, after the LEDs
-        self.busy = False
-        if self.screen_due and shown and ticks_since(now, self.input_at) >= REST_MS:
-            self._display_pass()
-        if self.garbage and not (self.busy or self.screen_due or self.line_due) \
-                and ticks_since(now, self.input_at) >= REST_MS:
-            # The events, lines and rows since the last input made garbage: collected now,
-            # while the wheel is idle, not in the next answer. MicroPython's allocator looks
-            # for room from a low mark up through all of it: measured on the emulated Pico,
-            # a MIDI note's pass took 0.3 ms longer for each note since a collection (up to
-            # 9 ms), as every call that needs a heap frame searched further.
-            self.garbage = False
-            gc.collect()
-        self._keep(now)
-        if self.watchdog is not None:
-            self.watchdog.feed()
+        return shown
 
-    def _turn_ring(self, steps, now):
-        """The knob's answer on the LEDs before anything else, where a turn only rotates what
-        they show (modes.TurnRotates): the frame written is turned and written, nothing
-        painted or prepared (tests/host/test_modes.py holds each such mode to it). True when
-        done."""
-        if not self.rotates or self.dirty or self.pending or self.error_until is not None:
+    def _walk(self, now, shown):
+        """The services, in order; the calm they see (firmware/services.py) drops to SHOWN
+        once one of them has more work waiting."""
+        if not shown or self.error_until is not None:
+            calm = BUSY
+        elif ticks_since(now, self.input_at) < REST_MS:
+            calm = SHOWN
+        else:
+            calm = RESTED
+        busy = False
+        for service in self.services:
+            if service.update(now, calm):
+                busy = True
+                if calm == RESTED:
+                    calm = SHOWN
+        self.busy = busy
+
+    def _fast(self, now, steps):
+        """The LEDs' answer before anything else, where the active mode offers a fast path
+        (firmware/modes/__init__.py): a turn of `steps` detents that only rotates what they
+        show (Ring.turn writes the last frame turned), or, with `steps` 0, a change of the
+        notes MIDI in holds shown as their sectors lit white (Ring.light writes the sectors
+        that changed). Nothing painted or prepared; tests/host/test_modes.py holds each such
+        mode to render(). True when written."""
+        if self.dirty or self.pending or self.error_until is not None:
             return False              # the LEDs do not show the mode's state: nothing to turn
         if ticks_since(now, self.rendered_at) < self.frame_ms:
             return False
-        if not self.hw.ring.turn(steps, self.hw.clock.ticks_us()):
+        ring = self.hw.ring
+        now_us = self.hw.clock.ticks_us()
+        if not (ring.turn(steps, now_us) if steps else ring.light(self.midi.held.mask, now_us)):
             return False
         self.rendered_at = now
         return True
-
-    def _light_notes(self, now):
-        """MIDI in's answer on the LEDs before anything else, where the mode shows a change of
-        the notes held as their sectors lit white (modes.LightsNotes): Ring.light writes them,
-        nothing painted or prepared (tests/host/test_modes.py holds listen to it). True when
-        done."""
-        if self.dirty or self.pending or self.error_until is not None:
-            return False
-        if ticks_since(now, self.rendered_at) < self.frame_ms:
-            return False
-        if not self.hw.ring.light(self.midi.held.mask, self.hw.clock.ticks_us()):
-            return False
-        self.rendered_at = now
-        return True
-
-    def _settle(self):
-        """The mode's work that waits for the LEDs (modes.LightsNotes); True when it changed what
-        they should show."""
-        active = self.active
-        if not isinstance(active, LightsNotes):
-            return False
-        try:
-            return active.settle()
-        except Exception as err:
-            self._failed(err)
-            return False
 
     def _input(self, now):
         self.settings.touch(now)
         self.input_at = now
-        self.garbage = True
-
-    def _keep(self, now):
-        """The settings saved once they have rested, and a boot that ran long enough is no
-        longer counted as a crash (firmware/crashes.py)."""
-        if self.settings.save_due(now, ticks_diff):
-            try:
-                self.settings.save()
-            except OSError as err:
-                if not self.settings.retry_ms:       # once per run of failures, not per try
-                    self._log(_save_problem(err))
-                self.settings.save_failed(now)
-        if not self.stable and ticks_diff(now, self.started_at) >= crashes.STABLE_MS:
-            self.stable = True
-            crashes.set_count(self.records, 0)
-
-    def _display_pass(self):
-        """One short piece of the display's redraw: the layout first, then one row a pass
-        (a row is one SSD1306 page: 128 bytes on the I2C bus, about 3 ms at 400 kHz)."""
-        display = self.hw.display
-        rows = self.screen_rows
-        if rows is None:
-            try:
-                text = self.active.display() or self.last_line
-                self.screen_rows = self._layout(text, display.columns, display.rows)
-            except Exception as err:             # a mode's bug: as in any of its events
-                self.screen_due = self.busy = False
-                self._failed(err)
-                return
-            self.screen_due = self.busy = True
-            return
-        try:
-            more = display.draw_next(rows)
-        except OSError as err:
-            # Unplugged or a loose wire (rp2: EIO/ETIMEDOUT; ESP32: ENODEV/ETIMEDOUT;
-            # CircuitPython: ENODEV/ETIMEDOUT/EIO): the wheel goes on without its screen.
-            self.hw.display = None
-            self._layout = None
-            self._log("display lost (%s): running without it" % err)
-            more = False
-        self.screen_due = more
-        self.busy = more
 
     def _render(self):
         frame = self.hw.ring.frame
@@ -429,10 +393,10 @@ class App:
         try:
             self.active.render(frame)
         except Exception as err:
-            self._failed(err)
+            self.failed(err)
             render.paint_pattern(frame, render.ERROR, 2)
 
-    # ---- the loop: firmware/async_loop.py runs it as an asyncio task, run_plain without -----
+    # ---- the loop's calls: the port's run_loop or firmware/async_loop.py -------------------
 
     def run_plain(self, pause):
         """The loop with no asyncio, `pause(ms)` between passes: CircuitPython's port runs it
@@ -444,30 +408,27 @@ class App:
 
     def begin(self):
         hw = self.hw
-        self.watchdog = hw.start_watchdog()
+        self.watchdog.dog = hw.start_watchdog()
         if hasattr(hw.encoder, "wake"):          # its interrupt can ask for a pass at once
-            hw.encoder.wake = hw.port.knob_wake(self._knob_pass)
+            hw.encoder.wake = hw.port.knob_wake(self.wake_pass)
         if self.midi is not None:
-            from firmware import midi
-            midi.wake(self)
+            self.midi.wake_with(hw.port, self.wake_pass)
 
     def step(self):
-        """A pass; False once the simulator's host said quit."""
-        if self.crashed is not None:             # a knob pass raised: that error, first
+        """A pass; False once the app was stopped."""
+        if self.crashed is not None:             # a woken pass raised: that error, first
             raise self.crashed
         if self.stopped:
             return False
         self._pass()
         if self.crashed is not None:
             raise self.crashed
-        link = self.hw.link
-        return link is None or not (link.quit or link.closed)
+        return True
 
     def pause_ms(self):
         """How long the loop may sleep before its next pass: no longer than until a frame the
         frame rate held back is due."""
-        link = self.hw.link
-        if self.busy or (link is not None and link.clock.virtual):
+        if self.busy:
             return 0
         if self.dirty:
             due = self.frame_ms - ticks_since(self.hw.clock.ticks_ms(), self.rendered_at)
@@ -481,7 +442,7 @@ class App:
         if hasattr(self.hw.encoder, "wake"):
             self.hw.encoder.wake = None
         if self.midi is not None:
-            self.midi.transport.on_receive = None
+            self.midi.wake_with(self.hw.port, None)
 
     def end(self):
         self.stop()
@@ -491,27 +452,27 @@ class App:
         crashes.set_count(self.records, 0)     # a clean stop is not a crash
 
     def _pass(self):
-        """A tick with the knob's passes held off (a detent meanwhile gets its own pass at the
+        """A tick with woken passes held off (a detent meanwhile gets its own pass at the
         end)."""
         self.ticking = True
         try:
             self.tick(self.hw.clock.ticks_ms())
-            while self.knob_due:         # a detent completed during the pass: its own pass
-                self.knob_due = False
+            while self.wake_due:         # a detent completed during the pass: its own pass
+                self.wake_due = False
                 self.tick(self.hw.clock.ticks_ms())
         finally:
             self.ticking = False
 
-    def _knob_pass(self):
-        """A pass as soon as the knob's interrupt says a detent is complete (the port runs
-        it between two bytecodes of whatever runs: asyncio's sleep, most often); inside a
-        pass it is left to that pass, which takes the detent itself."""
+    def wake_pass(self):
+        """A pass as soon as the knob's interrupt says a detent is complete, or MIDI in has
+        bytes (the port runs it between two bytecodes of whatever runs: asyncio's sleep, most
+        often); inside a pass it is left to that pass, which takes the input itself."""
         if self.ticking:
-            self.knob_due = True
+            self.wake_due = True
             return
         if self.stopped:
             return
         try:
             self._pass()
-        except Exception as err:                 # for run() to raise, in the app's own frame
+        except Exception as err:                 # for step() to raise, in the loop's frame
             self.crashed = err

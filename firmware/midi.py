@@ -4,7 +4,8 @@ the wheel plays go out (as the buzzer plays them).
 The port makes the transport (`midi_port` in firmware/ports/) once the `midi` setting asks for
 it, from the app: on MicroPython that re-enumerates the USB device, so it never happens in
 boot.py or in safe mode. A transport has readinto(buf) -> count and write(buf, count), raw MIDI
-bytes both ways. Reading and parsing allocate nothing; a pass reads whatever has come."""
+bytes both ways. Reading and parsing allocate nothing; a pass reads whatever has come (the
+app's input step), and what the wheel plays goes out after the LEDs (services.MidiOut)."""
 
 from core import midi
 
@@ -80,51 +81,37 @@ class Midi:
             self._due = 0
             self.transport.write(self.chord.messages, count)
 
+    def update(self, now, calm):
+        """As a service of the pass (firmware/services.py): a meld played goes out after the
+        LEDs."""
+        self.flush()
+        return False
+
     def _room(self):
         if self._due + self.chord.CHANGE_SIZE > len(self.chord.messages):
             self.flush()
 
+    def wake_with(self, port, callback):
+        """MIDI in asks for a pass at once (`callback`, None: no more), where the port can
+        wake the loop: the transport calls on_receive where Python may run (hardware/
+        mp_usb_midi.py: scheduled after the USB task), so the pass runs there, with no second
+        trip through the scheduler. (The simulator's and the page's twins are read by the
+        loop.)"""
+        if callback is None or getattr(port, "knob_wake", None) is not None:
+            self.transport.on_receive = callback
 
-# ---- the app's side: what firmware/app.py asks for, here so that MIDI off costs it nothing
 
-def start(app):
-    """The port's USB MIDI transport, made once (the first time the setting turns it on), as
-    app.midi; a board without it, or a failure, is said on the console and changes nothing
+def start(port, hw, settings, log):
+    """A Midi on the port's USB MIDI transport (made once: the first time the setting turns it
+    on), or None: a board without it, or a failure, is said in the log and changes nothing
     else."""
-    make = getattr(app.hw.port, "midi_port", None)
+    make = getattr(port, "midi_port", None)
     if make is None:
-        app.records.log("midi: this board has no USB MIDI")
-        return
+        log("midi: this board has no USB MIDI")
+        return None
     try:
-        transport = make(app.hw)
+        transport = make(hw)
     except Exception as err:
-        app.records.log("midi: not started (%s)" % err)
-        return
-    app.midi = Midi(transport, app.settings)
-
-
-def wake(app):
-    """MIDI in asks for a pass at once, where the port can wake the loop: the transport calls
-    on_receive where Python may run (hardware/mp_usb_midi.py: scheduled after the USB task),
-    so the pass runs there, with no second trip through the scheduler. (The simulator's and
-    the page's twins are read by the loop.)"""
-    if getattr(app.hw.port, "knob_wake", None) is not None and not app.stopped:
-        app.midi.transport.on_receive = app._knob_pass
-
-
-def setting_changed(app):
-    """The menu changed the `midi` setting: MIDI starts the first time it is turned on; the
-    direction and the split follow; the mode under the menu hears of it (listen)."""
-    if app.midi is None:
-        if app.settings["midi"] == "off":
-            return
-        start(app)
-        if app.midi is None:
-            return
-        wake(app)
-    else:
-        app.midi.follow(app.settings)
-    try:
-        app.mode.on_notes()
-    except Exception as err:
-        app._failed(err)
+        log("midi: not started (%s)" % err)
+        return None
+    return Midi(transport, settings)

@@ -39,8 +39,6 @@ def _boot():
         hw = ports.build(board)
     except board_file.BoardError as err:      # a driver this chip cannot have
         return None, "the board file is not usable:\n%s" % err
-    if hw.link is not None:
-        hw.link.poll()            # the simulator may hold the button before power-up
     return hw, safemode.reason(hw)
 
 
@@ -75,10 +73,13 @@ def main():
             import asyncio
             from firmware import async_loop
         app = start_app(hw)
+        _drop_boot_code()
         if run_loop is not None:
             run_loop(app)
         else:
-            asyncio.run(async_loop.run(app))
+            drive = getattr(hw.port, "drive", None)       # the simulator's and the page's
+            step, pause = drive(app) if drive is not None else (None, None)
+            asyncio.run(async_loop.run(app, step, pause))
     except KeyboardInterrupt:
         if app is not None:
             app.stop()             # the knob's interrupt asks for no more passes
@@ -102,6 +103,13 @@ def main():
             pass                   # no memory even for the report: the reset still comes
         hw.restart()
         raise
+
+
+def _drop_boot_code():
+    """This module's boot-only functions, dropped once the app runs: a small board needs the
+    RAM (main() keeps running, so the module itself stays)."""
+    global _boot, start_app
+    del _boot, start_app
 
 
 def _quietly(action, *args):

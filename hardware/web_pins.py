@@ -1,7 +1,8 @@
 """The web board's pins: the unmodified firmware on MicroPython WebAssembly in a browser page
-(host_tools/web/site/board_worker.js). Only the pins are new; modes, rendering and settings
-are the firmware's, and the ring, knob and button twins are the simulator's (hardware/sim.py):
-a turn is real quadrature edges, contact bounce included, through the real decoder.
+(host_tools/web/site/board_worker.js). Only the pins are new (the port's factory is
+firmware/ports/web.py); modes, rendering and settings are the firmware's, and the ring, knob
+and button twins are the simulator's (hardware/sim.py): a turn is real quadrature edges,
+contact bounce included, through the real decoder.
 
 The page registers a JavaScript module `webpins` with every MicroPython it boots:
 
@@ -25,10 +26,8 @@ port, where SimClock's arithmetic (ms * 1000, PERIOD // 4) makes a long int ever
 import uctypes  # type: ignore[import-not-found]
 import webpins  # type: ignore[import-not-found]
 
-from firmware.devices import LOOP_PERIOD_MS, Hardware
 from hardware.clock import PERIOD, ticks_add, ticks_ms, ticks_us
-from hardware.ring import Ring
-from hardware.sim import CommandQueue, SimButton, SimEncoder
+from hardware.sim import CommandQueue
 
 # Command verbs (the low 3 bits of a command; the argument is the rest, signed).
 TURN = 1
@@ -68,7 +67,6 @@ class WebClock:
             step = ms if ms < _STEP else _STEP
             self._ms = ticks_add(self._ms, step)
             ms -= step
-
 
 
 class WebRingOutput:
@@ -120,13 +118,3 @@ class WebLink(CommandQueue):
                 self.midi_in.receive(m, 2 if 0xC0 <= m[0] < 0xE0 else 3)
         elif verb == QUIT:
             self.quit = True
-
-
-def build(board):
-    """The devices of the web board (firmware/ports/web.py calls this)."""
-    clock = WebClock()
-    encoder = SimEncoder(board["encoder"])
-    button = SimButton(board["button"])
-    link = WebLink(clock, encoder, button, LOOP_PERIOD_MS)
-    ring = Ring(board["ring"], WebRingOutput())
-    return Hardware(board, ring, encoder, button, clock, link)

@@ -8,9 +8,10 @@ files.py) all follow from that line.
 The contract is narrow: events in (on_turn, on_click, on_double, on_long, on_notes,
 set_changed), a frame (render) and a description (describe, display) out. A mode sees only
 its Context: what it may read (the meld set, the settings, the clock) and ask for (keep a
-setting, play a meld, open the menu). The menu alone gets a MenuContext (close the menu, list
-the sets, preview and apply a setting). The app makes the contexts; a test makes its own
-(tests/host/test_modes.py), so every mode runs on CPython with plain lists of events.
+setting, play a meld, open the menu). The menu alone gets the menu's calls (close the menu,
+list the sets, preview and apply a setting), from its own host (firmware/modes/menu.py). The
+app makes the context; a test makes its own (tests/host/test_modes.py), so every mode runs on
+CPython with plain lists of events.
 
 Fast paths are an opt-in: a mode that offers one also subclasses TurnRotates or LightsNotes,
 and the app's loop asks it (firmware/app.py). render() stays the one source of truth for what
@@ -54,42 +55,6 @@ class Context:
 
     def open_menu(self):
         self.host.open_menu()
-
-
-class MenuContext:
-    """The menu's context: what the modes' context reads (meldset, meldset_name, settings,
-    now: always the app's current ones), and the menu's own asks: close_menu(), set_names()
-    (the installed sets), preview(key, value) (brightness shown, a volume sounded, nothing
-    kept; None: the preview ends) and apply(key, value) (the setting kept and acted on)."""
-
-    def __init__(self, ctx):
-        self.ctx = ctx
-        self.host = ctx.host
-        self.settings = ctx.settings
-
-    @property
-    def meldset(self):
-        return self.ctx.meldset
-
-    @property
-    def meldset_name(self):
-        return self.ctx.meldset_name
-
-    @property
-    def now(self):
-        return self.ctx.now
-
-    def close_menu(self):
-        self.host.close_menu()
-
-    def set_names(self):
-        return self.host.set_names()
-
-    def preview(self, key, value):
-        self.host.preview(key, value)
-
-    def apply(self, key, value):
-        self.host.apply_setting(key, value)
 
 
 class Mode:

@@ -3,7 +3,12 @@
 Turn to choose an item, click to change it (turn through the values, click to keep one),
 long or double press to leave. Brightness previews live while it is being changed, and the
 sound plays each volume. The colour test shows red, green and blue on C, C# and D until the
-next click: a wrong colour order or LED position in the board file shows at once."""
+next click: a wrong colour order or LED position in the board file shows at once.
+
+The menu alone asks for the menu's calls, of `host` (the app: firmware/app.py): close_menu(),
+set_names() (the installed sets), preview(key, value) (brightness shown, a volume sounded,
+nothing kept; None: the preview ends) and apply_setting(key, value) (kept and acted on). The
+modes' Context has none of them."""
 
 from firmware import modes
 from firmware.render import COLOUR_TEST_TEXT, paint_colour_test
@@ -30,43 +35,6 @@ ITEMS = (
 LABEL, KEY, VALUES, KEPT, LIVE, NEEDS = range(6)
 _BROWSE = bytes((255, 255, 255))
 _EDIT = bytes((0, 200, 255))
-
-
-class MenuContext:
-    """The menu's context, loaded with the menu: what the modes' context reads (meldset,
-    meldset_name, settings, now: always the app's current ones), and the menu's own asks:
-    close_menu(), set_names() (the installed sets), preview(key, value) (brightness shown,
-    a volume sounded, nothing kept; None: the preview ends) and apply(key, value) (the
-    setting kept and acted on)."""
-
-    def __init__(self, ctx):
-        self.ctx = ctx
-        self.host = ctx.host
-        self.settings = ctx.settings
-
-    @property
-    def meldset(self):
-        return self.ctx.meldset
-
-    @property
-    def meldset_name(self):
-        return self.ctx.meldset_name
-
-    @property
-    def now(self):
-        return self.ctx.now
-
-    def close_menu(self):
-        self.host.close_menu()
-
-    def set_names(self):
-        return self.host.set_names()
-
-    def preview(self, key, value):
-        self.host.preview(key, value)
-
-    def apply(self, key, value):
-        self.host.apply_setting(key, value)
 
 
 def paint_bar(frame, lit, colour):
@@ -110,8 +78,9 @@ def shown(item, setting, values):
 class Mode(modes.Mode):
     name = "menu"
 
-    def __init__(self, ctx, parts=()):
+    def __init__(self, ctx, host, parts=()):
         modes.Mode.__init__(self, ctx)
+        self.host = host
         self.items = items_for(parts)
         self.item = 0
         self.editing = False
@@ -128,7 +97,7 @@ class Mode(modes.Mode):
         if values == "modes":
             values = modes.mode_names()
         elif values == "sets":
-            values = self.ctx.set_names() or [self.ctx.meldset_name]
+            values = self.host.set_names() or [self.ctx.meldset_name]
         if item[KEY] is None:
             return values, 0
         setting = self.ctx.meldset_name if item[KEY] == "meldset" else self.ctx.settings[
@@ -142,7 +111,7 @@ class Mode(modes.Mode):
             return
         self.choice = (self.choice + steps) % len(self.choices)
         if self.current[LIVE]:
-            self.ctx.preview(self.current[KEY], stored(self.current, self.choices[self.choice]))
+            self.host.preview(self.current[KEY], stored(self.current, self.choices[self.choice]))
 
     def on_click(self):
         if not self.editing:
@@ -152,7 +121,7 @@ class Mode(modes.Mode):
         self.editing = False
         item = self.current
         if item[KEY] is not None:
-            self.ctx.apply(item[KEY], stored(item, self.choices[self.choice]))
+            self.host.apply_setting(item[KEY], stored(item, self.choices[self.choice]))
 
     def on_double(self):
         self.on_long()
@@ -160,9 +129,9 @@ class Mode(modes.Mode):
     def on_long(self):
         item = self.current
         if self.editing and item[LIVE]:        # a preview not kept: back to the setting
-            self.ctx.preview(item[KEY], None)
+            self.host.preview(item[KEY], None)
         self.editing = False
-        self.ctx.close_menu()
+        self.host.close_menu()
 
     def render(self, frame):
         item = self.current

@@ -13,6 +13,8 @@ and this is the only place that reads that name. Each port module has:
     midi_port(hw) -> transport      USB MIDI (readinto, write, on_receive), made by the app
                                     when the `midi` setting asks; None where the port has none
     run_loop(app)                   optional: runs the app's loop (else firmware/async_loop.py)
+    drive(app) -> (step, pause)     optional, for async_loop: a host link driven before each
+                                    pass (the simulator's and the page's; firmware/ports/sim.py)
 
 A new port is a new module here and a board file. Its backends are imported only by it, so the
 simulator never imports `machine` and a Pico never imports `rotaryio`. Used at boot

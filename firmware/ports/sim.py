@@ -1,6 +1,8 @@
 """The simulator and the virtual board: the MicroPython unix port with the simulated ring, knob
 and button (hardware/sim.py), driven over the host's link. The host says how the board
-started; a restart ends the run (the host starts the next)."""
+started; a restart ends the run (the host starts the next). The link is driven here, in the
+port's loop (drive: firmware/async_loop.py runs the app with it): the app's pass never sees
+it."""
 
 import os
 
@@ -18,7 +20,23 @@ def build(board):
     button = sim.SimButton(board["button"])
     link = sim.SimLink(clock, encoder, button, LOOP_PERIOD_MS, commands)
     ring = Ring(board["ring"], sim.SimRingOutput(frames))
+    link.poll()                   # the host may hold the button before power-up (safe mode)
     return Hardware(board, ring, encoder, button, clock, link, records=FileRecords())
+
+
+def drive(app):
+    """(step, pause) for firmware/async_loop.py: the host's commands first in each pass (in
+    virtual time a pass with no work waiting moves the clock one loop period), then the app's
+    pass; no sleep in virtual time; the loop ends when the host says quit or goes away."""
+    link = app.hw.link
+
+    def step():
+        link.poll(not app.busy)          # a pass with work waiting takes no time
+        return app.step() and not (link.quit or link.closed)
+
+    def pause():
+        return 0 if link.clock.virtual else app.pause_ms()
+    return step, pause
 
 
 def display_panel(config, hw):

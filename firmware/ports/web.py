@@ -1,10 +1,31 @@
 """The web page: MicroPython WebAssembly in a browser (host_tools/web). The page's pins are
-hardware/web_pins.py; the page says how the board started and does its resets."""
+hardware/web_pins.py; the page says how the board started and does its resets. Its commands
+are driven in the loop (drive), as the simulator's are."""
+
+
+from firmware.devices import LOOP_PERIOD_MS, Hardware
 
 
 def build(board):
+    """The web board's devices: the simulator's twins on the page's pins."""
     from hardware import web_pins
-    return web_pins.build(board)
+    from hardware.ring import Ring
+    from hardware.sim import SimButton, SimEncoder
+    clock = web_pins.WebClock()
+    encoder = SimEncoder(board["encoder"])
+    button = SimButton(board["button"])
+    link = web_pins.WebLink(clock, encoder, button, LOOP_PERIOD_MS)
+    ring = Ring(board["ring"], web_pins.WebRingOutput())
+    link.poll()                   # the page may hold the button before power-up (safe mode)
+    return Hardware(board, ring, encoder, button, clock, link)
+
+
+def drive(app):
+    """The page's commands, driven in the loop as the simulator's are (firmware/ports/sim.py;
+    the loop is asyncio's on the page's JavaScript timers: host_tools/web/site/
+    board_worker.js stands in for asyncio.run)."""
+    from firmware.ports import sim
+    return sim.drive(app)
 
 
 def display_panel(config, hw):

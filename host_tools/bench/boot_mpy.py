@@ -29,8 +29,9 @@ class NullOutput:
 
 
 # What the running app keeps imported (boot-only modules are dropped at start).
-RESIDENT = ("asyncio", "firmware.async_loop", "firmware.modes.names", "core.degrees", "core.notes",
-            "core.pcset", "core.spelling", "core.meldset", "hardware.quadrature",
+RESIDENT = ("asyncio", "firmware.async_loop", "firmware.services", "firmware.modes.names",
+            "core.degrees", "core.notes", "core.pcset", "core.spelling", "core.meldset",
+            "hardware.quadrature",
             "hardware.presses", "hardware.ring", "hardware.sim", "hardware.sim_parts",
             "hardware.font", "hardware.oled", "hardware.buzzer", "firmware.screen",
             "firmware.devices", "firmware.storage", "firmware.records",
@@ -99,8 +100,9 @@ def main():
         busy["heap_busy"] -= empty
 
     # Knob event to frame on the wire: a detent through the decoder, dispatch, render, write.
-    print_ = app.announce
-    app.announce = lambda: None       # the console line is measured apart: it is text
+    console = app.console
+    print_ = console.update
+    console.update = lambda now, calm: False    # the console line is measured apart: text
     samples = []
     for i in range(200):
         clock.advance(30)
@@ -109,7 +111,7 @@ def main():
         hw.encoder.turn(1)
         app.tick(now)
         samples.append(ticks_diff(ticks_us(), t0))
-    app.announce = print_
+    console.update = print_
     samples.sort()
     t0 = ticks_us()
     for i in range(200):

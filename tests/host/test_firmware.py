@@ -288,12 +288,12 @@ def test_a_detent_during_a_pass_gets_its_own_pass_right_after(device, monkeypatc
         if not asked:
             asked.append(now)
             device.encoder.turn(1)
-            app._knob_pass()                     # inside the pass: only noted
-            assert app.knob_due and device.line == "C major triad (maj): C E G"
+            app.wake_pass()                     # inside the pass: only noted
+            assert app.wake_due and device.line == "C major triad (maj): C E G"
         tick(now)
     monkeypatch.setattr(app, "tick", tick_with_a_detent)
     app._pass()
-    assert app.mode.root == 1 and not app.knob_due       # taken in the same pass
+    assert app.mode.root == 1 and not app.wake_due       # taken in the same pass
     monkeypatch.undo()
     monkeypatch.chdir(os.getcwd())
     device.wait(20)                                      # its frame, held by the frame rate
@@ -309,7 +309,7 @@ def test_a_knob_pass_that_raises_ends_the_loop_with_its_error(device, monkeypatc
     def broken(now):
         raise RuntimeError("boom")
     monkeypatch.setattr(app, "tick", broken)
-    app._knob_pass()
+    app.wake_pass()
     monkeypatch.undo()
     monkeypatch.chdir(os.getcwd())
     with pytest.raises(RuntimeError, match="boom"):
@@ -320,11 +320,11 @@ def test_a_stopped_app_hears_the_knob_no_more(device):
     # After Ctrl-C the REPL (mpremote's raw REPL, a deploy) must not get the app's lines,
     # and the interrupt's wake is taken away.
     app = device.app
-    device.encoder.wake = Wake(app._knob_pass)
+    device.encoder.wake = Wake(app.wake_pass)
     app.stop()
     assert device.encoder.wake is None
     device.encoder.turn(1)
-    app._knob_pass()                             # one already scheduled when it stopped
+    app.wake_pass()                             # one already scheduled when it stopped
     assert device.line == "C major triad (maj): C E G"
     assert app.step() is False
 

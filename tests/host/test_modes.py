@@ -10,7 +10,6 @@ from core import midi
 from firmware import modes as modes_package
 from firmware.modes import Context, LightsNotes, Mode, TurnRotates, load_mode, mode_names
 from firmware.modes import menu as menu_module
-from firmware.modes.menu import MenuContext
 from firmware.settings import BRIGHTNESS_LEVELS, Settings
 from host_tools.set_files import load_set
 
@@ -216,7 +215,8 @@ def test_key_speller():
 # ---- the menu: one table, applied by key ----------------------------------------------------
 
 def menu(parts=()):
-    return menu_module.Mode(MenuContext(context(brightness=64, volume=2)), parts)
+    ctx = context(brightness=64, volume=2)
+    return menu_module.Mode(ctx, ctx.host, parts)
 
 
 def test_the_menu_items_and_the_sound_only_with_a_buzzer():
