@@ -17,7 +17,7 @@ from host_tools.sim import simulator
 from host_tools import tools
 from usb_descriptors import midi_interfaces
 
-pytestmark = pytest.mark.usefixtures("emulator")
+pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
 LISTEN = {"midi": "both", "mode": "listen"}
 BOARDS = ("pico", "qtpy_rp2040")

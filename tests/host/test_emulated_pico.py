@@ -17,7 +17,7 @@ from host_tools.errors import UserError
 from host_tools.emulator.rp2040 import EmulatedPico
 from waiting import wait_until
 
-pytestmark = pytest.mark.usefixtures("emulator")
+pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
 BOARD = emulate.load_board("pico")
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")

@@ -18,7 +18,7 @@ from host_tools.device.files import board_path
 from host_tools.emulator import circuitpy_drive, emulate
 from host_tools.sim import simulator
 
-pytestmark = pytest.mark.usefixtures("emulator")
+pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
 NAME = "qtpy_rp2040"
 BOARD = emulate.load_board(NAME)

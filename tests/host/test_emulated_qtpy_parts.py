@@ -16,7 +16,7 @@ from tests.host.test_emulated_pico import same_display
 
 import pytest
 
-pytestmark = pytest.mark.usefixtures("emulator")
+pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
 NAME = "qtpy_rp2040"
 # A line only the real port prints: with nothing on the STEMMA QT port its I2C has no pull-ups,

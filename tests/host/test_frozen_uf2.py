@@ -19,7 +19,7 @@ from host_tools.set_files import DEFAULT_SOURCE
 from host_tools.sim import simulator
 from tests.host.test_emulated_pico import SCRIPT, same_display
 
-pytestmark = pytest.mark.usefixtures("emulator")
+pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
 FROZEN = os.path.join(ROOT, "build", "uf2", "chromawheel-RPI_PICO.uf2")
 BUILD = os.path.join(ROOT, "host_tools", "builds", "build_uf2.sh")

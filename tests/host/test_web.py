@@ -27,6 +27,7 @@ from host_tools.web import browser, build
 from host_tools.web.testing.bridge import SerialBridge
 
 from browser_fixtures import chromium, site, unavailable  # noqa: F401 (fixtures)
+from waiting import wait_until
 
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
 STAND_IN = os.path.join(ROOT, "host_tools", "web", "testing", "serial_stand_in.js")
@@ -47,7 +48,7 @@ if browser.chromium_path() is None:           # one line for the whole file, not
 
 
 @pytest.fixture
-def page(chromium):
+def page(chromium, simulator):
     context = chromium.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     errors = []
@@ -401,7 +402,8 @@ def test_the_flasher_flashes_the_emulated_pico(chromium, site, pico):
     assert [s[0] for s in listing["sets"]] == ["default", "jazz"]
     assert not [s for s in listing["sets"] if s[2]]
     loaded = "meld set jazz loaded: 47 melds"
-    _wait_for(lambda: bytes(pico.said[before:]).decode("utf-8", "replace").count(loaded) >= 2)
+    wait_until(lambda: bytes(pico.said[before:]).decode("utf-8", "replace").count(loaded) >= 2,
+               120, what="the set loaded after the flash's reset and the listing's")
     shown = _line_after(pico, loaded)               # after the flash, and after this reset
     jazz = MeldSet(compile_file(JAZZ))
     names = [jazz.meld_name(i) for i in range(jazz.count)]
@@ -410,25 +412,14 @@ def test_the_flasher_flashes_the_emulated_pico(chromium, site, pico):
     assert frames and any(any(rgb) for rgb in frames[-1]["wheel"])
 
 
-def _wait_for(condition, timeout=120):
-    import time
-    deadline = time.time() + timeout
-    while not condition():
-        assert time.time() < deadline, "timed out"
-        time.sleep(0.1)
-
-
 def _line_after(pico, line, timeout=120):
     """The console line the firmware printed after the last `line` (waited for)."""
-    import time
     from host_tools.emulator import emulate
-    deadline = time.time() + timeout
-    while time.time() < deadline:
+
+    def following():
         lines = emulate.console_lines(pico)
         # The raw REPL's last bytes can share the line the app prints first after a reset.
         ends = [i for i, said in enumerate(lines) if said.endswith(line)]
         at = ends[-1] if ends else -1
-        if 0 <= at < len(lines) - 1 and pico.frames:
-            return lines[at + 1]
-        time.sleep(0.1)
-    raise AssertionError("the board did not say what follows %r" % line)
+        return lines[at + 1] if 0 <= at < len(lines) - 1 and pico.frames else None
+    return wait_until(following, timeout, what="what the board says after %r" % line)
