@@ -662,6 +662,30 @@ def test_a_meld_the_card_cannot_edit_is_still_shown(view, site):
     assert view.text_content("#editor-degrees") == (
         "the card shows what it can read but cannot edit this meld (degree 4: 'b4' is not "
         "a degree): put it right in the JSON below")
+    view.click("#play-chord")                    # what the card shows: four notes
+    view.wait_for_function("window.chromawheel.sound.played === 4")
+
+
+def test_a_tap_far_down_the_studio_is_answered_in_view(chromium, site):
+    """On a phone the status line is at the top of the page, far above the studio's save
+    and undo: what they did is said at the foot of the screen too, for a few seconds."""
+    context = _context(chromium, True, accept_downloads=True)
+    page = context.new_page()
+    _ready(page, site.url)
+    assert page.is_hidden("#toast")                        # the status line is in view
+    page.tap("#new-meld")
+    _settle(page)
+    with page.expect_download() as saved:
+        page.tap("#save")
+    assert saved.value.suggested_filename == "jazz.json"
+    page.wait_for_selector("#toast", state="visible")
+    assert page.text_content("#toast") == "saved as jazz.json (in your downloads)"
+    box = page.eval_on_selector("#toast", "t => t.getBoundingClientRect().toJSON()")
+    assert 0 <= box["left"] and box["right"] <= PHONE["width"]
+    assert 0 <= box["top"] and box["bottom"] <= PHONE["height"]
+    page.tap("#undo")                                       # the new meld gone again
+    page.wait_for_function("document.querySelector('#toast').textContent === 'undone'")
+    context.close()
 
 
 def test_the_file_name_follows_what_was_opened_or_named(view, site, tmp_path):

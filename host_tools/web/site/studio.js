@@ -598,8 +598,17 @@ export class Studio {
     document.body.dataset.dirty = String(this.dirty);
   }
 
+  // The page's status line, and where it is out of view (a phone, down in the studio) the
+  // same words for a few seconds at the foot of the screen.
   said(text) {
     $("status").textContent = text;
+    const line = $("status").getBoundingClientRect();
+    if (line.bottom > 0 && line.top < innerHeight) return;
+    const toast = $("toast");
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => { toast.hidden = true; }, 5000);
   }
 
   // A question in a dialog of the page's own: resolves true for `yes`.
@@ -1173,7 +1182,7 @@ export class Studio {
   // The selected meld from the root shown on the card, as a chord or one note at a time.
   play(arpeggio) {
     const answer = this.answer;
-    if (!this.sound || !answer || !answer.editable) return;
+    if (!this.sound || !answer) return;      // a meld the card cannot edit: what it shows
     const name = $("editor-root").value || "C";
     const root = (PC_OF[name[0]] + (name.includes("♯") ? 1 : 0) - (name.includes("♭") ? 1 : 0)
       + 12) % 12;
