@@ -685,6 +685,9 @@ def test_a_tap_far_down_the_studio_is_answered_in_view(chromium, site):
     assert 0 <= box["top"] and box["bottom"] <= PHONE["height"]
     page.tap("#undo")                                       # the new meld gone again
     page.wait_for_function("document.querySelector('#toast').textContent === 'undone'")
+    page.tap("#preview")                                    # the wheel is far above
+    page.wait_for_function("document.querySelector('#toast').textContent === "
+                           "'the wheel runs jazz now, as a preview (until stop preview)'")
     context.close()
 
 

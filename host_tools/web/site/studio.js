@@ -1127,6 +1127,7 @@ export class Studio {
     document.body.dataset.preview = set.name;
     this.log(`previewing ${set.name} on the wheel (${set.melds} melds) until you stop the ` +
              "preview or reload the page; the board's own sets are unchanged");
+    this.said(`the wheel runs ${set.name} now, as a preview (until stop preview)`);
   }
 
   async stopPreview() {
@@ -1135,6 +1136,7 @@ export class Studio {
     $("stop-preview").hidden = true;
     delete document.body.dataset.preview;
     this.log("preview stopped: the wheel runs the board's own set again");
+    this.said("preview stopped: the wheel runs its own set again");
   }
 
   // The set as it is in the editor, downloaded as <set name>.json; a set with problems only
