@@ -87,6 +87,11 @@ def paint_sector(frame, sector, colour, level=255, white=0):
     _put(frame, sector, colour, 0, level, white)
 
 
+def paint_kind(frame, sector, kind, level=255, white=0):
+    """A sector in a meld kind's colour (KIND_COLOURS, no slice: nothing allocated)."""
+    _put(frame, sector, KIND_COLOURS, 3 * kind, level, white)
+
+
 BLINK_MS = 400            # the cursor's half period: on 400 ms, off 400 ms
 
 

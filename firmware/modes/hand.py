@@ -16,13 +16,17 @@ from core.notes import format_note, pc_label
 
 from firmware import modes
 from firmware.modes.names import root_note
-from firmware.render import (CARD, DIM_LEVEL, KIND_COLOURS, ROOT_WHITE, BlinkingCursor, clear,
-                             paint_cursor, paint_sector)
+from firmware.render import (CARD, DIM_LEVEL, BlinkingCursor, clear, paint_cursor, paint_kind,
+                             paint_sector)
 
 PATH = "hand.txt"
 MAX_CARDS = 24            # more than any deal (14) plus the draws of a long turn
 ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white
-LEFT_LEVEL = DIM_LEVEL     # a card the meld shown does not use: dim, clearly lit
+# The answer over the hand: the meld's cards in its colour lifted with white, its root with
+# more, the cards left dim white; apart in brightness, not only in hue (colour-blind eyes).
+LEFT_LEVEL = 130          # a card the meld shown does not use: about 10 on the wire at 64
+USED_WHITE = 120
+ANSWER_ROOT_WHITE = 230
 
 
 class Mode(BlinkingCursor, modes.Mode):
@@ -161,10 +165,9 @@ class Mode(BlinkingCursor, modes.Mode):
                 paint_sector(frame, sector, CARD, LEFT_LEVEL)
         plays = self.answers[self.selected][2]
         for play in plays:
-            at = 3 * play.kind
             for pc in play.pcs:
-                paint_sector(frame, pc, KIND_COLOURS[at:at + 3], 255,
-                             ROOT_WHITE if pc == play.root else 0)
+                paint_kind(frame, pc, play.kind, 255,
+                           ANSWER_ROOT_WHITE if pc == play.root else USED_WHITE)
 
     # ---- the console --------------------------------------------------------------------
 

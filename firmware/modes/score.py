@@ -11,10 +11,10 @@ the console names the next dealer by the game's rule."""
 from core.scorepad import GAMES, MAX_PLAYERS, MIN_PLAYERS, TITLES, ScorePad
 
 from firmware import modes, scorebook
-from firmware.render import KIND_COLOURS, clear, paint_sector
+from firmware.render import DIM_LEVEL, clear, paint_kind
 
 ACTIONS = ("next player", "undo", "end of round")
-SEAT_LEVEL = 40           # a seat not playing: dim, clearly on
+SEAT_LEVEL = DIM_LEVEL    # a seat not playing: dim, clearly on
 LEADER_WHITE = 170
 
 
@@ -23,6 +23,7 @@ class Mode(modes.Mode):
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
         self.pad = scorebook.load(ctx)
+        self.lead = self.pad.leaders()      # kept for render(), which allocates nothing
         self.selected = 0
         self.confirm = None
         self.hint = None
@@ -92,7 +93,11 @@ class Mode(modes.Mode):
                 self.hint = "round %d: P%d deals, P%d plays first" % (
                     self.pad.round + 1, dealer + 1, self.pad.current + 1)
         self.confirm = None
+        self._saved()
+
+    def _saved(self):
         scorebook.save(self.ctx, self.pad)
+        self.lead = self.pad.leaders()
 
     def on_double(self):
         self.confirm = None
@@ -101,21 +106,20 @@ class Mode(modes.Mode):
             return
         self.pad.next_player()
         self.hint = None
-        scorebook.save(self.ctx, self.pad)
+        self._saved()
 
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
     def render(self, frame):
         clear(frame)
         pad = self.pad
-        colour = KIND_COLOURS[3:6]
-        lead = pad.leaders()
+        lead = self.lead
         for seat in range(pad.players):
             level = 255 if seat == pad.current and not pad.over else SEAT_LEVEL
             for k in range(3):
                 white = LEADER_WHITE if k == 1 and seat in lead and len(lead) < pad.players \
                     else 0
-                paint_sector(frame, 3 * seat + k, colour, level, white)
+                paint_kind(frame, 3 * seat + k, 1, level, white)
 
     # ---- the console --------------------------------------------------------------------
 
