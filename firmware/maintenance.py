@@ -8,7 +8,7 @@ The laptop stops the app (Ctrl-C into the raw REPL) and runs the same line from 
 The request is a JSON string: data, read with json.loads, never executed. The answer is one
 printed line, {"ok": true, ...} or {"ok": false, "error": "..."}:
 
-    ["state"]         {"version", "implementation", "platform", "active", "sets": [names]}
+    ["state"]         {"version", "implementation", "active", "sets": [names]}
     ["sets"]          {"sets": [[name, melds, problem or null], ...], "active": name}
     ["use", NAME]     melds/NAME.cwm loaded by the firmware's own loader, then made the active
                       set in the settings (firmware/settings.py, written atomically):
@@ -39,10 +39,9 @@ def _set_name(name):
 
 def state():
     import sys
-    impl = sys.implementation
+    impl = sys.implementation              # the platform's name is the port chooser's to read
     return {"version": VERSION, "implementation": [impl.name, list(impl.version[:3])],
-            "platform": sys.platform, "active": _settings()["meldset"],
-            "sets": installed_sets.names()}
+            "active": _settings()["meldset"], "sets": installed_sets.names()}
 
 
 def sets():

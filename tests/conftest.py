@@ -28,6 +28,15 @@ RIGS = {
 }
 _requested = None                   # the rig markers the running test asked for (None: no test)
 
+try:
+    # A property test's verdict is its property, not how fast a loaded machine ran one example
+    # (hypothesis's 200 ms deadline failed under two workers and four other test runs).
+    from hypothesis import settings as _hypothesis
+    _hypothesis.register_profile("chromawheel", deadline=None)
+    _hypothesis.load_profile("chromawheel")
+except ImportError:
+    pass
+
 
 class RigNotRequested(AssertionError):
     pass
@@ -143,6 +152,9 @@ def rigs_of(item):
     return {RIGS[name] for name in getattr(item, "fixturenames", ()) if name in RIGS}
 
 
+COLLECTED = {}       # node id -> (its rigs, marked board): every test collected, before -m
+
+
 @pytest.hookimpl(tryfirst=True)         # before -m deselects: the tiers of every test
 def pytest_collection_modifyitems(config, items):
     tiers = {}
@@ -153,6 +165,7 @@ def pytest_collection_modifyitems(config, items):
         if rigs:
             item.add_marker(pytest.mark.board)
         tiers[item.nodeid] = sorted(rigs)
+        COLLECTED[item.nodeid] = (sorted(rigs), item.get_closest_marker("board") is not None)
     out = os.getenv("CHROMAWHEEL_TIERS_OUT")       # tests/host/test_tiers.py reads them
     if out:
         with open(out, "w") as f:

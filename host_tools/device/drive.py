@@ -243,7 +243,7 @@ def _names(drive):
 
 def _state(target):
     said = (_read(os.path.join(target.folder, "boot_out.txt")) or b"").decode("utf-8", "replace")
-    return {"implementation": said.splitlines()[0] if said else None, "platform": "circuitpython",
+    return {"implementation": said.splitlines()[0] if said else None,
             "active": _settings(target.folder).get("meldset", DEFAULT_SET),
             "sets": _names(target.folder)}
 
