@@ -3,8 +3,8 @@ site at a desktop's size, a portrait tablet's and a phone's (as a second visit: 
 plays a script in the simulator's virtual time (so the wheel and the display show the same
 thing every run); on the desktop it puts a mistake in the studio's set (typed in the JSON: the
 6/9's 6 as b4) so that the meld is marked ⚠ in the list while the card still shows the degrees
-it can read (the validator's message under it, below the picture's edge); the tablet shows its larger wheel
-with the studio under it; the phone shows the wheel. The pictures are then
+it can read (the validator's message under it, below the picture's edge); the tablet shows
+its larger wheel with the studio under it; the phone shows the wheel. The pictures are then
 made small (PNG with a palette). The page's icons are drawn from icon.svg the same way. The
 tests take the same pictures into build/."""
 

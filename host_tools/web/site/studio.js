@@ -911,7 +911,8 @@ export class Studio {
     if (!answer) line.textContent = this.model ? "no meld: add one" : $("editor").title;
     else if (!editable) {
       const why = answer.why.replace(/degrees\[(\d+)\]/g, (_, j) => "degree " + (Number(j) + 1));
-      const shown = answer.sectors.some((v) => v.state !== "off") ? "shows what it can read but " : "";
+      const shown = answer.sectors.some((v) => v.state !== "off")
+        ? "shows what it can read but " : "";
       line.textContent = `the card ${shown}cannot edit this meld (${why}): put it right in the ` +
         "JSON below";
     }
