@@ -192,10 +192,11 @@ def test_bluff_degree_one_name_fixes_the_letters():
 def test_every_table_mode_runs_in_a_small_heap():
     # make bench prints each mode's heap in use; this runs each with a margin over it (the
     # 64-bit unix port: about twice a Pico's heap for the same objects). 152 KB since USB
-    # MIDI (meld check needed 140 KB before it, 148 KB after).
+    # MIDI (meld check needed 140 KB before it, 148 KB after); 160 KB since the pass became
+    # named services (meld check, unchanged, ran out at 152 KB), which the hand mode fits too.
     for mode in mode_names()[1:]:
         frames, console = run_script(enter(mode) + "; click; cw 3; click; double; click",
-                                     heap=152 * 1024)
+                                     heap=160 * 1024)
         assert not [line for line in console if "Error" in line], mode
         assert len(frames) >= 8
 
