@@ -286,6 +286,7 @@ class App:
         active = self.active
         self.rotates = isinstance(active, TurnRotates) and active.rotates()
         self.lights = isinstance(active, LightsNotes) and active.lights_notes()
+        self.presses.at_once = getattr(active, "clicks_at_once", False)   # card entry
 
     # ---- the pass: nothing below allocates unless something happened ------------------------
 

@@ -7,6 +7,7 @@ from hardware.clock import ticks_since
 
 NONE = 0
 CLICK = 1     # a short press, once no second press followed within the double-press window
+#               (at once on release while `at_once` is set: then no DOUBLE is reported)
 DOUBLE = 2    # a second press within the window (reported as it goes down)
 LONG = 3      # held for long_ms (reported while still held)
 
@@ -21,6 +22,9 @@ class PressDetector:
         #                             longer matters (so it never ages past a tick wrap)
         self._pending_click = False
         self._handled = False       # this press already produced LONG or DOUBLE
+        # Set while the active mode enters cards: a click acts on release, and two quick
+        # clicks are two clicks (no wait for a possible double press, no DOUBLE).
+        self.at_once = False
 
     def update(self, pressed, now):
         """Feed the raw contact state; returns an event (NONE most of the time)."""
@@ -36,6 +40,8 @@ class PressDetector:
                 self._handled = False
                 return NONE
             if not self._handled:
+                if self.at_once:
+                    return CLICK
                 self._pending_click = True
             return NONE
         if self._changed_at is None:

@@ -42,7 +42,9 @@ class Mode(BlinkingCursor, modes.Mode):
         self.set_changed()
 
     def set_changed(self):
-        self.search = HandSearch(self.ctx.meldset)
+        # The search's shapes (one per meld) are built when the answers are first asked for:
+        # entering cards needs none of them (the mode fits a small heap).
+        self.search = None
         self.answers = None
 
     # ---- the hand, kept ----------------------------------------------------------------
@@ -63,6 +65,8 @@ class Mode(BlinkingCursor, modes.Mode):
         """The answers: the best turn of each type that has one, then every meld. Searched
         when asked for (the answers shown), not at every card: a click stays quick."""
         answers = []
+        if self.search is None:
+            self.search = HandSearch(self.ctx.meldset)
         if self.cards():
             for kind in range(3):
                 points, plays = self.search.best(self.counts, kind)

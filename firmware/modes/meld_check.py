@@ -1,9 +1,11 @@
 """Meld Check: enter NOTE cards on the wheel and see the melds they build, with Carmony points.
 
-Turn to a note, click to add a card of it (twice for two cards), double press to remove the
-last card, long press to clear them; when they build a meld, the long press plays it: its
-points go to the score pad's current player (firmware/scorebook.py). With no cards, long press
-opens the menu as everywhere.
+Turn to a note, click to add a card of it: at once, and two quick clicks add two cards (the
+press detector reports each click on release here, no double press). Turned to a sector
+holding cards, a long press takes one of them back; a long press right after the clicks (or on
+an empty sector) plays the meld the cards build (its points go to the score pad's current
+player, firmware/scorebook.py: one action, as before) or, with no meld, clears them. With no
+cards, long press opens the menu as everywhere.
 The ring shows the cards (white, brighter for two or more); once they build a meld it shows
 that meld instead (its colours, the root marked, optional sectors not entered dim). The
 console names every meld the cards build, best points first, or what one more card builds
@@ -25,12 +27,15 @@ ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white
 
 class Mode(BlinkingCursor, modes.Mode):
 
+    clicks_at_once = True       # card entry: the app's press detector reports no double press
+
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
         self.cursor = 0
         self.cards = []                 # pitch classes, in the order entered
         self.counts = bytearray(12)
         self.hint = None
+        self.turned = False             # the knob moved since the last card was entered
         self.set_changed()
 
     def set_changed(self):
@@ -52,29 +57,45 @@ class Mode(BlinkingCursor, modes.Mode):
     def on_turn(self, steps):
         self.blink_restart(self.ctx.now)
         self.cursor = (self.cursor + steps) % 12
+        self.turned = True
         self.hint = None
 
     def on_click(self):
         self.blink_restart(self.ctx.now)
-        if len(self.cards) == MAX_CARDS:
-            self.hint = "a meld holds at most %d cards" % MAX_CARDS
-            return
-        self.cards.append(self.cursor)
-        self.counts[self.cursor] += 1
-        self.hint = None
-        self._identify()
+        self._add(1)
 
     def on_double(self):
+        # Reported only where clicks wait for a double press (a script's "double"): two
+        # quick clicks, two cards of the note, as in the hand mode.
         self.blink_restart(self.ctx.now)
-        if self.cards:
-            self.counts[self.cards.pop()] -= 1
-            self._identify()
+        self._add(2)
+
+    def _add(self, n):
         self.hint = None
+        self.turned = False
+        for _ in range(n):
+            if len(self.cards) == MAX_CARDS:
+                self.hint = "a meld holds at most %d cards" % MAX_CARDS
+                break
+            self.cards.append(self.cursor)
+            self.counts[self.cursor] += 1
+        self._identify()
 
     def on_long(self):
         self.blink_restart(self.ctx.now)
         if not self.cards:
             self.ctx.open_menu()
+            return
+        if self.turned and self.counts[self.cursor]:
+            # Turned to a card: one of that note taken back (the last one entered).
+            pc = self.cursor
+            for k in range(len(self.cards) - 1, -1, -1):
+                if self.cards[k] == pc:
+                    self.cards.pop(k)
+                    break
+            self.counts[pc] -= 1
+            self.hint = "took back %s" % pc_label(pc)
+            self._identify()
             return
         if self.shown is not None:
             # The cards build a meld: it is played, its points go to the score pad's player

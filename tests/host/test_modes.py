@@ -129,15 +129,22 @@ def test_meld_check():
     assert lines[-1].startswith("meld check: cursor A; cards C E G A: C major sixth chord (6) "
                                 "70 points (C root: refill) | A minor seventh chord (min7) 70 "
                                 "points; one more card builds ")
-    assert play(m, "double")[0].startswith(
-        "meld check: cursor A; cards C E G: C major triad (maj) 40 points (C root: refill); "
-        "one more card builds ")
+    # Turned to a sector holding cards, a long press takes one back (A); then it plays.
+    assert play(m, "ccw 2; cw 2; long")[-1].startswith(
+        "meld check: cursor A (took back A); cards C E G: C major triad (maj) 40 points (C "
+        "root: refill); one more card builds ")
     assert play(m, "long") == ["meld check: cursor A (played, credited 40 to P2; score: "
                                "original, 2 players, round 1 of 3, totals 0 40, P2 to play); "
                                "no cards (click adds one)"]
-    assert m.ctx.host.asked == []      # the first long press plays the meld (the score pad)
+    assert m.ctx.host.asked == []      # that long press plays the meld (the score pad)
     m.on_long()
     assert m.ctx.host.asked == [("open menu",)]
+
+
+def test_meld_check_two_quick_clicks_are_two_cards():
+    m = mode("meld check")
+    assert m.clicks_at_once                     # the press detector reports no double here
+    assert play(m, "cw 9; double")[-1].startswith("meld check: cursor A; cards A A: A octave")
 
 
 def test_chord_poker():

@@ -14,6 +14,9 @@ def test_meld_check_lights_an_entered_optional_note_as_entered():
     settings = {"mode": "meld check"}
     with_g, _ = run_script("click; cw 4; click; cw 3; click; cw 3; click", settings=settings)
     without_g, _ = run_script("click; cw 4; click; cw 6; click", settings=settings)
+    # The frames of the last click (a blink's frame after it says nothing on the console).
+    with_g = [f for f in with_g if f["console"]]
+    without_g = [f for f in without_g if f["console"]]
     assert "70 points" in with_g[-1]["console"] and "40 points" in without_g[-1]["console"]
     g_entered = with_g[-1]["wheel"][7]
     g_missing = without_g[-1]["wheel"][7]
@@ -33,3 +36,49 @@ def test_the_display_gives_music_signs_to_notes_joined_by_a_dash():
     from hardware.font import FLAT, SHARP
     assert music_text("(F-Gb) F#/Gb") == "(F-G%s) F%s/G%s" % (FLAT, SHARP, FLAT)
     assert music_text("-10 C-root") == "-10 C-root"
+
+
+def test_meld_check_two_quick_clicks_add_two_cards_each_at_once():
+    # Defect 4: the quick second click was a double press and took the A back; in card
+    # entry each click now acts on release, so the quick pair adds A twice (after the
+    # script's first click: three A cards).
+    settings = {"mode": "meld check"}
+    script = "cw 9; click; press; wait 80; release; wait 120; press; wait 80; release"
+    frames, console = run_script(script, settings=settings)
+    assert console[-1] == "meld check: cursor A; cards A A A: no meld"
+    assert [f.get("console") for f in frames if f.get("console")][-3:] == [
+        "meld check: cursor A; cards A: no meld", "meld check: cursor A; cards A A: A octave "
+        "(P8) 20 points", "meld check: cursor A; cards A A A: no meld"]
+    # At once: the card is there in the frame of the release, no 350 ms wait.
+    _, first = run_script("cw 9; press; wait 80; release", settings=settings)
+    assert first[-1].startswith("meld check: cursor A; cards A")
+    # Another mode keeps its double press (chord poker: the root change preview).
+    _, poker = run_script("cw 9; click; click; cw 4; click; cw 3; click; cw 2; double",
+                          settings={"mode": "chord poker"})
+    assert "root change preview to A" in poker[-1]
+
+
+def test_meld_check_a_long_press_on_a_card_takes_it_back():
+    _, console = run_script("cw 9; click; press; wait 80; release; wait 100; ccw 1; cw 1; "
+                            "long", settings={"mode": "meld check"})
+    assert console[-1] == "meld check: cursor A (took back A); cards A: no meld"
+    # Right after the clicks (the knob not turned), the long press plays the meld: A octave.
+    _, console = run_script("cw 9; click; click; long", settings={"mode": "meld check"})
+    assert console[-1].startswith("meld check: cursor A (played, credited 20 to P2")
+
+
+def test_the_press_detector_reports_clicks_at_once_when_asked():
+    from hardware.presses import CLICK, DOUBLE, PressDetector
+    events = []
+    for at_once in (False, True):
+        detector = PressDetector(50, 700, 350)
+        detector.at_once = at_once
+        got = []
+        for now in range(0, 1500, 5):
+            pressed = 100 <= now < 180 or 300 <= now < 380      # two quick clicks
+            event = detector.update(pressed, now)
+            if event:
+                got.append((now, event))
+        events.append(got)
+    assert events[0] == [(300, DOUBLE)]
+    assert events[1] == [(180, CLICK), (380, CLICK)]

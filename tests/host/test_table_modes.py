@@ -50,16 +50,16 @@ def sectors(frame, colour):
 
 
 def test_meld_check_names_the_melds_with_their_points():
-    # C, E, G, A: C6 and Am7 (4 cards: 70 points each); double press takes the A back;
-    # C root: the rulebook's refill. Long press plays the meld: its points go to the score
-    # pad's current player (P2: P1 deals), and clears.
-    frames, lines = run("meld check", "click; cw 4; click; cw 3; click; cw 2; click; double; "
-                                      "long")
+    # C, E, G, A: C6 and Am7 (4 cards: 70 points each); turned back to A, a long press takes
+    # the A back; C root: the rulebook's refill. A long press then plays the meld: its points
+    # go to the score pad's current player (P2: P1 deals), and clears.
+    frames, lines = run("meld check", "click; cw 4; click; cw 3; click; cw 2; click; ccw 2; "
+                                      "cw 2; long; long")
     assert [line for line in lines if line.startswith(
         "meld check: cursor A; cards C E G A: C major sixth chord (6) 70 points (C root: "
         "refill) | A minor seventh chord (min7) 70 points; one more card builds ")]
-    assert lines[-2].startswith("meld check: cursor A; cards C E G: C major triad (maj) 40 "
-                                "points (C root: refill); one more card builds ")
+    assert lines[-2].startswith("meld check: cursor A (took back A); cards C E G: C major "
+                                "triad (maj) 40 points (C root: refill); one more card builds ")
     assert lines[-1] == ("meld check: cursor A (played, credited 40 to P2; score: original, 2 "
                          "players, round 1 of 3, totals 0 40, P2 to play); no cards (click adds "
                          "one)")
