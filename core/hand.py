@@ -222,97 +222,23 @@ class HandSearch:
         variants = self._deduplicated(self._variants(counts, kind, wanted))
         if not variants:
             return 0, []
-        # The search goes meld by meld, richest per card first: for each, how many of its MELD
-        # cards to play (0 .. its copies) and on which cards, then the next meld; so no
-        # record of the MELD cards used is needed beyond the current meld's count.
-        groups = {}
-        for v in range(len(variants)):
-            groups.setdefault(variants[v].index, []).append(v)
-        order = []
-        for i in groups:
-            rate = 0
-            for v in groups[i]:
-                r = _score(variants[v]) * _SCALE // len(variants[v].pcs)
-                if r > rate:
-                    rate = r
-            order.append((-rate, i))
-        order.sort()
-        melds = [i for _, i in order]
-        copies = []
-        for i in melds:
-            if held is not None:
-                copies.append(held.count(i))
-            else:
-                copies.append(DECK_INTERVAL_COPIES if self.shapes[i].kind == 0 else 1)
-        need = []
-        for play in variants:
-            c = counts_of(play.pcs)
-            need.append([(pc, c[pc]) for pc in range(12) if c[pc]])
-        # rates[m][pc]: the most a card of pc can still earn from melds m.. (score per card,
-        # scaled by _SCALE so every ratio is exact): the cards left bound a state's future.
-        rates = [None] * (len(melds) + 1)
-        rates[len(melds)] = [0] * 12
-        for m in range(len(melds) - 1, -1, -1):
-            rate = list(rates[m + 1])
-            for v in groups[melds[m]]:
-                r = _score(variants[v]) * _SCALE // len(variants[v].pcs)
-                for pc, _ in need[v]:
-                    if r > rate[pc]:
-                        rate[pc] = r
-            rates[m] = rate
-        for i in groups:
-            groups[i].sort(key=lambda v: -_score(variants[v]) / len(variants[v].pcs))
-        left = bytearray(counts)
-        chain = []
-        best = [0, []]    # the best turn found so far: score, variants
-
-        def worth(m):
-            rate = rates[m]
-            total = 0
-            for pc in range(12):
-                total += left[pc] * rate[pc]
-            return total
-
-        def search(m, start, cards_left, score):
-            # Depth first over the sets of plays, each taken in the melds' order (meld m's
-            # variants from `start` on, at most cards_left more of it, then later melds). A
-            # meld whose best rates, on every card left, cannot beat the best turn found so
-            # far ends the loop: the melds after it can earn no more.
-            if score > best[0]:
-                best[0] = score
-                best[1] = list(chain)
-            for n in range(m, len(melds)):
-                if score + worth(n) <= best[0]:
-                    return
-                if n == m:
-                    first, allowed = start, cards_left
-                else:
-                    first, allowed = 0, copies[n]
-                if not allowed:
-                    continue
-                group = groups[melds[n]]
-                for g in range(first, len(group)):
-                    v = group[g]
-                    fits = True
-                    for pc, k in need[v]:
-                        if k > left[pc]:
-                            fits = False
-                            break
-                    if not fits:
-                        continue
-                    for pc, k in need[v]:
-                        left[pc] -= k
-                    chain.append(v)
-                    search(n, g, allowed - 1, score + _score(variants[v]) * _SCALE)
-                    chain.pop()
-                    for pc, k in need[v]:
-                        left[pc] += k
-
-        search(0, 0, copies[0], 0)
-        score = best[0]
-        chosen = [variants[v] for v in best[1]]
+        turn = _TurnSearch(variants, self._copies(variants, held))
+        score, chosen = turn.run(counts)
+        chosen = [variants[v] for v in chosen]
         chosen.sort(key=lambda p: (-p.points, p.index, p.root))
         return score // _SCALE // 64 * 10, chosen
+
+    def _copies(self, variants, held):
+        """MELD cards of each meld in the variants: {meld index: copies}."""
+        copies = {}
+        for play in variants:
+            i = play.index
+            if i not in copies:
+                if held is not None:
+                    copies[i] = held.count(i)
+                else:
+                    copies[i] = DECK_INTERVAL_COPIES if self.shapes[i].kind == 0 else 1
+        return copies
 
     def _deduplicated(self, variants):
         """One variant for each meld and set of cards (a meld at two roots may take the same
@@ -329,3 +255,147 @@ class HandSearch:
     def best_turns(self, counts, held=None):
         """The best turn of each type: a list of three (points, [Play, ...])."""
         return [self.best(counts, kind, held) for kind in range(3)]
+
+
+_GUARD = 0x21084210   # bit 4 of each of six 5-bit fields: a borrow out of a field clears it
+_FIELDS = 0x1EF7BDEF  # the four count bits of each field
+
+
+def _packed(counts):
+    """Twelve card counts as two small ints (C..F, F#..B), a 5-bit field each: a hand minus a
+    meld's cards is one subtraction, and a missing card shows as a cleared guard bit."""
+    lo = hi = 0
+    for pc in range(6):
+        lo |= counts[pc] << 5 * pc
+        hi |= counts[pc + 6] << 5 * pc
+    return lo, hi
+
+
+class _TurnSearch:
+    """The best turn of one type from its variants (Play) and MELD cards ({meld: copies}).
+
+    A branch and bound over the sets of plays. Every set is searched as one sequence in a fixed
+    order (meld by meld, richest per card first; each meld's variants richest per card first;
+    a variant may repeat while its meld has MELD cards), so of equal turns the first in that
+    order is kept: a bound (any bound that holds) changes the time, never the answer. Each
+    step carries the plays that still fit the cards left (the candidates), so a deeper step
+    scans fewer, and bounds the rest of its candidates by their best rate per card and by
+    their melds' best plays."""
+
+    def __init__(self, variants, copies):
+        scores = [_score(play) * _SCALE for play in variants]
+        per_card = [scores[v] // len(variants[v].pcs) for v in range(len(variants))]
+        groups = {}
+        for v in range(len(variants)):
+            groups.setdefault(variants[v].index, []).append(v)
+        order = []
+        for i in groups:
+            rate = 0
+            for v in groups[i]:
+                if per_card[v] > rate:
+                    rate = per_card[v]
+            order.append((-rate, i))
+        order.sort()
+        self.copies = [copies[i] for _, i in order]
+        # The search order: melds by falling best rate, each meld's variants richest per card
+        # first (a stable sort: the set's order on ties).
+        self.order = []
+        self.meld_of = []
+        for m in range(len(order)):
+            group = groups[order[m][1]]
+            group.sort(key=lambda v: -per_card[v])
+            self.order += group
+            self.meld_of += [m] * len(group)
+        self.gain = [scores[v] for v in self.order]
+        self.rate = [per_card[v] for v in self.order]
+        self.need_lo = []
+        self.need_hi = []
+        self.need_cards = []
+        for v in self.order:
+            lo, hi = _packed(counts_of(variants[v].pcs))
+            self.need_lo.append(lo)
+            self.need_hi.append(hi)
+            self.need_cards.append(len(variants[v].pcs))
+
+    def run(self, counts):
+        """(score, [variant, ...]) of the best turn from the hand's counts."""
+        cards = 0
+        for pc in range(12):
+            cards += counts[pc]
+        self.best = 0
+        self.best_chain = []
+        self.chain = []
+        self.taken = bytearray(len(self.copies))
+        lo, hi = _packed(counts)
+        everything = [j for j in range(len(self.order)) if self.copies[self.meld_of[j]]]
+        self._search(self._fitting(everything, 0, lo, hi, -1), 0, lo, hi, cards)
+        return self.best, [self.order[j] for j in self.best_chain]
+
+    def _fitting(self, cands, first, lo, hi, full):
+        """The candidates from position `first` on whose cards (lo, hi) holds, but for meld
+        `full`'s (its MELD cards all played)."""
+        fit = []
+        need_lo = self.need_lo
+        need_hi = self.need_hi
+        meld_of = self.meld_of
+        lo |= _GUARD
+        hi |= _GUARD
+        for q in range(first, len(cands)):
+            j = cands[q]
+            if (lo - need_lo[j]) & _GUARD != _GUARD or (hi - need_hi[j]) & _GUARD != _GUARD:
+                continue
+            if meld_of[j] != full:
+                fit.append(j)
+        return fit
+
+    def _suffix_bounds(self, cands):
+        """For each position q of the candidates, the most a card can earn from candidates q..
+        (rates) and the most their melds can earn, each meld's best play times its MELD
+        cards (sums)."""
+        count = len(cands)
+        rates = [0] * count
+        sums = [0] * count
+        top = 0
+        total = 0         # melds after the current one
+        meld = -1
+        richest = 0       # the current meld's best play
+        for q in range(count - 1, -1, -1):
+            j = cands[q]
+            if self.meld_of[j] != meld:
+                if meld >= 0:
+                    total += richest * self.copies[meld]
+                meld = self.meld_of[j]
+                richest = 0
+            if self.gain[j] > richest:
+                richest = self.gain[j]
+            if self.rate[j] > top:
+                top = self.rate[j]
+            rates[q] = top
+            sums[q] = total + richest * self.copies[meld]
+        return rates, sums
+
+    def _search(self, cands, score, lo, hi, cards):
+        # Depth first: each candidate in turn, then the candidates from it on that still fit.
+        # Once the bound from position q on cannot beat the best turn found so far, no later
+        # candidate can either (the bounds fall along the list).
+        if score > self.best:
+            self.best = score
+            self.best_chain = list(self.chain)
+        rates, sums = self._suffix_bounds(cands)
+        for q in range(len(cands)):
+            bound = rates[q] * cards
+            if sums[q] < bound:
+                bound = sums[q]
+            if score + bound <= self.best:
+                return
+            j = cands[q]
+            meld = self.meld_of[j]
+            self.taken[meld] += 1
+            left_lo = ((lo | _GUARD) - self.need_lo[j]) & _FIELDS
+            left_hi = ((hi | _GUARD) - self.need_hi[j]) & _FIELDS
+            full = meld if self.taken[meld] >= self.copies[meld] else -1
+            self.chain.append(j)
+            self._search(self._fitting(cands, q, left_lo, left_hi, full), score + self.gain[j],
+                         left_lo, left_hi, cards - self.need_cards[j])
+            self.chain.pop()
+            self.taken[meld] -= 1
