@@ -21,9 +21,12 @@ MISSING_PORT_S = 2     # how long a port that is not there at all may take to ap
 WRITE_CHUNK = 1024
 HASHES_S = 120      # a hash of every file, on a slow board
 # How long a reset board may take to say it started: a board that dies says so at once (its
-# traceback ends the wait); the emulated Pico, a tenth of a Pico's speed, on a loaded
-# machine takes more than 15 s.
+# traceback ends the wait).
 LISTEN_S = 60
+# A board on a pseudo-terminal is the virtual board or an emulated one: it runs on this
+# machine's CPU, the emulated Pico at a tenth of a Pico's speed or less when the machine is
+# busy. Its waits, which bound only a board that never answers, are this many times longer.
+EMULATED_SLOWER = 5
 
 # Runs on the device: hashes of files (sha256 where hashlib has it, else size + crc32).
 _HASHES = """
@@ -78,6 +81,7 @@ for _p in _files + EXTRA:
 class DeviceLink:
     def __init__(self, port):
         self.port = port
+        self.slower = EMULATED_SLOWER if port.startswith("/dev/pts/") else 1
         self.transport = None
         self._made = set()         # folders made on the device in this session
 
@@ -148,7 +152,7 @@ class DeviceLink:
         """Run code on the device; its printed output as text. timeout: seconds the device
         may stay silent (mpremote's exec allows 10)."""
         try:
-            out, err = self.transport.exec_raw(code, timeout=timeout)
+            out, err = self.transport.exec_raw(code, timeout=timeout * self.slower)
             if err:
                 raise TransportExecError(out, err.decode("utf-8", "replace"))
             return out.decode("utf-8", "replace")
@@ -266,7 +270,7 @@ class DeviceLink:
         (`failure` then holds its traceback's lines). The device is left running."""
         self.failure = []
         self.restart()
-        deadline = time.time() + timeout
+        deadline = time.time() + timeout * self.slower
         buffer = b""
         serial = None
         while time.time() < deadline:
