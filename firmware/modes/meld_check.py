@@ -6,6 +6,10 @@ holding cards, a long press takes one of them back; a long press right after the
 an empty sector) plays the meld the cards build (its points go to the score pad's current
 player, firmware/scorebook.py: one action, as before) or, with no meld, clears them. With no
 cards, long press opens the menu as everywhere.
+Cards that build more than one meld (C Eb F G Bb: C min11, and pentatonic readings) are read
+one at a time: that long press steps into the readings instead, the knob steps through them
+(`1/3 C min11 100` on the display, the ring showing the one selected), a click plays the one
+shown and a long press goes back to the cards.
 The ring shows the cards (white, brighter for two or more); once they build a meld it shows
 that meld instead (its colours, the root marked, optional sectors not entered dim). The
 console names every meld the cards build, best points first, or what one more card builds
@@ -36,6 +40,8 @@ class Mode(BlinkingCursor, modes.Mode):
         self.counts = bytearray(12)
         self.hint = None
         self.turned = False             # the knob moved since the last card was entered
+        self.stepping = False           # the knob steps through the readings
+        self.selected = 0               # the reading shown
         self.set_changed()
 
     def set_changed(self):
@@ -50,25 +56,36 @@ class Mode(BlinkingCursor, modes.Mode):
             readings.append((meld_points(meldset.meld(i), len(self.cards)), i, root))
         readings.sort(key=lambda r: (-r[0], r[1], r[2]))
         self.readings = readings
+        self.selected = 0
+        self.stepping = False
         self.shown = readings[0] if readings else None
 
     # ---- events -------------------------------------------------------------------------
 
     def on_turn(self, steps):
         self.blink_restart(self.ctx.now)
+        if self.stepping:
+            self.selected = (self.selected + steps) % len(self.readings)
+            self.shown = self.readings[self.selected]
+            self.hint = None
+            return
         self.cursor = (self.cursor + steps) % 12
         self.turned = True
         self.hint = None
 
     def on_click(self):
         self.blink_restart(self.ctx.now)
+        if self.stepping:
+            self._play()
+            return
         self._add(1)
 
     def on_double(self):
         # Reported only where clicks wait for a double press (a script's "double"): two
         # quick clicks, two cards of the note, as in the hand mode.
         self.blink_restart(self.ctx.now)
-        self._add(2)
+        if not self.stepping:
+            self._add(2)
 
     def _add(self, n):
         self.hint = None
@@ -86,6 +103,12 @@ class Mode(BlinkingCursor, modes.Mode):
         if not self.cards:
             self.ctx.open_menu()
             return
+        if self.stepping:                   # back to the cards
+            self.stepping = False
+            self.selected = 0
+            self.shown = self.readings[0]
+            self.hint = None
+            return
         if self.turned and self.counts[self.cursor]:
             # Turned to a card: one of that note taken back (the last one entered).
             pc = self.cursor
@@ -97,13 +120,24 @@ class Mode(BlinkingCursor, modes.Mode):
             self.hint = "took back %s" % pc_label(pc)
             self._identify()
             return
+        if len(self.readings) > 1:
+            self.stepping = True            # more than one meld: chosen with the knob
+            self.hint = None
+            return
         if self.shown is not None:
-            # The cards build a meld: it is played, its points go to the score pad's player
-            # (the pad's code is loaded then, not before: meld check runs in a small heap).
-            from firmware import scorebook
-            self.hint = "played, " + scorebook.credit(self.ctx, self.shown[0])
-        else:
-            self.hint = "cleared"
+            self._play()
+            return
+        self.hint = "cleared"
+        self._clear()
+
+    def _play(self):
+        # The meld shown is played, its points go to the score pad's player (the pad's code
+        # is loaded then, not before: meld check runs in a small heap).
+        from firmware import scorebook
+        self.hint = "played, " + scorebook.credit(self.ctx, self.shown[0])
+        self._clear()
+
+    def _clear(self):
         self.cards = []
         for pc in range(12):
             self.counts[pc] = 0
@@ -154,24 +188,47 @@ class Mode(BlinkingCursor, modes.Mode):
             root = root_note(self.ctx, root_pc, codes)
             words.append("%s %d points%s" % (meld_title(meldset, i, root), points,
                                              " (C root: refill)" if root_pc == 0 else ""))
+        if self.stepping:
+            points, i, root_pc = self.shown
+            return "meld check: reading %d/%d %s (click plays it, long press: the cards); " \
+                "cards %s" % (self.selected + 1, len(self.readings), words[self.selected],
+                              self._spelled(i, root_pc))
         points, i, root_pc = self.readings[0]
         # What one more card makes, after a meld too (E G Bb: with D, E half-diminished 7th).
         return "%s; cards %s: %s%s" % (head, self._spelled(i, root_pc), " | ".join(words),
                                        self._near())
 
     def display(self):
-        """The panel's shorter text: the melds by root and id ('C 6', 'A min7') with points."""
-        if not self.cards or not self.readings:
+        """The panel's shorter text: the reading shown by root and id with its points and
+        its place among the readings ('1/3 C min11 100'), never cut: one reading at a time."""
+        if not self.cards:
             return self.describe()
         meldset = self.ctx.meldset
-        parts = ["meld check: cursor %s" % pc_label(self.cursor)]
-        points, i, root_pc = self.readings[0]
-        parts.append("cards " + self._spelled(i, root_pc))
-        for points, i, root_pc in self.readings:
-            root = root_note(self.ctx, root_pc, meldset.meld_codes(i))
-            parts.append("%s %s: %d pts" % (format_note(root), meldset.meld_id(i), points))
-            if root_pc == 0:
-                parts.append("(C root: refill)")
+        if not self.readings:
+            # No meld: the cards and the best of what one more card builds (the console
+            # names more of them).
+            parts = ["cursor " + pc_label(self.cursor),
+                     "cards %s: no meld" % " ".join(pc_label(pc) for pc in self.cards)]
+            near = self.identifier.near(self.cards) if len(self.cards) > 1 else ()
+            if near:
+                i, root_pc, extra = near[0]
+                root = root_note(self.ctx, root_pc, meldset.meld_codes(i))
+                parts.append("+%s: %s %s" % (pc_label(extra), format_note(root),
+                                             meldset.meld_id(i)))
+                if len(near) > 1:
+                    parts.append("(%d more)" % (len(near) - 1))
+            return "; ".join(parts)
+        points, i, root_pc = self.shown
+        root = root_note(self.ctx, root_pc, meldset.meld_codes(i))
+        parts = ["cards " + self._spelled(i, root_pc),
+                 "%d/%d %s %s %d" % (self.selected + 1, len(self.readings), format_note(root),
+                                     meldset.meld_id(i), points)]
+        if root_pc == 0:
+            parts.append("(C root: refill)")
+        if self.stepping:
+            parts.append("(turn: the next)")
+        else:
+            parts.append("cursor " + pc_label(self.cursor))
         return "; ".join(parts)
 
     def _spelled(self, i, root_pc):

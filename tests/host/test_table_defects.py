@@ -4,6 +4,7 @@ import pytest
 
 from host_tools.cli.main import main
 from host_tools.sim.simulator import run_script
+FLAT = "\u266d"                 # the display frames' flat sign
 
 pytestmark = pytest.mark.usefixtures("simulator")
 
@@ -82,3 +83,27 @@ def test_the_press_detector_reports_clicks_at_once_when_asked():
         events.append(got)
     assert events[0] == [(300, DOUBLE)]
     assert events[1] == [(180, CLICK), (380, CLICK)]
+
+
+def test_meld_check_steps_through_the_readings_and_the_display_cuts_none():
+    # Defect 2: C Eb F G Bb ended at `C min11: 100 p..`; the pentatonic readings and the
+    # C-root warning were never shown. A long press steps into the readings (six here, all
+    # 100 points: five cards), the knob steps, the display shows one whole with `k/6`.
+    cards = "click; cw 3; click; cw 2; click; cw 2; click; cw 3; click"
+    frames, console = run_script(cards + "; long; cw 3; wait 100; cw 1; wait 100; cw 1",
+                                 settings={"mode": "meld check"})
+    shown = [f["display"] for f in frames if f["console"]]
+    assert "1/6 E%s 6/9 100" % FLAT in shown[-6]
+    assert shown[-3] == ["cards C E%s F G" % FLAT, "B%s" % FLAT, "4/6 C min11 100",
+                         "(C root: refill)", "(turn: the next)"]
+    assert shown[-2][2:4] == ["5/6 E%s" % FLAT, "major-pentatonic"]
+    assert shown[-1][2:5] == ["6/6 C", "minor-pentatonic", "100"]
+    assert shown[-1][5] == "(C root: refill)"
+    assert not [d for d in shown if d and d[-1].endswith("..")]
+    assert console[-1].startswith("meld check: reading 6/6 C minor pentatonic "
+                                  "(minor-pentatonic) 100 points (C root: refill) (click plays")
+    # The ring shows the reading selected: C minor pentatonic, C Eb F G Bb, root C.
+    assert [pc for pc in range(12) if any(frames[-1]["wheel"][pc])] == [0, 3, 5, 7, 10]
+    # A click plays the reading shown onto the score pad; one reading alone plays at once.
+    _, console = run_script(cards + "; long; cw 3; click", settings={"mode": "meld check"})
+    assert console[-1].startswith("meld check: cursor A#/Bb (played, credited 100 to P2")
