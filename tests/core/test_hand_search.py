@@ -168,6 +168,19 @@ def test_best_turn_of_each_type_matches_a_brute_force():
                 assert points * 64 + cards == brute_best(ms, counts, kind, held), (seed, kind)
 
 
+def test_best_turn_of_9_and_10_card_hands_matches_a_brute_force():
+    # Larger hands than above, dealt from other seeds: the branch and bound's pruning has more
+    # to cut here, and the brute force (no bound, no order) still finishes in seconds.
+    ms = default_set()
+    search = searcher()
+    for seed in range(HANDS, HANDS + 16):
+        counts = counts_of(deal(seed)[:9 + seed % 2])
+        for kind in range(3):
+            points, plays = search.best(counts, kind)
+            cards = sum(len(p.pcs) for p in plays)
+            assert points * 64 + cards == brute_best(ms, counts, kind), (seed, kind)
+
+
 def test_best_turns_of_full_hands_are_played_from_the_hand():
     # 10 to 14 cards: disjoint valid melds of one type, at least the richest single meld.
     ms = default_set()
