@@ -9,8 +9,14 @@ Steps, each with the same three controls:
 The ring in the wheel step: cards placed green (the root whitened), required notes still
 missing orange, optional ones dim orange. In the preview, the cards that stay are green and
 those that go back to the hand red. Once every required note is placed the chord is complete
-(5 points); a click then starts the next chord. The rules are the engine's own
-(core/games/chord_poker_table.py)."""
+(5 points); a click then goes to the chord step on the same card: turn to the CHORD card drawn
+(the deck is shuffled: the next in the set's list is no better a guess).
+Undo: a double press in the chord step, or in the wheel step on a sector holding a card (where
+it cannot preview a root change), takes back the last action (a card placed or taken off, a
+root change, the click after "complete"). A long press opens the menu as everywhere.
+The table's state is kept in the record store (poker.txt, written whole at every change): it
+survives mode switches and reboots; a meld set switch starts afresh. The rules are the
+engine's own (core/games/chord_poker_table.py)."""
 
 from core import degrees
 from core.games.chord_poker_table import CHORD_POINTS, chord_sectors, going_back, is_complete
@@ -23,6 +29,9 @@ from firmware.render import (GOING, MISSING, PLACED, ROOT_WHITE, OPTIONAL_LEVEL,
                              paint_cursor, paint_meld, paint_sector)
 
 CHORD = 1                 # the meld kind
+PATH = "poker.txt"
+STEPS = ("chord", "root", "wheel", "preview")
+UNDO_DEPTH = 16           # actions that can be taken back (the states before them, in RAM)
 
 
 class Mode(modes.Mode):
@@ -30,7 +39,9 @@ class Mode(modes.Mode):
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
         self.position = 0
+        self.history = []                 # the states before the last actions (undo)
         self.set_changed()
+        self._load()
 
     def set_changed(self):
         self.chords = self.ctx.meldset.of_kind(CHORD)
@@ -41,7 +52,51 @@ class Mode(modes.Mode):
         self.new_root = 0
         self.placed = 0                   # the sectors holding a card (a pc mask)
         self.hint = None
+        self.history = []
         self._masks()
+
+    # ---- the table's state, kept ---------------------------------------------------------
+
+    def _state(self):
+        return bytes((STEPS.index(self.step), self.position >> 8, self.position & 255,
+                      self.root, self.cursor, self.new_root, self.placed >> 8,
+                      self.placed & 255))
+
+    def _restore(self, raw):
+        """A kept state, if it fits this set (else nothing changes)."""
+        if not raw or len(raw) != 8 or raw[0] >= len(STEPS) or max(raw[3:6]) > 11:
+            return False
+        position = raw[1] << 8 | raw[2]
+        if position >= len(self.chords):
+            return False
+        self.step = STEPS[raw[0]]
+        self.position = position
+        self.root, self.cursor, self.new_root = raw[3], raw[4], raw[5]
+        self.placed = (raw[6] << 8 | raw[7]) & 0xFFF
+        self._masks()
+        return True
+
+    def _load(self):
+        self._restore(self.ctx.settings.records.read(PATH))
+
+    def _save(self):
+        self.ctx.settings.records.write(PATH, self._state())
+
+    def _remember(self, before):
+        """After an action: the state before it, for undo, if the table changed."""
+        if self._state()[:4] + self._state()[5:] == before[:4] + before[5:]:
+            return                          # only the cursor (or nothing) moved
+        self.history.append(before)
+        if len(self.history) > UNDO_DEPTH:
+            self.history.pop(0)
+
+    def _undo(self):
+        if not self.history:
+            return False
+        self._restore(self.history.pop())
+        self.hint = "took back the last action"
+        self._save()
+        return True
 
     @property
     def chord(self):
@@ -73,9 +128,11 @@ class Mode(modes.Mode):
         elif self.step == "preview":
             self.new_root = self._free_sector(self.new_root, steps)
         self._masks()
+        self._save()
 
     def on_click(self):
         self.hint = None
+        before = self._state()
         if self.step == "chord":
             if self.chords:
                 self.step = "root"
@@ -85,13 +142,16 @@ class Mode(modes.Mode):
             self.step = "wheel"
         elif self.step == "wheel":
             if self.complete():
-                self.position = (self.position + 1) % len(self.chords)
-                self.step = "chord"             # the next round's CHORD card
+                # The next round's CHORD card is the one drawn: chosen with the knob.
+                self.step = "chord"
+                self.hint = "turn to the CHORD card drawn"
             else:
                 self._toggle()
         else:
             self._change_root()
         self._masks()
+        self._remember(before)
+        self._save()
 
     def _toggle(self):
         pc = self.cursor
@@ -113,17 +173,25 @@ class Mode(modes.Mode):
 
     def on_double(self):
         self.hint = None
+        if self.step == "chord":
+            if not self._undo():
+                self.hint = "nothing to take back"
+            return
         if self.step == "root":
             self.step = "chord"
         elif self.step == "wheel":
             if self.placed >> self.cursor & 1:
-                self.hint = "%s is taken: a new root needs a free sector" % pc_label(self.cursor)
+                if not self._undo():
+                    self.hint = "%s is taken: a new root needs a free sector" % pc_label(
+                        self.cursor)
+                return
             else:
                 self.new_root = self.cursor
                 self.step = "preview"
         elif self.step == "preview":
             self.step = "wheel"
         self._masks()
+        self._save()
 
     def _free_sector(self, start, steps):
         """The next sector without a card, `steps` free sectors on (either way)."""
@@ -177,8 +245,9 @@ class Mode(modes.Mode):
         meldset = self.ctx.meldset
         codes = meldset.meld_codes(self.chord)
         if self.step == "chord":
-            return "chord poker: CHORD card %s %s (click to keep)" % (
-                meldset.meld_id(self.chord), meldset.meld_name(self.chord))
+            return "chord poker: CHORD card %s %s (click to keep)%s" % (
+                meldset.meld_id(self.chord), meldset.meld_name(self.chord),
+                " (%s)" % self.hint if self.hint else "")
         if self.step == "root":
             root = root_note(self.ctx, self.root, codes)
             return "chord poker: root %s: %s (click to keep)" % (

@@ -164,7 +164,17 @@ def test_chord_poker_completion():
     assert lines[-1] == ("chord poker: D power chord (5): on the Wheel D A; missing nothing; "
                          "cursor A; complete: 5 points (click for the next chord)")
     assert lit(m) == [2, 9]
-    assert play(m, "click") == ["chord poker: CHORD card maj major triad (click to keep)"]
+    # The next CHORD card is the one drawn, chosen with the knob (not the next in the list).
+    assert play(m, "click; cw 1") == [
+        "chord poker: CHORD card 5 power chord (click to keep) (turn to the CHORD card drawn)",
+        "chord poker: CHORD card maj major triad (click to keep)"]
+    # Undo: a double press takes back the click after "complete", then the A placed.
+    assert play(m, "ccw 1; double; double") == [
+        "chord poker: CHORD card 5 power chord (click to keep)",
+        "chord poker: D power chord (5): on the Wheel D A; missing nothing; cursor A; "
+        "complete: 5 points (click for the next chord) (took back the last action)",
+        "chord poker: D power chord (5): on the Wheel D; missing A; cursor A (took back the "
+        "last action)"]
 
 
 def test_chord_poker_without_chords():

@@ -107,3 +107,25 @@ def test_meld_check_steps_through_the_readings_and_the_display_cuts_none():
     # A click plays the reading shown onto the score pad; one reading alone plays at once.
     _, console = run_script(cards + "; long; cw 3; click", settings={"mode": "meld check"})
     assert console[-1].startswith("meld check: cursor A#/Bb (played, credited 100 to P2")
+
+
+def test_chord_poker_keeps_the_table_across_a_mode_switch_and_a_reboot(tmp_path):
+    # Defect 7: the Chord Poker wheel was lost on a mode switch; a click after "complete"
+    # jumped to the next card in list order; no undo.
+    flash = str(tmp_path)
+    poker = {"mode": "chord poker"}
+    # The C major triad (turned to, kept), root C, E placed: G still missing.
+    _, console = run_script("cw 1; click; click; cw 4; click", settings=poker, flash=flash)
+    wheel = "chord poker: C major triad (maj): on the Wheel C E; missing G; cursor E"
+    assert console[-1] == wheel
+    # To the explorer through the menu and back (the mode item is the menu's first).
+    back = "long; click; cw %d; click; long"
+    _, console = run_script("long; click; ccw 1; click; long; " + back % 1, flash=flash)
+    assert console[-1] == wheel
+    # A reboot (a new run on the same flash) keeps it too; G completes the chord; the click
+    # after "complete" stays on the card for the one drawn; a double press takes it back.
+    _, console = run_script("cw 3; click; click; double", flash=flash)
+    assert console[-3].endswith("complete: 5 points (click for the next chord)")
+    assert console[-2].startswith("chord poker: CHORD card maj major triad (click to keep)")
+    assert console[-1].startswith("chord poker: C major triad (maj): on the Wheel C E G; "
+                                  "missing nothing; cursor G; complete: 5 points")
