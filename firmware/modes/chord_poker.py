@@ -127,8 +127,7 @@ class Mode(modes.Mode):
             self.cursor = (self.cursor + steps) % 12
         elif self.step == "preview":
             self.new_root = self._free_sector(self.new_root, steps)
-        self._masks()
-        self._save()
+        self._masks()           # not kept at each detent (the flash): the next press keeps it
 
     def on_click(self):
         self.hint = None
