@@ -12,6 +12,7 @@ and this is the only place that reads that name. Each port module has:
                                     object it calls to have the app's pass run at once
     midi_port(hw) -> transport      USB MIDI (readinto, write, on_receive), made by the app
                                     when the `midi` setting asks; None where the port has none
+    i2c_scan(config) -> addresses   optional: the display's bus scanned once (address null)
     run_loop(app)                   optional: runs the app's loop (else firmware/async_loop.py)
     drive(app) -> (step, pause)     optional, for async_loop: a host link driven before each
                                     pass (the simulator's and the page's; firmware/ports/sim.py)
@@ -60,50 +61,18 @@ def _display(board, hw):
     config = board["display"]
     if config["address"] is None:
         config = dict(config)
-        config["address"] = _display_address(board["platform"], config)
+        config["address"] = _display_address(hw, config)
     return TextDisplay(hw.port.display_panel(config, hw), config["width"], config["height"])
 
 
-def _display_address(platform, config):
+def _display_address(hw, config):
     """A board file that pins no address: an SSD1306 answers at 0x3C or 0x3D (its jumper;
-    Adafruit's 128x64 modules come at 0x3D). One scan of the bus picks it before the driver
-    makes its own bus."""
-    if platform in ("rp2", "esp32"):
-        import machine
-        found = machine.I2C(config["i2c"], scl=machine.Pin(config["scl"]),
-                            sda=machine.Pin(config["sda"])).scan()
-    elif platform == "circuitpython":
-        found = _bitbang_scan(config)
-    else:                                    # the simulator's and the page's twins
-        found = ()
+    Adafruit's 128x64 modules come at 0x3D). One scan of the bus, by the port's own
+    i2c_scan(config), picks it before the driver makes its own bus; a port without one (the
+    simulator's and the page's twins) takes 0x3C."""
+    scan = getattr(hw.port, "i2c_scan", None)
+    found = scan(config) if scan is not None else ()
     return 0x3D if 0x3D in found and 0x3C not in found else 0x3C
-
-
-def _bitbang_scan(config):
-    """CircuitPython: scanned in software, so the I2C block is untouched for the driver's bus.
-    A bus without pull-ups (a bare port) is left for that bus to name, as busio checks them."""
-    # Imported by name: this module is type-checked against every port's stubs, and these
-    # three are CircuitPython's alone.
-    pins, digitalio = __import__("board"), __import__("digitalio")
-    for name in (config["scl"], config["sda"]):
-        line = digitalio.DigitalInOut(getattr(pins, name))
-        line.direction = digitalio.Direction.INPUT
-        line.pull = digitalio.Pull.DOWN
-        pulled_up = line.value
-        line.deinit()
-        if not pulled_up:
-            return ()
-    try:
-        bitbangio = __import__("bitbangio")
-    except ImportError:
-        return ()
-    i2c = bitbangio.I2C(getattr(pins, config["scl"]), getattr(pins, config["sda"]))
-    try:
-        while not i2c.try_lock():
-            pass
-        return i2c.scan()
-    finally:
-        i2c.deinit()
 
 
 def _buzzer(board, hw):

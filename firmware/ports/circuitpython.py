@@ -105,6 +105,33 @@ def _json_object(raw):
     return value if isinstance(value, dict) else {}
 
 
+def i2c_scan(config):
+    """The display's bus scanned in software, so the I2C block is untouched for the driver's bus.
+    A bus without pull-ups (a bare port) is left for that bus to name, as busio checks them."""
+    # Imported by name: every port module is type-checked against every port's stubs, and
+    # these three are CircuitPython's alone.
+    pins, digitalio = __import__("board"), __import__("digitalio")
+    for name in (config["scl"], config["sda"]):
+        line = digitalio.DigitalInOut(getattr(pins, name))
+        line.direction = digitalio.Direction.INPUT
+        line.pull = digitalio.Pull.DOWN
+        pulled_up = line.value
+        line.deinit()
+        if not pulled_up:
+            return ()
+    try:
+        bitbangio = __import__("bitbangio")
+    except ImportError:
+        return ()
+    i2c = bitbangio.I2C(getattr(pins, config["scl"]), getattr(pins, config["sda"]))
+    try:
+        while not i2c.try_lock():
+            pass
+        return i2c.scan()
+    finally:
+        i2c.deinit()
+
+
 def display_panel(config, hw):
     from hardware import cp_parts
     return cp_parts.Ssd1306Panel(config)

@@ -29,6 +29,13 @@ def knob_wake(callback):
 midi_port = None
 
 
+def i2c_scan(config):
+    """The display's bus scanned once, before its driver makes the bus of its own."""
+    import machine
+    return machine.I2C(config["i2c"], scl=machine.Pin(config["scl"]),
+                       sda=machine.Pin(config["sda"])).scan()
+
+
 def display_panel(config, hw):
     from hardware import mp_parts
     return mp_parts.Ssd1306Panel(config)

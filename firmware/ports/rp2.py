@@ -1,8 +1,8 @@
 """The RP2040 (Raspberry Pi Pico) on MicroPython: the knob on a PIO state machine, or on pin
 interrupts (the board file's encoder driver)."""
 
-from firmware.ports.micropython import (build_with, display_panel, irq_encoder,  # noqa: F401
-                                        knob_wake, reset_cause, restart, tone_output,
+from firmware.ports.micropython import (build_with, display_panel, i2c_scan,  # noqa: F401
+                                        irq_encoder, knob_wake, reset_cause, restart, tone_output,
                                         watchdog)
 
 
