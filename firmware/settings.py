@@ -21,6 +21,7 @@ _FIELDS = (
     ("brightness", 64, "int", 1, 255),
     ("colours", "kind", ("kind", "note")),
     ("other_root_name", False, "bool"),
+    ("private", False, "bool"),               # a private hand: the ring shows the cursor alone
     ("kind", 1, "int", 0, 2),
     ("melds", (0, 1, 0), "int", 0, 255),      # a cursor per kind: three ints
     ("root", 0, "int", 0, 11),

@@ -9,14 +9,15 @@ points first): `2/7 C min7 70`; the ring shows the meld over the hand (its cards
 colour, the root marked, the cards left dim white). A click plays the meld shown: its points
 go to the score pad's current player (firmware/scorebook.py) and its cards leave the hand. A
 double press goes back to entering; a long press opens the menu.
-The hand is kept in the record store: it survives mode switches and reboots."""
+The hand is kept in the record store: it survives mode switches and reboots. With the
+`private` setting the ring shows the cursor alone; the answers are on the display and console."""
 
 from core.hand import KIND_PLURALS, HandSearch, counts_of
 from core.notes import format_note, pc_label
 
 from firmware import modes
 from firmware.modes.names import root_note
-from firmware.render import (CARD, DIM_LEVEL, BlinkingCursor, clear, paint_cursor, paint_kind,
+from firmware.render import (CARD, CURSOR, DIM_LEVEL, BlinkingCursor, clear, paint_cursor, paint_kind,
                              paint_sector)
 
 PATH = "hand.txt"
@@ -151,6 +152,11 @@ class Mode(BlinkingCursor, modes.Mode):
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
     def render(self, frame):
+        if self.ctx.settings["private"]:        # one's own hand: the cursor alone
+            self.blink_on = self.blink_phase(self.ctx.now)
+            clear(frame)
+            paint_sector(frame, self.cursor, CURSOR)
+            return
         if self.answering and self.answers:
             self._render_answer(frame)
             return

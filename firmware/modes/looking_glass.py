@@ -7,7 +7,8 @@ Steps:
   hand      turn: a note in your hand          double: back to the wheel   click: new interval
 In the hand step the ring shows the hand note white, the Wheel's cards that build the interval
 with it green (either card may be on position 1), the Wheel's other cards dim; the console
-names them."""
+names them. With the `private` setting the hand step's ring shows the cursor (the hand note)
+alone: the answer is on the display and console."""
 
 from core import degrees
 from core.games.looking_glass_table import picks_up
@@ -16,7 +17,8 @@ from core.spelling import spell
 
 from firmware import modes
 from firmware.modes.names import meld_notes, root_note
-from firmware.render import CARD, PLACED, clear, paint_cursor, paint_meld, paint_sector
+from firmware.render import (CARD, CURSOR, PLACED, clear, paint_cursor, paint_meld,
+                             paint_sector)
 
 INTERVAL = 0              # the meld kind
 OTHER_CARD_LEVEL = 60     # of 255: a Wheel card that does not pick the interval up
@@ -102,6 +104,10 @@ class Mode(modes.Mode):
                        self.ctx.settings["colours"] == "note")
             return
         hand = self.step == "hand"
+        if hand and self.ctx.settings["private"]:      # one's own hand: the cursor alone
+            clear(frame)
+            paint_sector(frame, self.hand, CURSOR)
+            return
         for pc in range(12):
             if hand and pc == self.hand and not self.picks >> pc & 1:
                 paint_sector(frame, pc, CARD, 255, 0)

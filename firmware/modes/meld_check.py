@@ -10,6 +10,8 @@ Cards that build more than one meld (C Eb F G Bb: C min11, and pentatonic readin
 one at a time: that long press steps into the readings instead, the knob steps through them
 (`1/3 C min11 100` on the display, the ring showing the one selected), a click plays the one
 shown and a long press goes back to the cards.
+With the `private` setting the ring shows the cursor alone (one's own cards are not for the
+table to see); the answer is on the display and the console.
 The ring shows the cards (white, brighter for two or more); once they build a meld it shows
 that meld instead (its colours, the root marked, optional sectors not entered dim). The
 console names every meld the cards build, best points first, or what one more card builds
@@ -22,7 +24,7 @@ from core.notes import format_note, pc_label
 from firmware import modes
 from firmware.modes.names import meld_title, root_note
 from firmware.modes.readings import names_in, one_more
-from firmware.render import (CARD, DIM_LEVEL, BlinkingCursor, paint_cursor, paint_meld,
+from firmware.render import (CARD, CURSOR, DIM_LEVEL, BlinkingCursor, clear, paint_cursor, paint_meld,
                              paint_sector)
 
 MAX_CARDS = 12            # the largest meld, the chromatic scale, has 12 positions
@@ -146,6 +148,11 @@ class Mode(BlinkingCursor, modes.Mode):
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
     def render(self, frame):
+        if self.ctx.settings["private"]:        # one's own cards: the cursor alone
+            self.blink_on = self.blink_phase(self.ctx.now)
+            clear(frame)
+            paint_sector(frame, self.cursor, CURSOR)
+            return
         shown = self.shown
         if shown is not None:
             meldset = self.ctx.meldset

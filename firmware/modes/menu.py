@@ -30,6 +30,7 @@ ITEMS = (
     ("root name", "other_root_name", ("auto", "other"), AS_FLAG, False, None),
     ("colour test", None, ("on",), AS_VALUE, False, None),
     ("sound", "volume", VOLUMES, AS_INDEX, True, "buzzer"),
+    ("private", "private", ("off", "on"), AS_FLAG, False, None),
     ("midi", "midi", DIRECTIONS, AS_VALUE, False, "midi"),
 )
 LABEL, KEY, VALUES, KEPT, LIVE, NEEDS = range(6)

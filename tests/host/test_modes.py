@@ -238,9 +238,15 @@ def menu(parts=()):
 
 def test_the_menu_items_and_the_sound_only_with_a_buzzer():
     assert [i[0] for i in menu().items] == ["mode", "meld set", "brightness", "colours",
-                                            "root name", "colour test"]
-    assert [i[0] for i in menu(("buzzer",)).items][-1] == "sound"
-    assert [i[0] for i in menu(("buzzer", "midi")).items][-2:] == ["sound", "midi"]
+                                            "root name", "colour test", "private"]
+    assert [i[0] for i in menu(("buzzer",)).items][-2:] == ["sound", "private"]
+    assert [i[0] for i in menu(("buzzer", "midi")).items][-3:] == ["sound", "private", "midi"]
+
+
+def test_the_menu_sets_a_private_hand():
+    m = menu()
+    play(m, "ccw 1; click; cw 1; click")                             # private: off -> on
+    assert [a for a in m.ctx.host.asked if a[0] == "apply"] == [("apply", "private", True)]
 
 
 def test_the_menu_sets_midi():

@@ -55,8 +55,10 @@ def test_the_issue_script(tmp_path):
 def test_runs_in_a_small_heap():
     # make bench measures the smallest heap the app runs in (72 KB on the 64-bit unix port
     # today); this runs with a margin. The 48 KB target is not met yet: see docs/devices.md, "Memory".
+    # 124 KB since the `private` setting: the run at 120 KB had less than 2 KB left (it ran
+    # out at 118 KB before it), and a fifteenth setting tipped it over at the menu's close.
     frames, console = run_script("cw 12; double; click; double; click; long; long",
-                                 heap=120 * 1024)
+                                 heap=124 * 1024)
     assert console[-4:] == ["C minor second (m2): C Db", "C major second (M2): C D",
                             "menu: mode (click to change, long press to leave)",
                             "C major second (M2): C D"]
