@@ -17,8 +17,8 @@ from core.notes import format_note, pc_label
 
 from firmware import modes
 from firmware.modes.names import root_note
-from firmware.render import (CARD, CURSOR, DIM_LEVEL, BlinkingCursor, clear, paint_cursor, paint_kind,
-                             paint_sector)
+from firmware.render import (CARD, CURSOR, DIM_LEVEL, BlinkingCursor, clear, paint_cursor,
+                             paint_kind, paint_sector)
 
 PATH = "hand.txt"
 MAX_CARDS = 24            # more than any deal (14) plus the draws of a long turn

@@ -24,8 +24,8 @@ from core.notes import format_note, pc_label
 from firmware import modes
 from firmware.modes.names import meld_title, root_note
 from firmware.modes.readings import names_in, one_more
-from firmware.render import (CARD, CURSOR, DIM_LEVEL, BlinkingCursor, clear, paint_cursor, paint_meld,
-                             paint_sector)
+from firmware.render import (CARD, CURSOR, DIM_LEVEL, BlinkingCursor, clear, paint_cursor,
+                             paint_meld, paint_sector)
 
 MAX_CARDS = 12            # the largest meld, the chromatic scale, has 12 positions
 ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white
