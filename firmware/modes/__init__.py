@@ -19,8 +19,8 @@ a frame shows: tests/host/test_modes.py holds every mode that offers a fast path
 
 # The modes, in menu order: the menu name, and the module firmware/modes/<name, _ for spaces>
 # (imported when chosen, so unused modes cost no RAM). The first is the fallback.
-MODES = ("explorer", "meld check", "chord poker", "looking glass", "bluff", "steps",
-         "alphabet", "key speller", "listen", "hand", "score")
+MODES = ("explorer", "meld check", "hand", "score", "chord poker", "looking glass", "bluff",
+         "steps", "alphabet", "key speller", "listen")
 FALLBACK = MODES[0]
 
 

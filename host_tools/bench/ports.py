@@ -162,7 +162,7 @@ now = hw.clock.ticks_ms()
 app.tick(now)
 gc.collect()
 out = {"free_at_repl": free_at_repl, "after_boot": gc.mem_free(), "modes": []}
-for name, _ in MODES:
+for name in MODES:
     app.mode = app._start_mode(name)
     for step in range(12):
         app.mode.on_turn(1) if step % 3 else app.mode.on_click()
