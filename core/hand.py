@@ -89,6 +89,8 @@ class _MeldShape:
                 optional |= 1 << k
         self.optional_bits = optional
         self.required_mask = meldset.required_mask(i)
+        # Every position on its own pitch class: the hand's mask alone says what it holds.
+        self.simple = len(set(self.offsets)) == len(codes)
         text = []
         for c in codes:
             t = degrees.to_text(c)
@@ -113,6 +115,11 @@ def _score(play):
     return play.points // 10 * 64 + len(play.pcs)
 
 
+def _listing_order(play):
+    """Most points first, then in the set's order, then by root (one int: no tuple)."""
+    return ((100 - play.points // 10) << 20) | (play.index << 4) | play.root
+
+
 def _rotate(mask, steps):
     steps %= 12
     return ((mask << steps) | (mask >> (12 - steps))) & 0xFFF
@@ -127,10 +134,21 @@ class HandSearch:
 
     # -- every meld the hand builds ------------------------------------------------------------
 
-    def _fit(self, i, root, counts):
+    def _fit(self, i, root, counts, held_mask):
         """The required and holdable optional positions of meld i at root in the hand:
         (required positions, optional positions the hand can also fill), or None when a
-        required card is missing. Positions are indexes into the meld's codes."""
+        required card is missing. Positions are indexes into the meld's codes. held_mask: the
+        hand's pitch classes seen from the root (the required ones are known held)."""
+        shape = self.shapes[i]
+        if shape.simple:
+            required = []
+            optional = []
+            for k in range(len(shape.codes)):
+                if not shape.optional_bits >> k & 1:
+                    required.append(k)
+                elif held_mask >> shape.offsets[k] & 1:
+                    optional.append(k)
+            return required, optional
         shape = self.shapes[i]
         left = bytearray(counts)
         required = []
@@ -165,6 +183,7 @@ class HandSearch:
         for pc in range(12):
             if counts[pc]:
                 mask |= 1 << pc
+        seen = [_rotate(mask, -root) for root in range(12)]   # the hand seen from each root
         found = []
         for i in range(len(self.shapes)):
             if held is not None and i not in held:
@@ -173,9 +192,9 @@ class HandSearch:
             if kind is not None and shape.kind != kind:
                 continue
             for root in range(12):
-                if _rotate(shape.required_mask, root) & ~mask:
+                if shape.required_mask & ~seen[root]:
                     continue
-                fit = self._fit(i, root, counts)
+                fit = self._fit(i, root, counts, seen[root])
                 if fit is not None:
                     found.append((i, root, fit[0], fit[1]))
         return found
@@ -186,7 +205,7 @@ class HandSearch:
         plays = []
         for i, root, required, optional in self._candidates(counts, held):
             plays.append(self._play(i, root, required + optional))
-        plays.sort(key=lambda p: (-p.points, p.index, p.root))
+        plays.sort(key=_listing_order)
         return plays
 
     # -- the best turn of each type ------------------------------------------------------------

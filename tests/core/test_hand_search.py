@@ -33,8 +33,8 @@ def deal(seed):
 
 def brute_variants(ms, counts):
     """Every (meld, root, cards) the hand can play: each subset of each meld's positions that
-    keeps its required ones, at each root, whose cards the hand holds."""
-    found = []
+    keeps its required ones, at each root, whose cards the hand holds (yielded: a list of them
+    all is a large block for the unix port's heap after the other core cases)."""
     for i in range(ms.count):
         meld = ms.meld(i)
         optional = [k for k in range(len(meld.codes)) if meld.codes[k] & 0x80]
@@ -47,8 +47,7 @@ def brute_variants(ms, counts):
                 pcs = sorted((root + degrees.semitones(meld.codes[k])) % 12 for k in positions)
                 need = counts_of(pcs)
                 if all(need[pc] <= counts[pc] for pc in range(12)):
-                    found.append((i, root, pcs))
-    return found
+                    yield i, root, pcs
 
 
 def brute_melds(ms, counts):
