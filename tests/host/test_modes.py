@@ -354,7 +354,7 @@ def test_listen_without_midi_in():
 
 def test_the_menu_applies_each_item_by_its_key():
     m = menu(("buzzer",))
-    play(m, "click; cw 2; click")                                    # mode: chord poker
+    play(m, "click; cw 4; click")                                    # mode: chord poker
     play(m, "cw 1; click; cw 1; click")                              # meld set: jazz
     play(m, "cw 2; click; cw 1; click")                              # colours: note
     play(m, "cw 1; click; cw 1; click")                              # root name: other
