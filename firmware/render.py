@@ -8,6 +8,9 @@ from hardware.clock import ticks_diff
 
 # Colour by meld kind: intervals, chords, scales.
 KIND_COLOURS = bytes((0, 150, 255,   255, 110, 0,   40, 255, 60))
+# The `colours` value `safe`: the kinds in hues that deuteranopes and protanopes tell apart too
+# (Okabe and Ito's palette: blue, orange, yellow), each brighter than the last.
+SAFE_KIND_COLOURS = bytes((0, 114, 178,   230, 159, 0,   240, 228, 66))
 # Colour by note: a hue wheel with C red, one hue per pitch class.
 NOTE_COLOURS = bytes((
     255, 0, 0,     255, 96, 0,    255, 190, 0,   200, 255, 0,
@@ -32,12 +35,15 @@ def _put(frame, sector, palette, at, level, white):
         frame[3 * sector + c] = value + (255 - value) * white // 255
 
 
-def paint_meld(frame, required, optional, root, kind, by_note):
+def paint_meld(frame, required, optional, root, kind, colours):
     """The meld's sectors: required bright, optional dim, the root marked; rest dark.
-    `required` and `optional` are masks relative to the root (as stored in the set)."""
+    `required` and `optional` are masks relative to the root (as stored in the set);
+    `colours` the setting: "kind", "note" (a hue per note) or "safe" (colour-blind safe)."""
+    by_note = colours == "note"
     for sector in range(12):
         degree_bit = 1 << ((sector - root) % 12)
-        palette = NOTE_COLOURS if by_note else KIND_COLOURS
+        palette = NOTE_COLOURS if by_note else SAFE_KIND_COLOURS if colours == "safe" else \
+            KIND_COLOURS
         at = 3 * sector if by_note else 3 * kind
         if required & degree_bit:
             _put(frame, sector, palette, at, 255, ROOT_WHITE if sector == root else 0)

@@ -19,7 +19,7 @@ _FIELDS = (
     ("meldset", "default", "name"),
     ("last_good_meldset", "default", "name"),
     ("brightness", 64, "int", 1, 255),
-    ("colours", "kind", ("kind", "note")),
+    ("colours", "kind", ("kind", "note", "safe")),    # safe: kind colours for colour-blind eyes
     ("other_root_name", False, "bool"),
     ("private", False, "bool"),               # a private hand: the ring shows the cursor alone
     ("kind", 1, "int", 0, 2),

@@ -92,7 +92,7 @@ class Mode(modes.Mode):
         meldset = self.ctx.meldset
         root_pc = note_pc(self.root) if self.step != "scale" else 0
         paint_meld(frame, meldset.required_mask(self.scale), meldset.optional_mask(self.scale),
-                   root_pc, SCALE, self.ctx.settings["colours"] == "note")
+                   root_pc, SCALE, self.ctx.settings["colours"])
         if self.step != "play":
             return
         codes = self.codes

@@ -214,7 +214,7 @@ class Mode(modes.Mode):
             root = self.root if self.step == "root" else 0
             paint_meld(frame, meldset.required_mask(self.chord),
                        meldset.optional_mask(self.chord), root, CHORD,
-                       self.ctx.settings["colours"] == "note")
+                       self.ctx.settings["colours"])
             return
         preview = self.step == "preview"
         root = self.new_root if preview else self.root

@@ -72,7 +72,7 @@ class Mode(modes.Mode, modes.TurnRotates):
         meldset = self.ctx.meldset
         i = self.meld
         paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), self.root,
-                   meldset.kind(i), self.ctx.settings["colours"] == "note")
+                   meldset.kind(i), self.ctx.settings["colours"])
 
     def describe(self):
         """'Eb minor triad (min): Eb Gb Bb', optional notes in parentheses."""

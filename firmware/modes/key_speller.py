@@ -65,7 +65,7 @@ class Mode(modes.Mode):
         i = self.scales[self.position]
         root = note_pc(self.key)
         paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), root, SCALE,
-                   self.ctx.settings["colours"] == "note")
+                   self.ctx.settings["colours"])
         if self.degree is not None:
             paint_cursor(frame, (root + degrees.semitones(self.codes[self.degree])) % 12)
 

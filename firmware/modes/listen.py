@@ -77,7 +77,7 @@ class Mode(modes.Mode, modes.LightsNotes):
             meldset = self.ctx.meldset
             i = shown[0]
             paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), shown[1],
-                       meldset.kind(i), self.ctx.settings["colours"] == "note")
+                       meldset.kind(i), self.ctx.settings["colours"])
             return
         held = self.ctx.held_notes()
         mask = held.mask if held is not None else 0

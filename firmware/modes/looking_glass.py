@@ -101,7 +101,7 @@ class Mode(modes.Mode):
             meldset = self.ctx.meldset
             paint_meld(frame, meldset.required_mask(self.interval),
                        meldset.optional_mask(self.interval), 0, INTERVAL,
-                       self.ctx.settings["colours"] == "note")
+                       self.ctx.settings["colours"])
             return
         hand = self.step == "hand"
         if hand and self.ctx.settings["private"]:      # one's own hand: the cursor alone

@@ -157,7 +157,7 @@ class Mode(BlinkingCursor, modes.Mode):
         if shown is not None:
             meldset = self.ctx.meldset
             i = shown[1]
-            by_note = self.ctx.settings["colours"] == "note"
+            colours = self.ctx.settings["colours"]
             required = meldset.required_mask(i)
             optional = meldset.optional_mask(i)
             # An optional note entered is a card of the meld like a required one: lit as
@@ -166,7 +166,7 @@ class Mode(BlinkingCursor, modes.Mode):
             for sector in range(12):
                 if self.counts[sector]:
                     required |= 1 << ((sector - root) % 12)
-            paint_meld(frame, required, optional & ~required, root, meldset.kind(i), by_note)
+            paint_meld(frame, required, optional & ~required, root, meldset.kind(i), colours)
         else:
             for sector in range(12):
                 count = self.counts[sector]

@@ -26,7 +26,7 @@ ITEMS = (
     ("mode", "mode", "modes", AS_VALUE, False, None),
     ("meld set", "meldset", "sets", AS_VALUE, False, None),
     ("brightness", "brightness", BRIGHTNESS_LEVELS, AS_NEAREST, True, None),
-    ("colours", "colours", ("kind", "note"), AS_VALUE, False, None),
+    ("colours", "colours", ("kind", "note", "safe"), AS_VALUE, False, None),
     ("root name", "other_root_name", ("auto", "other"), AS_FLAG, False, None),
     ("colour test", None, ("on",), AS_VALUE, False, None),
     ("sound", "volume", VOLUMES, AS_INDEX, True, "buzzer"),

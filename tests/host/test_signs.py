@@ -91,3 +91,21 @@ def test_score_seats_the_player_to_play_and_the_leader():
     playing, leader_mark, other = wheel[3], wheel[4], wheel[0]
     assert apart(playing, other)
     assert apart(leader_mark, playing)
+
+
+def test_the_safe_palette_tells_the_kinds_apart_for_colour_blind_eyes():
+    # The `colours` value `safe`: the explorer's interval, chord and scale (each at C) in the
+    # kinds' safe hues (Okabe and Ito's blue, orange, yellow), apart by brightness for
+    # normal, deuteranopic and protanopic eyes.
+    def kinds(colours):
+        # The explorer at C: the major second (kind 0), the major triad, the major
+        # pentatonic; the sector of D (2) or E (4), not the root.
+        seen = []
+        for script, sector in (("double; double; click", 2), ("wait 100", 4),
+                               ("double", 4)):
+            frames, _ = run_script(script, settings={"colours": colours})
+            seen.append(frames[-1]["wheel"][sector])
+        return seen
+    interval, chord, scale = kinds("safe")
+    assert apart(interval, chord) and apart(chord, scale) and apart(interval, scale)
+    assert (interval, chord, scale) != tuple(kinds("kind"))     # the setting is honoured
