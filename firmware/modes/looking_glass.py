@@ -7,8 +7,9 @@ Steps:
   hand      turn: a note in your hand          double: back to the wheel   click: new interval
 In the hand step the ring shows the hand note white, the Wheel's cards that build the interval
 with it green (either card may be on position 1), the Wheel's other cards dim; the console
-names them. With the `private` setting the hand step's ring shows the cursor (the hand note)
-alone: the answer is on the display and console."""
+names them. The cursor (the hand note in the hand step) blinks, so it differs from the
+Wheel's cards by a blink, not only by hue. With the `private` setting the hand step's ring
+shows the cursor (the hand note) alone: the answer is on the display and console."""
 
 from core import degrees
 from core.games.looking_glass_table import picks_up
@@ -17,14 +18,14 @@ from core.spelling import spell
 
 from firmware import modes
 from firmware.modes.names import meld_notes, root_note
-from firmware.render import (CARD, CURSOR, PLACED, clear, paint_cursor, paint_meld,
-                             paint_sector)
+from firmware.render import (CARD, CURSOR, DIM_LEVEL, PLACED, BlinkingCursor, clear,
+                             paint_cursor, paint_meld, paint_sector)
 
 INTERVAL = 0              # the meld kind
-OTHER_CARD_LEVEL = 60     # of 255: a Wheel card that does not pick the interval up
+OTHER_CARD_LEVEL = DIM_LEVEL  # a Wheel card that does not pick the interval up: dim, clearly on
 
 
-class Mode(modes.Mode):
+class Mode(BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -64,6 +65,7 @@ class Mode(modes.Mode):
     # ---- events -------------------------------------------------------------------------
 
     def on_turn(self, steps):
+        self.blink_restart(self.ctx.now)
         if self.step == "interval" and self.intervals:
             self.position = (self.position + steps) % len(self.intervals)
         elif self.step == "wheel":
@@ -73,6 +75,7 @@ class Mode(modes.Mode):
         self._picks()
 
     def on_click(self):
+        self.blink_restart(self.ctx.now)
         if self.step == "interval":
             if self.intervals:
                 self.step = "wheel"
@@ -84,6 +87,7 @@ class Mode(modes.Mode):
         self._picks()
 
     def on_double(self):
+        self.blink_restart(self.ctx.now)
         if self.step == "wheel":
             self.hand = self.cursor
             self.step = "hand"
@@ -104,6 +108,7 @@ class Mode(modes.Mode):
                        self.ctx.settings["colours"])
             return
         hand = self.step == "hand"
+        self.blink_on = self.blink_phase(self.ctx.now)
         if hand and self.ctx.settings["private"]:      # one's own hand: the cursor alone
             clear(frame)
             paint_sector(frame, self.hand, CURSOR)
@@ -117,10 +122,11 @@ class Mode(modes.Mode):
                 paint_sector(frame, pc, CARD, OTHER_CARD_LEVEL if hand else 255, 0)
             else:
                 paint_sector(frame, pc, CARD, 0, 0)
-        if hand:
-            paint_cursor(frame, self.hand)
-        else:
-            paint_cursor(frame, self.cursor)
+        cursor = self.hand if hand else self.cursor
+        if self.blink_on:
+            paint_cursor(frame, cursor)
+        elif hand and not self.picks >> cursor & 1:
+            paint_sector(frame, cursor, CARD, 0, 0)     # the hand note's off phase
 
     # ---- the console --------------------------------------------------------------------
 

@@ -1,13 +1,16 @@
 """Steps trainer (Musicards, Half step / Whole step): what may go on the top card.
 
-Turn: the top card's note. The ring shows it white, the half step above green and the whole
-step above orange. Click: a half step is played (it becomes the top card); double press: a
-whole step is played."""
+Turn: the top card's note. The ring shows it white, the half step above green, less bright,
+and the whole step above orange, dim: apart by brightness as well as hue (colour-blind eyes).
+Click: a half step is played (it becomes the top card); double press: a whole step is played."""
 
 from core.notes import pc_label
 
 from firmware import modes
-from firmware.render import CARD, MISSING, PLACED, clear, paint_sector
+from firmware.render import CARD, DIM_LEVEL, MISSING, PLACED, clear, paint_sector
+
+
+HALF_LEVEL = 200          # between the top card's full and the whole step's dim
 
 
 class Mode(modes.Mode):
@@ -28,8 +31,8 @@ class Mode(modes.Mode):
     def render(self, frame):
         clear(frame)
         paint_sector(frame, self.top, CARD)
-        paint_sector(frame, (self.top + 1) % 12, PLACED)
-        paint_sector(frame, (self.top + 2) % 12, MISSING)
+        paint_sector(frame, (self.top + 1) % 12, PLACED, HALF_LEVEL)
+        paint_sector(frame, (self.top + 2) % 12, MISSING, DIM_LEVEL)
 
     def describe(self):
         return "steps: top card %s: a half step up is %s, a whole step up is %s" % (

@@ -109,3 +109,25 @@ def test_the_safe_palette_tells_the_kinds_apart_for_colour_blind_eyes():
     interval, chord, scale = kinds("safe")
     assert apart(interval, chord) and apart(chord, scale) and apart(interval, scale)
     assert (interval, chord, scale) != tuple(kinds("kind"))     # the setting is honoured
+
+
+def test_steps_the_top_card_the_half_and_the_whole_step():
+    frames, _ = run_script("cw 4", settings={"mode": "steps"})
+    wheel = frames[-1]["wheel"]
+    top, half, whole = wheel[4], wheel[5], wheel[6]
+    assert apart(top, half) and apart(half, whole) and apart(top, whole)
+
+
+def test_looking_glass_the_hand_note_the_pick_ups_and_the_other_cards():
+    # The M3 interval, cards on C, D, Bb... as tests/host/test_modes.py: the hand D picks up
+    # with Bb; the Wheel's other cards (C, E) dim.
+    frames, console = run_script("cw 3; click; click; cw 4; click; cw 6; click; ccw 8; "
+                                 "double; wait 2000", settings={"mode": "looking glass"})
+    assert console[-1] == ("looking glass: hand D picks up the major third (M3) with A#/Bb "
+                           "(Bb-D)")
+    wheel = frames[-1]["wheel"]
+    pick, others = wheel[10], [wheel[pc] for pc in (0, 4) if max(wheel[pc])]
+    assert others
+    for other in others:
+        assert apart(pick, other) and max(other) > 0
+    assert apart(wheel[2], pick) or blinks(frames[-6:], 2)       # the hand note
