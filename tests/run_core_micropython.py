@@ -2,7 +2,6 @@
 
 Prints one line per failure and the closing 'N passed, N failed' line; exits 1 on any failure.
 """
-import gc
 import os
 import sys
 
@@ -19,9 +18,6 @@ def main():
     names = sorted(n for n in os.listdir(HERE + "/core")
                    if n.startswith("test_") and (n.endswith(".py") or n.endswith(".mpy")))
     for filename in names:
-        # Each file's modules are dropped after it: on a Pico's heap the files do not all fit
-        # at once (tests/host/test_rp2_port.py).
-        loaded = set(sys.modules)
         module = __import__(filename.rsplit(".", 1)[0])
         for name in sorted(dir(module)):
             if not name.startswith("test_"):
@@ -34,10 +30,6 @@ def main():
                 failed += 1
                 print("FAILED %s::%s: %s: %s" % (filename, name, type(err).__name__, err))
                 sys.print_exception(err)
-        module = fn = None
-        for name in [name for name in sys.modules if name not in loaded]:
-            del sys.modules[name]
-        gc.collect()
     print("micropython: %d passed, %d failed" % (passed, failed))
     if failed or not passed:
         sys.exit(1)
