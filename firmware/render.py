@@ -1,8 +1,8 @@
 """Painting a mode's state into the ring's frame (12 x R, G, B, perceptual, C first).
 
 Levels are chosen to stay readable at the lowest brightness: the ring driver gamma-corrects
-and never rounds a lit channel to off, and the root differs from the other notes in hue
-(mixed with white), not only in level."""
+and never rounds a lit channel to off, and the root differs from the other notes in level as
+well as in hue (full and mixed with white, over the other notes a step under full)."""
 
 from hardware.clock import ticks_diff
 
@@ -23,6 +23,10 @@ NOTE_COLOURS = bytes((
 # full's light.
 DIM_LEVEL = 160
 OPTIONAL_LEVEL = DIM_LEVEL   # of 255, perceptual: dim but the same hue
+# A required note that is not the root: a step under full (about 2/3 of its light), so the
+# root (full, whitened) is at least 1.5 times brighter in every kind's hue, for deuteranopic
+# and protanopic eyes too, and an optional note (DIM_LEVEL) 2.5 times dimmer.
+NOTE_LEVEL = 220
 ROOT_WHITE = 140         # how much white is mixed into the root
 
 SAFE_MODE = bytes((255, 140, 0))     # amber, on the 4 quarter sectors
@@ -36,7 +40,8 @@ def _put(frame, sector, palette, at, level, white):
 
 
 def paint_meld(frame, required, optional, root, kind, colours):
-    """The meld's sectors: required bright, optional dim, the root marked; rest dark.
+    """The meld's sectors: the root full and whitened, the other required notes a step under
+    full (NOTE_LEVEL), optional ones dim (OPTIONAL_LEVEL); the rest dark.
     `required` and `optional` are masks relative to the root (as stored in the set);
     `colours` the setting: "kind", "note" (a hue per note) or "safe" (colour-blind safe)."""
     by_note = colours == "note"
@@ -46,7 +51,10 @@ def paint_meld(frame, required, optional, root, kind, colours):
             KIND_COLOURS
         at = 3 * sector if by_note else 3 * kind
         if required & degree_bit:
-            _put(frame, sector, palette, at, 255, ROOT_WHITE if sector == root else 0)
+            if sector == root:
+                _put(frame, sector, palette, at, 255, ROOT_WHITE)
+            else:
+                _put(frame, sector, palette, at, NOTE_LEVEL, 0)
         elif optional & degree_bit:
             _put(frame, sector, palette, at, OPTIONAL_LEVEL, 0)
         else:
