@@ -6,9 +6,11 @@ Steps, each with the same three controls:
   wheel   turn: a cursor                      click: a card placed on / taken off its sector
           double: preview a root change to the cursor's note (its sector must be free)
   preview turn: another new root              click: change the root   double: cancel
-The ring in the wheel step: cards placed green (the root whitened), required notes still
-missing orange, optional ones dim orange. In the preview, the cards that stay are green and
-those that go back to the hand red. Once every required note is placed the chord is complete
+The ring in the wheel step: the root full green and whitened, the other cards placed green a
+step under it, required notes still missing orange dimmer again, optional ones dim orange (each
+a level apart, so they read by brightness, not by hue alone); the cursor blinks where it is not
+the root. In the preview, the cards that stay are green and those that go back to the hand
+blink red. Once every required note is placed the chord is complete
 (5 points); a click then goes to the chord step on the same card: turn to the CHORD card drawn
 (the deck is shuffled: the next in the set's list is no better a guess).
 Undo: a double press in the chord step, or in the wheel step on a sector holding a card (where
@@ -25,16 +27,18 @@ from core.spelling import spell
 
 from firmware import modes
 from firmware.modes.names import meld_title, root_note, short_title
-from firmware.render import (GOING, MISSING, PLACED, ROOT_WHITE, OPTIONAL_LEVEL, clear,
-                             paint_cursor, paint_meld, paint_sector)
+from firmware.render import (GOING, MISSING, NOTE_LEVEL, OPTIONAL_LEVEL, PLACED, ROOT_WHITE,
+                             BlinkingCursor, clear, paint_cursor, paint_meld, paint_sector)
 
 CHORD = 1                 # the meld kind
 PATH = "poker.txt"
 STEPS = ("chord", "root", "wheel", "preview")
 UNDO_DEPTH = 16           # actions that can be taken back (the states before them, in RAM)
+MISSING_LEVEL = 200       # a required note missing: under a placed card's NOTE_LEVEL (orange
+#                           reads as bright as green for red-blind eyes), over OPTIONAL_LEVEL
 
 
-class Mode(modes.Mode):
+class Mode(BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -118,6 +122,7 @@ class Mode(modes.Mode):
     # ---- events -------------------------------------------------------------------------
 
     def on_turn(self, steps):
+        self.blink_restart(self.ctx.now)
         self.hint = None
         if self.step == "chord" and self.chords:
             self.position = (self.position + steps) % len(self.chords)
@@ -130,6 +135,7 @@ class Mode(modes.Mode):
         self._masks()           # not kept at each detent (the flash): the next press keeps it
 
     def on_click(self):
+        self.blink_restart(self.ctx.now)
         self.hint = None
         before = self._state()
         if self.step == "chord":
@@ -171,6 +177,7 @@ class Mode(modes.Mode):
         self.step = "wheel"
 
     def on_double(self):
+        self.blink_restart(self.ctx.now)
         self.hint = None
         if self.step == "chord":
             if not self._undo():
@@ -206,6 +213,7 @@ class Mode(modes.Mode):
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
     def render(self, frame):
+        self.blink_on = on = self.blink_phase(self.ctx.now)
         if self.chord is None:
             clear(frame)
             return
@@ -222,19 +230,23 @@ class Mode(modes.Mode):
         optional = self.new_optional if preview else self.optional
         for pc in range(12):
             bit = 1 << pc
-            white = ROOT_WHITE if pc == root else 0
-            if pc == root and preview:
-                paint_sector(frame, pc, PLACED, 255, white)      # the card the change plays
+            if pc == root and (preview or self.placed >> pc & 1):
+                # The root's card (in the preview, the card the change plays): full, whitened.
+                paint_sector(frame, pc, PLACED, 255, ROOT_WHITE)
             elif self.placed >> pc & 1:
-                stays = (required | optional) & bit
-                paint_sector(frame, pc, PLACED if stays else GOING, 255, white)
+                if (required | optional) & bit:
+                    paint_sector(frame, pc, PLACED, NOTE_LEVEL, 0)
+                else:                                   # goes back to the hand: blinks
+                    paint_sector(frame, pc, GOING, 255 if on else 0, 0)
             elif required & bit:
-                paint_sector(frame, pc, MISSING, 255, 0)
+                paint_sector(frame, pc, MISSING, MISSING_LEVEL, 0)
             elif optional & bit:
                 paint_sector(frame, pc, MISSING, OPTIONAL_LEVEL, 0)
             else:
                 paint_sector(frame, pc, MISSING, 0, 0)
-        paint_cursor(frame, self.new_root if preview else self.cursor)
+        cursor = self.new_root if preview else self.cursor
+        if on or cursor == root:               # the cursor blinks where it is not the root
+            paint_cursor(frame, cursor)
 
     # ---- the console --------------------------------------------------------------------
 
