@@ -3,8 +3,9 @@
 Turn: the last card played, by name (C, C#, Db, D ...: a two-name card is the letter you say).
 Click: the next interval of the game (Seconds, Thirds ... Sevenths, counting both letters).
 Double press: play the next letter's natural card (it becomes the last card).
-The ring shows the last card white and the cards that carry the next letter: the natural
-bright, the black keys named from it (flat, sharp) dim; the console spells them. Like the
+The ring shows the last card full white and the cards that carry the next letter: the natural
+green a step under it, the black keys named from it (flat, sharp) dim green (three levels, so
+they read by brightness, not by hue alone); the console spells them. Like the
 Musicards deck (and core/games/musical_alphabet.py, which judges the game), a white key carries
 one letter: an E is never Fb, a C never B#, so they are not offered."""
 
@@ -12,7 +13,7 @@ from core.notes import LETTERS, NATURAL_PC, format_note, pc_names
 
 from firmware import modes
 from firmware.modes.names import plain_names
-from firmware.render import CARD, OPTIONAL_LEVEL, PLACED, clear, paint_sector
+from firmware.render import CARD, NOTE_LEVEL, OPTIONAL_LEVEL, PLACED, clear, paint_sector
 
 INTERVAL_NAMES = ("Seconds", "Thirds", "Fourths", "Fifths", "Sixths", "Sevenths")
 
@@ -61,7 +62,7 @@ class Mode(modes.Mode):
             if accidental:
                 paint_sector(frame, pc, PLACED, OPTIONAL_LEVEL)
             else:
-                paint_sector(frame, pc, PLACED)
+                paint_sector(frame, pc, PLACED, NOTE_LEVEL)
         last = self.last
         paint_sector(frame, (NATURAL_PC[last[0]] + last[1]) % 12, CARD)
 
