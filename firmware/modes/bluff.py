@@ -8,8 +8,9 @@ Steps:
   play   click: a card was placed, the cursor moves on   turn: move the cursor back or on
          double: BLUFF was called, the scale restarts (choose degree 1 again)
 When the last degree is placed the scale is complete; a click brings the next SCALE card.
-The ring: the scale (its colours, degree 1 marked), degrees already placed dim, the cursor on
-the next degree."""
+The ring: the scale (its colours, degree 1 full and whitened), the degrees still to come a step
+under full, those already placed dim (levels apart: they read by brightness, not by hue alone),
+the cursor blinking on the next degree (steady on degree 1)."""
 
 from core import degrees
 from core.notes import format_note, note_pc, pc_names
@@ -17,12 +18,20 @@ from core.spelling import spell
 
 from firmware import modes
 from firmware.modes.names import meld_notes, plain_names, short_title
-from firmware.render import OPTIONAL_LEVEL, clear, paint_cursor, paint_meld
+from firmware.render import (DIM_LEVEL, NOTE_LEVEL, OPTIONAL_LEVEL, BlinkingCursor, clear,
+                             paint_cursor, paint_meld)
 
 SCALE = 2                 # the meld kind
 
 
-class Mode(modes.Mode):
+def _scale_sector(frame, pc, to, of):
+    """A sector painted at level `of` (no white) repainted at level `to`: the same hue."""
+    at = 3 * pc
+    for c in range(3):
+        frame[at + c] = frame[at + c] * to // of
+
+
+class Mode(BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -55,6 +64,7 @@ class Mode(modes.Mode):
     # ---- events -------------------------------------------------------------------------
 
     def on_turn(self, steps):
+        self.blink_restart(self.ctx.now)
         if self.step == "scale" and self.scales:
             self.position = (self.position + steps) % len(self.scales)
             self._scale_changed()
@@ -64,6 +74,7 @@ class Mode(modes.Mode):
             self.next = min(max(self.next + steps, 0), len(self.codes) - 1)
 
     def on_click(self):
+        self.blink_restart(self.ctx.now)
         if self.step == "scale":
             if self.scales:
                 self.step = "root"
@@ -78,6 +89,7 @@ class Mode(modes.Mode):
             self.next += 1
 
     def on_double(self):
+        self.blink_restart(self.ctx.now)
         if self.step == "root":
             self.step = "scale"
         elif self.step == "play":
@@ -86,6 +98,7 @@ class Mode(modes.Mode):
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
     def render(self, frame):
+        self.blink_on = self.blink_phase(self.ctx.now)
         if self.scale is None:
             clear(frame)
             return
@@ -95,13 +108,17 @@ class Mode(modes.Mode):
                    root_pc, SCALE, self.ctx.settings["colours"])
         if self.step != "play":
             return
+        # Every degree is a card to play: the placed ones dim, those to come (an optional one
+        # too) a step under full; degree 1 stays marked (full, whitened).
         codes = self.codes
-        for k in range(self.next):                     # the cards already placed: dim
-            at = 3 * ((root_pc + degrees.semitones(codes[k])) % 12)
-            for c in range(3):
-                frame[at + c] = frame[at + c] * OPTIONAL_LEVEL // 255
+        for k in range(1, len(codes)):
+            pc = (root_pc + degrees.semitones(codes[k])) % 12
+            level = OPTIONAL_LEVEL if codes[k] & degrees.OPTIONAL else NOTE_LEVEL
+            _scale_sector(frame, pc, DIM_LEVEL if k < self.next else NOTE_LEVEL, level)
         if not self.complete():
-            paint_cursor(frame, (root_pc + degrees.semitones(codes[self.next])) % 12)
+            cursor = (root_pc + degrees.semitones(codes[self.next])) % 12
+            if self.blink_on or cursor == root_pc:      # blinks where it is not degree 1
+                paint_cursor(frame, cursor)
 
     # ---- the console --------------------------------------------------------------------
 

@@ -167,7 +167,8 @@ def test_bluff_names_the_next_degree_by_the_letter_rule():
     assert lines[-1] == ("bluff: C locrian (locrian): C Db Eb F Gb Ab Bb; degree b5 (5 of 7) "
                          "is Gb (basic game: F# also counts)")
     ring = frames[-1]
-    assert bright(ring) == [6, 8, 10]           # the cursor on Gb; Ab and Bb still to come
+    # Degree 1 (C) stays marked, full; the cursor on Gb; Ab and Bb still to come.
+    assert bright(ring) == [0, 6, 8, 10]
     assert sectors(ring, "off") == [2, 4, 7, 9, 11]        # C Db Eb F placed: dim, not off
     # BLUFF (double press): the scale restarts from degree 1, chosen again.
     _, lines = run("bluff", locrian + "; click; click; click; double; cw 6; click")
