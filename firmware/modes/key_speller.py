@@ -3,7 +3,9 @@
 Turn: the keynote, by name (C, C#, Db, D ...). Double press: the next scale of the meld set
 (the major scale first).
 Click: walk the degrees, one a click; the console spells the degree's note.
-The ring lights the scale (its colours, the keynote marked), the degree walked to whitened."""
+The ring lights the scale (its colours, the keynote full and whitened, the other degrees a step
+under full); the degree walked to blinks (steady on the keynote), so it differs by a blink, not
+by hue alone."""
 
 from core import degrees
 from core.notes import format_note, note_pc
@@ -11,12 +13,12 @@ from core.spelling import spell
 
 from firmware import modes
 from firmware.modes.names import meld_notes, plain_names
-from firmware.render import clear, paint_cursor, paint_meld
+from firmware.render import BlinkingCursor, clear, paint_cursor, paint_meld
 
 SCALE = 2                 # the meld kind
 
 
-class Mode(modes.Mode):
+class Mode(BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -44,20 +46,24 @@ class Mode(modes.Mode):
         return self.names[self.at]
 
     def on_turn(self, steps):
+        self.blink_restart(self.ctx.now)
         self.at = (self.at + steps) % len(self.names)
         self.degree = None
 
     def on_click(self):
+        self.blink_restart(self.ctx.now)
         if self.codes:
             self.degree = 0 if self.degree is None else (self.degree + 1) % len(self.codes)
 
     def on_double(self):
+        self.blink_restart(self.ctx.now)
         if self.scales:
             self.position = (self.position + 1) % len(self.scales)
             self.degree = None
             self._scale_changed()
 
     def render(self, frame):
+        self.blink_on = self.blink_phase(self.ctx.now)
         if not self.scales:
             clear(frame)
             return
@@ -67,7 +73,9 @@ class Mode(modes.Mode):
         paint_meld(frame, meldset.required_mask(i), meldset.optional_mask(i), root, SCALE,
                    self.ctx.settings["colours"])
         if self.degree is not None:
-            paint_cursor(frame, (root + degrees.semitones(self.codes[self.degree])) % 12)
+            cursor = (root + degrees.semitones(self.codes[self.degree])) % 12
+            if self.blink_on or cursor == root:
+                paint_cursor(frame, cursor)
 
     def describe(self):
         if not self.scales:
