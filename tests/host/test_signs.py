@@ -3,7 +3,8 @@ ring differs in brightness or in a blink, not in hue alone. The ring's frames (t
 values: light, after the ring's gamma and the default brightness) are seen through the standard
 simulations of deuteranopia and protanopia (Machado, Oliveira and Fernandes 2009, severity 1,
 on linear RGB), and each pair of states must stay apart in luminance (the brighter at least
-1.5 times the dimmer) or one of them must blink."""
+1.5 times the dimmer) or one of them must blink. Every mode's frames are seen: a blinking sector
+is exempt, every other pair of lit colours must be apart."""
 
 import pytest
 
@@ -131,3 +132,141 @@ def test_looking_glass_the_hand_note_the_pick_ups_and_the_other_cards():
     for other in others:
         assert apart(pick, other) and max(other) > 0
     assert apart(wheel[2], pick) or blinks(frames[-6:], 2)       # the hand note
+
+
+# ---- every mode's frames: the states apart, the blinking signs exempt -----------------------
+
+def settled(script, settings):
+    """The frames from the script's last input on, through two seconds of waiting (the
+    blink's phases), and the console (virtual time: the same run without the wait ends at
+    the same frame)."""
+    before, _ = run_script(script, settings=settings)
+    frames, console = run_script(script + "; wait 2000", settings=settings)
+    assert frames[:len(before)] == before
+    return frames[len(before) - 1:], console
+
+
+def steady_states_apart(tail):
+    """The frames after the last input: the sectors that blink, and every other pair of lit
+    colours apart by brightness. Returns the blinking sectors."""
+    blinking = [pc for pc in range(12) if blinks(tail, pc)]
+    changing = [pc for pc in range(12) if len({tuple(f["wheel"][pc]) for f in tail}) > 1]
+    assert blinking == changing, (blinking, changing)       # nothing else changes
+    for frame in tail:
+        lit = sorted({tuple(c) for pc, c in enumerate(frame["wheel"])
+                      if max(c) and pc not in blinking})
+        for k, a in enumerate(lit):
+            for b in lit[k + 1:]:
+                assert apart(a, b), (a, b, frame["wheel"])
+    return blinking
+
+
+def test_explorer_every_meld_root_required_and_optional():
+    # Every meld of the default set at C (the root), by kind and in the safe palette: the
+    # root, the required and the optional notes at levels apart in every frame.
+    script = "; ".join(["click"] * 33 + ["double"] + ["click"] * 15 + ["double"] +
+                       ["click"] * 12)
+    for colours in ("kind", "safe"):
+        frames, _ = run_script(script, settings={"colours": colours})
+        assert len(frames) > 60
+        optional = 0
+        for frame in frames:
+            lit = sorted({tuple(c) for c in frame["wheel"] if max(c)})
+            optional += len(lit) == 3
+            for k, a in enumerate(lit):
+                for b in lit[k + 1:]:
+                    assert apart(a, b), (colours, a, b, frame["wheel"])
+        assert optional > 10          # frames with root, required and optional notes
+
+
+def test_listen_the_meld_read_from_a_keyboard():
+    # C7 (G optional, held) then D minor: the root, required and optional notes apart.
+    settings = {"mode": "listen", "midi": "both"}
+    frames, console = run_script("note-on C4 E4 G4 Bb4; wait 200; note-off C4 E4 G4 Bb4; "
+                                 "note-on D4 F4 A4; wait 200", settings=settings)
+    assert console[-1] == "listen: D F A: D minor triad (min)"
+    for frame in frames:
+        lit = sorted({tuple(c) for c in frame["wheel"] if max(c)})
+        for k, a in enumerate(lit):
+            for b in lit[k + 1:]:
+                assert apart(a, b), (a, b, frame["wheel"])
+    c7 = [f["wheel"] for f in frames if "C dominant seventh" in f["console"]]
+    assert c7 and len({tuple(c7[-1][pc]) for pc in (0, 4, 7)}) == 3
+
+
+def test_chord_poker_root_placed_missing_optional_and_the_blinking_cursor():
+    settings = {"mode": "chord poker"}
+    # The C dominant seventh (7): root C placed, E placed; G (optional) and Bb missing; the
+    # cursor on the empty F.
+    frames, console = settled("cw 9; click; click; cw 4; click; cw 1", settings)
+    assert console[-1].startswith("chord poker: C dominant seventh (7): on the Wheel C E; "
+                                  "missing (G) Bb"), console[-1]
+    assert steady_states_apart(frames) == [5]                  # the cursor blinks
+    wheel = frames[-1]["wheel"]
+    root, placed, optional, missing = wheel[0], wheel[4], wheel[7], wheel[10]
+    assert apart(root, placed) and apart(placed, missing) and apart(missing, optional)
+    assert apart(placed, optional) and apart(root, missing) and max(optional) > 0
+    # The cursor on a placed card blinks too; on the root it is steady.
+    frames, _ = settled("cw 9; click; click; cw 4; click", settings)
+    assert steady_states_apart(frames) == [4]
+    frames, _ = settled("cw 9; click; click", settings)
+    assert steady_states_apart(frames) == []
+    # A root change preview to A: C goes back to the hand (it blinks), E and G stay, C# is
+    # missing; the new root (the cursor) steady.
+    frames, console = settled("cw 9; click; click; cw 4; click; cw 3; click; cw 2; "
+                              "double", settings)
+    assert "back to the hand C" in console[-1]
+    assert steady_states_apart(frames) == [0]
+    wheel = frames[-1]["wheel"]
+    assert apart(wheel[9], wheel[4]) and apart(wheel[4], wheel[1]) and max(wheel[1]) > 0
+
+
+def test_alphabet_the_last_card_the_natural_and_the_black_keys():
+    # F by Seconds: the last card F, the next letter's natural G, the black keys Gb and G#.
+    frames, console = settled("cw 7", {"mode": "alphabet"})
+    assert console[-1] == "alphabet by Seconds: last card F, next letter G: Gb, G or G#"
+    assert steady_states_apart(frames) == []
+    wheel = frames[-1]["wheel"]
+    last, natural, flat, sharp = wheel[5], wheel[7], wheel[6], wheel[8]
+    assert apart(last, natural) and apart(natural, flat) and apart(natural, sharp)
+    assert apart(last, flat) and max(flat) > 0 and flat == sharp
+
+
+def test_bluff_degree_one_placed_to_come_and_the_blinking_cursor():
+    # C locrian with C Db Eb F placed: the cursor blinks on Gb, Ab and Bb still to come.
+    settings = {"mode": "bluff"}
+    frames, console = settled("cw 10; click; click; click; click; click; click", settings)
+    assert "degree b5 (5 of 7) is Gb" in console[-1]
+    assert steady_states_apart(frames) == [6]
+    wheel = frames[-1]["wheel"]
+    root, placed, to_come = wheel[0], wheel[1], wheel[8]
+    assert apart(root, placed) and apart(root, to_come) and apart(placed, to_come)
+    assert max(placed) > 0 and wheel[1] == wheel[3] == wheel[5]
+    # On degree 1 the cursor is steady (degree 1 is marked already).
+    frames, _ = settled("cw 10; click; click", settings)
+    assert steady_states_apart(frames) == []
+
+
+def test_key_speller_the_keynote_the_scale_and_the_degree_walked_to():
+    settings = {"mode": "key speller"}
+    # D major, walked to degree 3 (F#): it blinks; the keynote D apart from the others.
+    frames, console = settled("cw 3; click; click; click", settings)
+    assert console[-1].endswith("degree 3 is F#")
+    assert steady_states_apart(frames) == [6]
+    wheel = frames[-1]["wheel"]
+    assert apart(wheel[2], wheel[4]) and wheel[4] == wheel[9]
+    frames, _ = settled("cw 3", settings)
+    assert steady_states_apart(frames) == []
+
+
+@pytest.mark.parametrize("mode, script", [
+    ("meld check", "click; cw 4; click; cw 6; click; cw 1"),
+    ("meld check", "click; cw 4; click; cw 4; click; click"),
+    ("hand", "click; cw 4; click; cw 3; click; cw 2; click; cw 1; long"),
+    ("score", "cw 2; click"),
+    ("steps", "cw 4"),
+    ("looking glass", "cw 3; click; click; cw 4; click; cw 6; click; ccw 8; double"),
+])
+def test_the_other_modes_states_apart_or_blinking(mode, script):
+    frames, _ = settled(script, {"mode": mode})
+    assert len(steady_states_apart(frames)) <= 1               # at most the cursor blinks
