@@ -16,8 +16,7 @@ Pure Python for CPython and MicroPython: masks and small lists, no dataclasses.
 """
 
 from core import degrees
-from core.games.carmony_table import (MAJOR_SCALE_POINTS, MAJOR_SCALE_SHAPE, POINTS_BY_CARDS,
-                                      POWER_CHORD_POINTS, POWER_CHORD_SHAPE)
+from core.games.carmony_table import shape_points
 
 KIND_NAMES = ("interval", "chord", "scale")
 KIND_PLURALS = ("intervals", "chords", "scales")
@@ -59,20 +58,6 @@ def counts_of(pcs):
     return counts
 
 
-def points_for(kind, degree_text, cards):
-    """The scoring table (core/games/carmony_table.py) from a meld's kind and degree text."""
-    shape = (KIND_NAMES[kind], degree_text)
-    if shape == POWER_CHORD_SHAPE and cards == 2:
-        return POWER_CHORD_POINTS
-    if shape == MAJOR_SCALE_SHAPE and cards == 7:
-        return MAJOR_SCALE_POINTS
-    best = 0
-    for size in POINTS_BY_CARDS:
-        if size <= cards and POINTS_BY_CARDS[size] > best:
-            best = POINTS_BY_CARDS[size]
-    return best
-
-
 class _MeldShape:
     """What the search needs of one meld, read once from the set: kind, codes (bytes),
     offsets (bytes: each position's semitones above the root, within the octave), optional
@@ -96,7 +81,7 @@ class _MeldShape:
             t = degrees.to_text(c)
             text.append("(" + t + ")" if c & degrees.OPTIONAL else t)
         # Points by cards played, 0..positions: a few bytes (the table's values / 10).
-        self._points = bytes([points_for(self.kind, " ".join(text), n) // 10
+        self._points = bytes([shape_points(KIND_NAMES[self.kind], " ".join(text), n) // 10
                               for n in range(len(codes) + 1)])
 
     def is_optional(self, k):

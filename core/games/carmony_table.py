@@ -19,7 +19,12 @@ def meld_points(meld, cards):
 
     The table stops at 7 cards and jumps to 12 (the chromatic scale); a custom set's 8..11-card
     scale scores as the nearest smaller row (200)."""
-    shape = (meld.kind, meld.degree_text())
+    return shape_points(meld.kind, meld.degree_text(), cards)
+
+
+def shape_points(kind, degree_text, cards):
+    """meld_points from a meld's kind ("interval", "chord", "scale") and degree text alone."""
+    shape = (kind, degree_text)
     if shape == POWER_CHORD_SHAPE and cards == 2:
         return POWER_CHORD_POINTS
     if shape == MAJOR_SCALE_SHAPE and cards == 7:
