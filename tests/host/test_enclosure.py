@@ -19,7 +19,7 @@ import subprocess
 
 import pytest
 
-from host_tools.builds import faceplate
+from host_tools.builds import enclosure, faceplate
 
 pytestmark = pytest.mark.usefixtures("openscad")
 
@@ -61,16 +61,7 @@ def render(out, part, stl="asciistl", **params):
                           SCAD], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0 and "ERROR" not in run.stderr, run.stderr
     assert "WARNING" not in run.stderr, run.stderr
-    found = re.search(r'ECHO: "CHROMAWHEEL ([^"]*)"', run.stderr)
-    assert found, run.stderr
-    echo = {}
-    for pair in found.group(1).split():
-        key, value = pair.split("=", 1)
-        try:
-            echo[key] = float(value)
-        except ValueError:
-            echo[key] = value
-    return str(out), echo
+    return str(out), enclosure.parse_echo(run.stderr)
 
 
 def read_stl(path):
@@ -372,7 +363,6 @@ def test_a_bad_parameter_is_named(tmp_path, define, message):
 
 
 def test_the_size_table_is_the_models():
-    from host_tools.builds import enclosure
     with open(enclosure.README, encoding="utf-8") as f:
         text = f.read()
     assert enclosure.readme_with_table(text, enclosure.size_table()) == text, \
