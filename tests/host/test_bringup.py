@@ -6,7 +6,6 @@ back says encoder.direction -1."""
 
 import json
 import shutil
-import time
 
 import pytest
 
@@ -15,6 +14,7 @@ from host_tools.cli.main import main
 from host_tools.device.files import board_path
 from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import EmulatedPico
+from waiting import wait_until
 
 pytestmark = pytest.mark.usefixtures("emulator")
 
@@ -24,10 +24,7 @@ NAMES = {(255, 0, 0): "red", (0, 255, 0): "green", (0, 0, 255): "blue"}
 def lit_leds(pico, since, timeout=60):
     """The LEDs of the first frame after `since` frames, decoded as the ring (GRB) shows
     them: {index: (r, g, b)} of those lit."""
-    deadline = time.time() + timeout
-    while len(pico.frames) <= since:
-        assert time.time() < deadline, "no frame on the ring's pin"
-        time.sleep(0.05)
+    wait_until(lambda: len(pico.frames) > since, timeout, "a frame on the ring's pin")
     wire = pico.frames[-1][1]
     leds = {}
     for i in range(len(wire) // 3):
