@@ -230,7 +230,7 @@ class HandSearch:
         score, chosen = turn.run(counts)
         chosen = [variants[v] for v in chosen]
         chosen.sort(key=lambda p: (-p.points, p.index, p.root))
-        return score // _SCALE // 64 * 10, chosen
+        return score // 64 * 10, chosen
 
     def _copies(self, variants, held):
         """MELD cards of each meld in the variants: {meld index: copies}."""
@@ -287,8 +287,10 @@ class _TurnSearch:
     their melds' best plays."""
 
     def __init__(self, variants, copies):
-        scores = [_score(play) * _SCALE for play in variants]
-        per_card = [scores[v] // len(variants[v].pcs) for v in range(len(variants))]
+        # Scores stay small ints (a 32-bit port's are 31 bits: a sum of scaled scores would
+        # be a long int, allocated at every step); only a rate per card is scaled, to be exact.
+        scores = [_score(play) for play in variants]
+        per_card = [scores[v] * _SCALE // len(variants[v].pcs) for v in range(len(variants))]
         groups = {}
         for v in range(len(variants)):
             groups.setdefault(variants[v].index, []).append(v)
@@ -387,12 +389,20 @@ class _TurnSearch:
             self.best_chain = list(self.chain)
         rates, sums = self._suffix_bounds(cands)
         for q in range(len(cands)):
-            bound = rates[q] * cards
+            # The plays left earn a whole number, at most the rate's share of the cards left.
+            bound = rates[q] * cards // _SCALE
             if sums[q] < bound:
                 bound = sums[q]
             if score + bound <= self.best:
                 return
             j = cands[q]
+            gain = score + self.gain[j]
+            left = cards - self.need_cards[j]
+            bound = rates[q] * left // _SCALE     # what the cards it leaves could add
+            if sums[q] < bound:
+                bound = sums[q]
+            if gain + bound <= self.best:
+                continue
             meld = self.meld_of[j]
             self.taken[meld] += 1
             left_lo = ((lo | _GUARD) - self.need_lo[j]) & _FIELDS
