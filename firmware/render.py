@@ -11,11 +11,15 @@ KIND_COLOURS = bytes((0, 150, 255,   255, 110, 0,   40, 255, 60))
 # The `colours` value `safe`: the kinds in hues that deuteranopes and protanopes tell apart too
 # (Okabe and Ito's palette: blue, orange, yellow), each brighter than the last.
 SAFE_KIND_COLOURS = bytes((0, 114, 178,   230, 159, 0,   240, 228, 66))
-# Colour by note: a hue wheel with C red, one hue per pitch class.
+# Colour by note: a hue wheel with C red, one hue per pitch class, each hue at the same light
+# (within 1.2x on the wire, for normal, deuteranopic and protanopic eyes alike), so the levels
+# below still carry the meaning: a root, a required and an optional note are apart by
+# brightness whatever their hues. Full hues differ tenfold (blue is dark, yellow-green bright;
+# red dims for protanopes), so the bright ones are darker and red, rose and violet paler.
 NOTE_COLOURS = bytes((
-    255, 0, 0,     255, 96, 0,    255, 190, 0,   200, 255, 0,
-    80, 255, 0,    0, 255, 60,    0, 255, 190,   0, 170, 255,
-    0, 60, 255,    110, 0, 255,   210, 0, 255,   255, 0, 130))
+    210, 130, 110,  205, 135, 40,   190, 140, 0,    125, 160, 0,
+    55, 170, 0,     0, 170, 40,     0, 160, 120,    0, 150, 225,
+    55, 140, 255,   190, 80, 255,   210, 0, 255,    215, 115, 185))
 # Levels carry the meaning as well as hues do, so a sign reads for colour-blind eyes and across
 # a table: full for what is there (a card, a required note), DIM_LEVEL for what is optional or
 # still missing. DIM_LEVEL is the dimmest meaningful level: at the default brightness (64) it

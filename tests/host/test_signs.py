@@ -179,6 +179,105 @@ def test_explorer_every_meld_root_required_and_optional():
         assert optional > 10          # frames with root, required and optional notes
 
 
+# ---- `colours: note`: a hue per pitch class, the meaning in the levels -----------------------
+
+def test_the_note_palette_root_required_and_optional_notes_apart_in_every_pair_of_hues():
+    # Every note as the root against every other note as a required or optional one, and
+    # every required note against every other note as an optional one (3 x 132 pairs), painted
+    # by paint_meld and put on the wire by the ring (its gamma, the default brightness): apart
+    # by brightness in every pair of hues. (The first hue wheel, every hue at full: 44 root /
+    # required, 46 required / optional and 13 root / optional pairs less than 1.5x apart.)
+    from firmware.render import paint_meld
+    from firmware.settings import defaults
+    from hardware.ring import Ring
+
+    class Wire:
+        def write(self, buf):
+            self.last = bytes(buf)
+
+    wire = Wire()
+    ring = Ring({"count": 12, "led_at_c": 0, "direction": "cw", "order": "RGB",
+                 "max_ma": 100000, "ma_per_channel": 20, "idle_ma_per_led": 1,
+                 "gamma": 2.8, "min_write_gap_us": 0}, wire)
+    ring.brightness = defaults()["brightness"]
+
+    def lit(root, required, optional):
+        paint_meld(ring.frame, required, optional, root, 0, "note")
+        ring.show(0)
+        return [tuple(wire.last[3 * pc:3 * pc + 3]) for pc in range(12)]
+
+    def pair(sectors, a, b):
+        return sectors[a], sectors[b]
+
+    close = {"root/required": [], "required/optional": [], "root/optional": []}
+    for a in range(12):
+        for b in range(12):
+            if a == b:
+                continue
+            # a the root, b a required note; a the root, b an optional note (masks relative to
+            # the root); a a required and b an optional note of a meld rooted elsewhere (c).
+            up = (b - a) % 12
+            if not apart(*pair(lit(a, 1 | 1 << up, 0), a, b)):
+                close["root/required"].append((a, b))
+            if not apart(*pair(lit(a, 1, 1 << up), a, b)):
+                close["root/optional"].append((a, b))
+            c = min({0, 1, 2} - {a, b})
+            if not apart(*pair(lit(c, 1 | 1 << (a - c) % 12, 1 << (b - c) % 12), a, b)):
+                close["required/optional"].append((a, b))
+    assert close == {"root/required": [], "required/optional": [], "root/optional": []}
+
+
+def roles_apart_by_note(script, settings, cursor=False):
+    """The script's frames in `colours: note` against the same frames by kind: two sectors in
+    different states (different colours by kind: those are all apart, as the tests above
+    find) are apart by brightness in the hues by note too, unless one of them blinks. With a
+    `cursor`, the frames from the last input on (settled), the blinking sectors exempt.
+    Returns the number of such pairs seen."""
+    if cursor:
+        by_kind, _ = settled(script, dict(settings, colours="kind"))
+        by_note, _ = settled(script, dict(settings, colours="note"))
+    else:
+        by_kind, _ = run_script(script, settings=dict(settings, colours="kind"))
+        by_note, _ = run_script(script, settings=dict(settings, colours="note"))
+    assert len(by_kind) == len(by_note)
+    blinking = [pc for pc in range(12) if blinks(by_note, pc)] if cursor else []
+    assert blinking == [pc for pc in range(12) if cursor and blinks(by_kind, pc)]
+    assert by_kind != by_note                               # the setting is honoured
+    pairs = 0
+    for kind, note in zip(by_kind, by_note):
+        lit = [pc for pc in range(12) if max(kind["wheel"][pc]) and pc not in blinking]
+        assert lit == [pc for pc in range(12) if max(note["wheel"][pc]) and
+                       pc not in blinking], (kind, note)
+        for k, a in enumerate(lit):
+            for b in lit[k + 1:]:
+                if kind["wheel"][a] != kind["wheel"][b]:
+                    pairs += 1
+                    assert apart(note["wheel"][a], note["wheel"][b]), (a, b, note["wheel"])
+    return pairs
+
+
+def test_the_note_palette_in_the_explorer_every_meld():
+    # Every meld of the default set, at C and (the chords) at every root.
+    script = "; ".join(["click"] * 33 + ["double"] + ["cw 1; click"] * 15 + ["double"] +
+                       ["click"] * 12)
+    assert roles_apart_by_note(script, {}) > 100
+
+
+@pytest.mark.parametrize("mode, script, cursor", [
+    ("meld check", "click; cw 4; click; cw 6; click; cw 1", True),
+    ("meld check", "cw 2; click; cw 3; click; cw 4; click; cw 3; click", True),
+    ("chord poker", "cw 9; click; cw 5", False),
+    ("looking glass", "cw 3", False),
+    ("bluff", "cw 10; click; cw 5; click; click; click; click", True),
+    ("key speller", "cw 4; click; click; click", True),
+    ("listen", "note-on C4 E4 G4 Bb4; wait 200; note-off C4 E4 G4 Bb4; note-on D4 F4 A4; "
+               "wait 200", False),
+])
+def test_the_note_palette_in_every_mode_that_paints_melds(mode, script, cursor):
+    settings = {"mode": mode, "midi": "both"} if mode == "listen" else {"mode": mode}
+    assert roles_apart_by_note(script, settings, cursor) > 0
+
+
 def test_listen_the_meld_read_from_a_keyboard():
     # C7 (G optional, held) then D minor: the root, required and optional notes apart.
     settings = {"mode": "listen", "midi": "both"}
