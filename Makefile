@@ -62,9 +62,10 @@ web-screenshot: web
 	$(BIN)/python -m host_tools.web.screenshot
 
 # Everything: the core cases under the MicroPython unix port, then every test under CPython,
-# a test file a worker on each core (tests that share a board share a file).
+# a worker on each core: the tests that share a module's fixture (a board, a browser) go to
+# one worker together, the others one by one, the slowest rigs first (tests/conftest.py).
 test: setup $(EMULATOR) $(WEB_RUNTIME) test-core-mpy
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 
 # The fast tier, for each change: the core cases on both interpreters and every test that needs
 # no board in a subprocess, no emulator and no browser (tests/conftest.py marks those).

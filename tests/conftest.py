@@ -142,10 +142,20 @@ def pytest_configure(config):
     for fixture, marker in RIGS.items():
         config.addinivalue_line("markers", "%s: requests the %r fixture" % (marker, fixture))
     subprocess.Popen.__init__ = _guarded_popen_init
+    if _controls_loadgroup(config) and not config.option.testrunuid:
+        import uuid
+        config.option.testrunuid = uuid.uuid4().hex     # the workers' too: where the units go
+
+
+def _controls_loadgroup(config):
+    return not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None) \
+        and getattr(config.option, "dist", "no") == "loadgroup"
 
 
 def pytest_unconfigure(config):
     subprocess.Popen.__init__ = _popen_init
+    if _controls_loadgroup(config) and os.path.exists(_units_file(config.option.testrunuid)):
+        os.remove(_units_file(config.option.testrunuid))
 
 
 def rigs_of(item):
@@ -155,8 +165,77 @@ def rigs_of(item):
 COLLECTED = {}       # node id -> (its rigs, marked board): every test collected, before -m
 
 
-@pytest.hookimpl(tryfirst=True)         # before -m deselects: the tiers of every test
+# `make test` runs with `--dist loadgroup --no-loadscope-reorder`: the tests that share a
+# module's fixture (a board deployed once, a browser, a built site, an installed wheel) stay
+# together on one worker; every other test is a unit of its own, so one long file's
+# independent tests spread over the workers. The units start in this order of their rigs,
+# the slowest first, so no long one is left to run alone at the end.
+SLOW_FIRST = ("emulator", "browser", "install", "soak", "site", "openscad", "simulator", "stubs")
+
+
+def _shares_a_module_fixture(item):
+    info = getattr(item, "_fixtureinfo", None)
+    for name in getattr(item, "fixturenames", ()):
+        defs = info.name2fixturedefs.get(name) if info else None
+        if defs and defs[-1].scope in ("package", "module", "class"):
+            return True
+    return False
+
+
+def _schedule(items):
+    """{node id: its unit}: the tests that share a module fixture go as one unit, their file;
+    the items are put in the order the units are to start (by their slowest rig), each
+    unit's tests together and in their file's order."""
+    units = []
+    for item in items:
+        unit = item.nodeid
+        if _shares_a_module_fixture(item):
+            unit = item.nodeid.split("::")[0]
+        rigs = rigs_of(item)
+        rank = min([SLOW_FIRST.index(r) for r in rigs if r in SLOW_FIRST] or [len(SLOW_FIRST)])
+        units.append((unit, rank, item))
+    first, best = {}, {}
+    for at, (unit, rank, _) in enumerate(units):
+        first.setdefault(unit, at)
+        best[unit] = min(rank, best.get(unit, rank))
+    units.sort(key=lambda u: (best[u[0]], first[u[0]]))
+    items[:] = [item for _, _, item in units]
+    return {item.nodeid: unit for unit, _, item in units}
+
+
+def _units_file(uid):
+    import tempfile
+    return os.path.join(tempfile.gettempdir(), "chromawheel-units-%s.json" % uid)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadgroup by the units above. (xdist 3.8's own loadgroup renames the items,
+    which pytest 9 no longer reads: it would group nothing.) The workers write the units
+    when they collect; the controller reads them when it hands out the work."""
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByUnit(LoadScopeScheduling):
+        units = None
+
+        def _split_scope(self, nodeid):
+            if self.units is None:
+                with open(_units_file(config.option.testrunuid)) as f:
+                    self.units = json.load(f)
+            return self.units.get(nodeid, nodeid)
+    return ByUnit(config, log)
+
+
+@pytest.hookimpl(wrapper=True)      # before every other plugin's: -m deselects, xdist groups
 def pytest_collection_modifyitems(config, items):
+    uid = os.getenv("PYTEST_XDIST_TESTRUNUID")
+    if uid and getattr(config.option, "loadgroup", False):   # a worker of --dist loadgroup
+        units = _schedule(items)
+        with open(_units_file(uid) + "." + os.getenv("PYTEST_XDIST_WORKER", ""), "w") as f:
+            json.dump(units, f)
+        os.replace(f.name, _units_file(uid))            # each worker writes the same units
     tiers = {}
     for item in items:
         rigs = rigs_of(item)
@@ -170,6 +249,7 @@ def pytest_collection_modifyitems(config, items):
     if out:
         with open(out, "w") as f:
             json.dump(tiers, f)
+    return (yield)
 
 
 @pytest.hookimpl(hookwrapper=True)
