@@ -7,7 +7,9 @@ The ring shows the last card full white and the cards that carry the next letter
 green a step under it, the black keys named from it (flat, sharp) dim green (three levels, so
 they read by brightness, not by hue alone); the console spells them. Like the
 Musicards deck (and core/games/musical_alphabet.py, which judges the game), a white key carries
-one letter: an E is never Fb, a C never B#, so they are not offered."""
+one letter: an E is never Fb, a C never B#, so they are not offered.
+The last card and the interval are kept in the record store (alphabet.txt, modes.KeepsTable):
+they survive mode switches, reboots and power cuts."""
 
 from core.notes import LETTERS, NATURAL_PC, format_note, pc_names
 
@@ -24,7 +26,9 @@ def carriers(letter):
     return [(letter, acc) for acc in (-1, 0, 1) if (letter, acc) in pc_names(natural + acc)]
 
 
-class Mode(modes.Mode):
+class Mode(modes.KeepsTable, modes.Mode):
+
+    kept_per_set = False
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -43,6 +47,16 @@ class Mode(modes.Mode):
     def _changed(self):
         self.cards = carriers(self.next_letter())   # worked out on a change, not per frame
 
+    def state(self):
+        return bytes((self.at, self.interval))
+
+    def restore(self, raw):
+        if len(raw) != 2 or raw[0] >= len(self.names) or not 2 <= raw[1] <= 7:
+            return False
+        self.at, self.interval = raw[0], raw[1]
+        self._changed()
+        return True
+
     def on_turn(self, steps):
         self.at = (self.at + steps) % len(self.names)
         self._changed()
@@ -50,10 +64,12 @@ class Mode(modes.Mode):
     def on_click(self):
         self.interval = self.interval + 1 if self.interval < 7 else 2
         self._changed()
+        self.keep_state()
 
     def on_double(self):
         self.at = self.names.index((self.next_letter(), 0))
         self._changed()
+        self.keep_state()
 
     def render(self, frame):
         clear(frame)

@@ -7,10 +7,14 @@ Steps:
          click: keep it                              double: back to the scale
   play   click: a card was placed, the cursor moves on   turn: move the cursor back or on
          double: BLUFF was called, the scale restarts (choose degree 1 again)
-When the last degree is placed the scale is complete; a click brings the next SCALE card.
+When the last degree is placed the scale is complete; a click goes to the scale step: turn to
+the SCALE card drawn (the deck is shuffled: the next in the set's list is no better a guess).
 The ring: the scale (its colours, degree 1 full and whitened), the degrees still to come a step
 under full, those already placed dim (levels apart: they read by brightness, not by hue alone),
-the cursor blinking on the next degree (steady on degree 1)."""
+the cursor blinking on the next degree (steady on degree 1).
+The table (the step, the SCALE card, degree 1's name, the next degree) is kept in the record
+store (bluff.txt, modes.KeepsTable): it survives mode switches, reboots and power cuts; a
+meld set switch starts afresh."""
 
 from core import degrees
 from core.notes import format_note, note_pc, pc_names
@@ -22,6 +26,7 @@ from firmware.render import (DIM_LEVEL, NOTE_LEVEL, OPTIONAL_LEVEL, BlinkingCurs
                              paint_cursor, paint_meld)
 
 SCALE = 2                 # the meld kind
+STEPS = ("scale", "root", "play")
 
 
 def _scale_sector(frame, pc, to, of):
@@ -31,13 +36,14 @@ def _scale_sector(frame, pc, to, of):
         frame[at + c] = frame[at + c] * to // of
 
 
-class Mode(BlinkingCursor, modes.Mode):
+class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
         self.position = 0
         self.names = plain_names()
         self.name_at = 0
+        self.hint = None
         self.set_changed()
 
     def set_changed(self):
@@ -46,6 +52,29 @@ class Mode(BlinkingCursor, modes.Mode):
         self.step = "scale"
         self.next = 0                       # the degree the next card goes on (an index)
         self._scale_changed()
+        self.keep_state()
+
+    # ---- the table, kept (modes.KeepsTable) ----------------------------------------------
+
+    def state(self):
+        return bytes((STEPS.index(self.step), self.position >> 8, self.position & 255,
+                      self.name_at, self.next))
+
+    def restore(self, raw):
+        """A kept table, if it fits this set (else nothing changes)."""
+        if len(raw) != 5 or raw[0] >= len(STEPS) or raw[3] >= len(self.names):
+            return False
+        position = raw[1] << 8 | raw[2]
+        if position >= len(self.scales):
+            return False
+        codes = self.ctx.meldset.meld_codes(self.scales[position])
+        if raw[4] > len(codes):
+            return False
+        self.step = STEPS[raw[0]]
+        self.position = position
+        self.name_at, self.next = raw[3], raw[4]
+        self._scale_changed()
+        return True
 
     def _scale_changed(self):
         self.codes = self.ctx.meldset.meld_codes(self.scale) if self.scales else b""
@@ -65,6 +94,7 @@ class Mode(BlinkingCursor, modes.Mode):
 
     def on_turn(self, steps):
         self.blink_restart(self.ctx.now)
+        self.hint = None
         if self.step == "scale" and self.scales:
             self.position = (self.position + steps) % len(self.scales)
             self._scale_changed()
@@ -75,6 +105,7 @@ class Mode(BlinkingCursor, modes.Mode):
 
     def on_click(self):
         self.blink_restart(self.ctx.now)
+        self.hint = None
         if self.step == "scale":
             if self.scales:
                 self.step = "root"
@@ -82,18 +113,20 @@ class Mode(BlinkingCursor, modes.Mode):
             self.next = 0
             self.step = "play"
         elif self.complete():
-            self.position = (self.position + 1) % len(self.scales)     # the next SCALE card
-            self._scale_changed()
-            self.step = "root"
+            self.step = "scale"                 # a new SCALE card: the one drawn
+            self.hint = "turn to the SCALE card drawn"
         else:
             self.next += 1
+        self.keep_state()
 
     def on_double(self):
         self.blink_restart(self.ctx.now)
+        self.hint = None
         if self.step == "root":
             self.step = "scale"
         elif self.step == "play":
             self.step = "root"                  # BLUFF: the scale restarts from degree 1
+        self.keep_state()
 
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
@@ -130,7 +163,8 @@ class Mode(BlinkingCursor, modes.Mode):
         codes = self.codes
         title = "%s (%s)" % (meldset.meld_name(i), meldset.meld_id(i))
         if self.step == "scale":
-            return "bluff: SCALE card %s (click to keep)" % title
+            return "bluff: SCALE card %s (click to keep)%s" % (
+                title, " (%s)" % self.hint if self.hint else "")
         scale = "%s %s: %s" % (format_note(self.root), title, meld_notes(self.root, codes))
         if self.step == "root":
             return "bluff: degree 1 is %s; %s (click to keep)" % (format_note(self.root), scale)

@@ -16,8 +16,8 @@ blink red. Once every required note is placed the chord is complete
 Undo: a double press in the chord step, or in the wheel step on a sector holding a card (where
 it cannot preview a root change), takes back the last action (a card placed or taken off, a
 root change, the click after "complete"). A long press opens the menu as everywhere.
-The table's state is kept in the record store (poker.txt, written whole at every change): it
-survives mode switches and reboots; a meld set switch starts afresh. The rules are the
+The table's state is kept in the record store (poker.txt, modes.KeepsTable: at each press):
+it survives mode switches, reboots and power cuts; a meld set switch starts afresh. The rules are the
 engine's own (core/games/chord_poker_table.py)."""
 
 from core import degrees
@@ -31,21 +31,21 @@ from firmware.render import (GOING, MISSING, NOTE_LEVEL, OPTIONAL_LEVEL, PLACED,
                              BlinkingCursor, clear, paint_cursor, paint_meld, paint_sector)
 
 CHORD = 1                 # the meld kind
-PATH = "poker.txt"
 STEPS = ("chord", "root", "wheel", "preview")
 UNDO_DEPTH = 16           # actions that can be taken back (the states before them, in RAM)
 MISSING_LEVEL = 200       # a required note missing: under a placed card's NOTE_LEVEL (orange
 #                           reads as bright as green for red-blind eyes), over OPTIONAL_LEVEL
 
 
-class Mode(BlinkingCursor, modes.Mode):
+class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
+
+    state_file = "poker.txt"
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
         self.position = 0
         self.history = []                 # the states before the last actions (undo)
         self.set_changed()
-        self._load()
 
     def set_changed(self):
         self.chords = self.ctx.meldset.of_kind(CHORD)
@@ -58,15 +58,16 @@ class Mode(BlinkingCursor, modes.Mode):
         self.hint = None
         self.history = []
         self._masks()
+        self.keep_state()
 
-    # ---- the table's state, kept ---------------------------------------------------------
+    # ---- the table's state, kept (modes.KeepsTable) and taken back (undo) ----------------
 
-    def _state(self):
+    def state(self):
         return bytes((STEPS.index(self.step), self.position >> 8, self.position & 255,
                       self.root, self.cursor, self.new_root, self.placed >> 8,
                       self.placed & 255))
 
-    def _restore(self, raw):
+    def restore(self, raw):
         """A kept state, if it fits this set (else nothing changes)."""
         if not raw or len(raw) != 8 or raw[0] >= len(STEPS) or max(raw[3:6]) > 11:
             return False
@@ -80,15 +81,10 @@ class Mode(BlinkingCursor, modes.Mode):
         self._masks()
         return True
 
-    def _load(self):
-        self._restore(self.ctx.settings.records.read(PATH))
-
-    def _save(self):
-        self.ctx.settings.records.write(PATH, self._state())
-
     def _remember(self, before):
         """After an action: the state before it, for undo, if the table changed."""
-        if self._state()[:4] + self._state()[5:] == before[:4] + before[5:]:
+        now = self.state()
+        if now[:4] + now[5:] == before[:4] + before[5:]:
             return                          # only the cursor (or nothing) moved
         self.history.append(before)
         if len(self.history) > UNDO_DEPTH:
@@ -97,9 +93,9 @@ class Mode(BlinkingCursor, modes.Mode):
     def _undo(self):
         if not self.history:
             return False
-        self._restore(self.history.pop())
+        self.restore(self.history.pop())
         self.hint = "took back the last action"
-        self._save()
+        self.keep_state()
         return True
 
     @property
@@ -137,7 +133,7 @@ class Mode(BlinkingCursor, modes.Mode):
     def on_click(self):
         self.blink_restart(self.ctx.now)
         self.hint = None
-        before = self._state()
+        before = self.state()
         if self.step == "chord":
             if self.chords:
                 self.step = "root"
@@ -156,7 +152,7 @@ class Mode(BlinkingCursor, modes.Mode):
             self._change_root()
         self._masks()
         self._remember(before)
-        self._save()
+        self.keep_state()
 
     def _toggle(self):
         pc = self.cursor
@@ -197,7 +193,7 @@ class Mode(BlinkingCursor, modes.Mode):
         elif self.step == "preview":
             self.step = "wheel"
         self._masks()
-        self._save()
+        self.keep_state()
 
     def _free_sector(self, start, steps):
         """The next sector without a card, `steps` free sectors on (either way)."""

@@ -5,7 +5,9 @@ Turn: the keynote, by name (C, C#, Db, D ...). Double press: the next scale of t
 Click: walk the degrees, one a click; the console spells the degree's note.
 The ring lights the scale (its colours, the keynote full and whitened, the other degrees a step
 under full); the degree walked to blinks (steady on the keynote), so it differs by a blink, not
-by hue alone."""
+by hue alone.
+The key, the scale and the degree walked to are kept in the record store (key_speller.txt,
+modes.KeepsTable): they survive mode switches, reboots and power cuts."""
 
 from core import degrees
 from core.notes import format_note, note_pc
@@ -18,7 +20,7 @@ from firmware.render import BlinkingCursor, clear, paint_cursor, paint_meld
 SCALE = 2                 # the meld kind
 
 
-class Mode(BlinkingCursor, modes.Mode):
+class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -36,6 +38,28 @@ class Mode(BlinkingCursor, modes.Mode):
                 self.position = k
         self.degree = None              # no degree walked to yet
         self._scale_changed()
+        self.keep_state()
+
+    # ---- the key, kept (modes.KeepsTable) ------------------------------------------------
+
+    def state(self):
+        return bytes((self.at, self.position >> 8, self.position & 255,
+                      255 if self.degree is None else self.degree))
+
+    def restore(self, raw):
+        """A kept key, if it fits this set (else nothing changes)."""
+        if len(raw) != 4 or raw[0] >= len(self.names):
+            return False
+        position = raw[1] << 8 | raw[2]
+        if position >= len(self.scales):
+            return False
+        codes = self.ctx.meldset.meld_codes(self.scales[position])
+        if raw[3] != 255 and raw[3] >= len(codes):
+            return False
+        self.at, self.position = raw[0], position
+        self.degree = None if raw[3] == 255 else raw[3]
+        self._scale_changed()
+        return True
 
     def _scale_changed(self):
         self.codes = self.ctx.meldset.meld_codes(self.scales[self.position]) \
@@ -54,6 +78,7 @@ class Mode(BlinkingCursor, modes.Mode):
         self.blink_restart(self.ctx.now)
         if self.codes:
             self.degree = 0 if self.degree is None else (self.degree + 1) % len(self.codes)
+        self.keep_state()
 
     def on_double(self):
         self.blink_restart(self.ctx.now)
@@ -61,6 +86,7 @@ class Mode(BlinkingCursor, modes.Mode):
             self.position = (self.position + 1) % len(self.scales)
             self.degree = None
             self._scale_changed()
+        self.keep_state()
 
     def render(self, frame):
         self.blink_on = self.blink_phase(self.ctx.now)

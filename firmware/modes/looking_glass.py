@@ -4,12 +4,16 @@ Steps:
   interval  turn: the INTERVAL card            click: keep it      (the ring: the interval at C)
   wheel     turn: a cursor                     click: mark / unmark a card on its sector
             double: to the hand step
-  hand      turn: a note in your hand          double: back to the wheel   click: new interval
+  hand      turn: a note in your hand          double: back to the wheel
+            click: the interval was picked up: to the interval step, turn to the one drawn
 In the hand step the ring shows the hand note white, the Wheel's cards that build the interval
 with it green (either card may be on position 1), the Wheel's other cards dim; the console
 names them. The cursor (the hand note in the hand step) blinks, so it differs from the
 Wheel's cards by a blink, not only by hue. With the `private` setting the hand step's ring
-shows the cursor (the hand note) alone: the answer is on the display and console."""
+shows the cursor (the hand note) alone: the answer is on the display and console.
+The table (the step, the INTERVAL card, the Wheel's cards, the cursor and the hand note) is
+kept in the record store (looking_glass.txt, modes.KeepsTable): it survives mode switches,
+reboots and power cuts; a meld set switch starts afresh."""
 
 from core import degrees
 from core.games.looking_glass_table import picks_up
@@ -22,14 +26,16 @@ from firmware.render import (CARD, CURSOR, DIM_LEVEL, PLACED, BlinkingCursor, cl
                              paint_cursor, paint_meld, paint_sector)
 
 INTERVAL = 0              # the meld kind
+STEPS = ("interval", "wheel", "hand")
 OTHER_CARD_LEVEL = DIM_LEVEL  # a Wheel card that does not pick the interval up: dim, clearly on
 
 
-class Mode(BlinkingCursor, modes.Mode):
+class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
         self.position = 0
+        self.hint = None
         self.set_changed()
 
     def set_changed(self):
@@ -40,6 +46,32 @@ class Mode(BlinkingCursor, modes.Mode):
         self.hand = 0
         self.wheel = bytearray(12)         # 1 where a card lies on top of a sector
         self._picks()
+        self.keep_state()
+
+    # ---- the table, kept (modes.KeepsTable) ----------------------------------------------
+
+    def state(self):
+        cards = 0
+        for pc in range(12):
+            cards |= self.wheel[pc] << pc
+        return bytes((STEPS.index(self.step), self.position >> 8, self.position & 255,
+                      self.cursor, self.hand, cards >> 8, cards & 255))
+
+    def restore(self, raw):
+        """A kept table, if it fits this set (else nothing changes)."""
+        if len(raw) != 7 or raw[0] >= len(STEPS) or max(raw[3:5]) > 11 or raw[5] > 15:
+            return False
+        position = raw[1] << 8 | raw[2]
+        if position >= len(self.intervals):
+            return False
+        self.step = STEPS[raw[0]]
+        self.position = position
+        self.cursor, self.hand = raw[3], raw[4]
+        cards = raw[5] << 8 | raw[6]
+        for pc in range(12):
+            self.wheel[pc] = cards >> pc & 1
+        self._picks()
+        return True
 
     @property
     def interval(self):
@@ -66,6 +98,7 @@ class Mode(BlinkingCursor, modes.Mode):
 
     def on_turn(self, steps):
         self.blink_restart(self.ctx.now)
+        self.hint = None
         if self.step == "interval" and self.intervals:
             self.position = (self.position + steps) % len(self.intervals)
         elif self.step == "wheel":
@@ -76,24 +109,30 @@ class Mode(BlinkingCursor, modes.Mode):
 
     def on_click(self):
         self.blink_restart(self.ctx.now)
+        self.hint = None
         if self.step == "interval":
             if self.intervals:
                 self.step = "wheel"
         elif self.step == "wheel":
             self.wheel[self.cursor] ^= 1
         else:
-            self.position = (self.position + 1) % len(self.intervals)
-            self.step = "interval"              # the interval was picked up: a new one
+            # The interval was picked up; the next player turns over the deck's top card (a
+            # shuffled deck: the next in the set's list is no better a guess).
+            self.step = "interval"
+            self.hint = "turn to the INTERVAL card drawn"
         self._picks()
+        self.keep_state()
 
     def on_double(self):
         self.blink_restart(self.ctx.now)
+        self.hint = None
         if self.step == "wheel":
             self.hand = self.cursor
             self.step = "hand"
         elif self.step == "hand":
             self.step = "wheel"
         self._picks()
+        self.keep_state()
 
     # ---- the ring (allocates nothing) ---------------------------------------------------
 
@@ -138,8 +177,9 @@ class Mode(BlinkingCursor, modes.Mode):
         codes = meldset.meld_codes(i)
         title = "%s (%s)" % (meldset.meld_name(i), meldset.meld_id(i))
         if self.step == "interval":
-            return "looking glass: INTERVAL card %s, at C: %s (click to keep)" % (
-                title, meld_notes(root_note(self.ctx, 0, codes), codes))
+            return "looking glass: INTERVAL card %s, at C: %s (click to keep)%s" % (
+                title, meld_notes(root_note(self.ctx, 0, codes), codes),
+                " (%s)" % self.hint if self.hint else "")
         cards = " ".join(pc_label(pc) for pc in range(12) if self.wheel[pc]) or "none"
         if self.step == "wheel":
             return "looking glass: %s; cards on the Wheel: %s; cursor %s" % (

@@ -12,6 +12,8 @@ one at a time: that long press steps into the readings instead, the knob steps t
 shown and a long press goes back to the cards.
 With the `private` setting the ring shows the cursor alone (one's own cards are not for the
 table to see); the answer is on the display and the console.
+The cards (and the cursor, the reading shown) are kept in the record store (meld_check.txt,
+modes.KeepsTable): they survive a reboot or a power cut.
 The ring shows the cards (white, brighter for two or more); once they build a meld it shows
 that meld instead (its colours, the root marked, optional sectors not entered dim). The
 console names every meld the cards build, best points first, or what one more card builds
@@ -31,9 +33,10 @@ MAX_CARDS = 12            # the largest meld, the chromatic scale, has 12 positi
 ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white
 
 
-class Mode(BlinkingCursor, modes.Mode):
+class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
 
     clicks_at_once = True       # card entry: the app's press detector reports no double press
+    kept_per_set = False        # the cards are notes: any set reads them
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -49,6 +52,7 @@ class Mode(BlinkingCursor, modes.Mode):
     def set_changed(self):
         self.identifier = Identifier(self.ctx.meldset)
         self._identify()
+        self.keep_state()
 
     def _identify(self):
         """Readings as (points, meld index, root), best points first; the ring shows the first."""
@@ -61,6 +65,31 @@ class Mode(BlinkingCursor, modes.Mode):
         self.selected = 0
         self.stepping = False
         self.shown = readings[0] if readings else None
+
+    # ---- the cards, kept (modes.KeepsTable) ----------------------------------------------
+
+    def state(self):
+        """The cursor, whether it was turned and the readings stepped, the reading shown, the
+        cards in the order entered."""
+        return bytes((self.cursor, self.turned | self.stepping << 1, self.selected)) + \
+            bytes(self.cards)
+
+    def restore(self, raw):
+        cards = raw[3:]
+        if len(raw) < 3 or len(cards) > MAX_CARDS or max(raw[:1] + cards) > 11 or raw[1] > 3:
+            return False
+        self.cursor = raw[0]
+        self.turned = bool(raw[1] & 1)
+        self._clear()
+        for pc in cards:
+            self.cards.append(pc)
+            self.counts[pc] += 1
+        self._identify()
+        if raw[1] & 2 and raw[2] < len(self.readings) > 1:     # stepping through the readings
+            self.stepping = True
+            self.selected = raw[2]
+            self.shown = self.readings[raw[2]]
+        return True
 
     # ---- events -------------------------------------------------------------------------
 
@@ -79,8 +108,9 @@ class Mode(BlinkingCursor, modes.Mode):
         self.blink_restart(self.ctx.now)
         if self.stepping:
             self._play()
-            return
-        self._add(1)
+        else:
+            self._add(1)
+        self.keep_state()
 
     def on_double(self):
         # Reported only where clicks wait for a double press (a script's "double"): two
@@ -88,6 +118,7 @@ class Mode(BlinkingCursor, modes.Mode):
         self.blink_restart(self.ctx.now)
         if not self.stepping:
             self._add(2)
+        self.keep_state()
 
     def _add(self, n):
         self.hint = None
@@ -102,6 +133,10 @@ class Mode(BlinkingCursor, modes.Mode):
 
     def on_long(self):
         self.blink_restart(self.ctx.now)
+        self._long()
+        self.keep_state()
+
+    def _long(self):
         if not self.cards:
             self.ctx.open_menu()
             return
