@@ -17,8 +17,8 @@ Undo: a double press in the chord step, or in the wheel step on a sector holding
 it cannot preview a root change), takes back the last action (a card placed or taken off, a
 root change, the click after "complete"). A long press opens the menu as everywhere.
 The table's state is kept in the record store (poker.txt, modes.KeepsTable: at each press):
-it survives mode switches, reboots and power cuts; a meld set switch starts afresh. The rules are the
-engine's own (core/games/chord_poker_table.py)."""
+it survives mode switches, reboots and power cuts; a meld set switch starts afresh. The rules
+are the engine's own (core/games/chord_poker_table.py)."""
 
 from core import degrees
 from core.games.chord_poker_table import CHORD_POINTS, chord_sectors, going_back, is_complete
