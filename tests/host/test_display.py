@@ -287,7 +287,7 @@ EXPECTED = {
                "whole step up is", "F"]),
     # C E G entered, a long press on the empty A: the first answer, the best chord turn.
     "hand": ("click; cw 4; click; cw 3; click; cw 2; long",
-             ["1/10 best chords", "100: C 5 100"]),
+             ["1/11 best chords", "100: C 5 100"]),
     # A 4-card meld (70) for P2 (P1 deals), then the turn passes to P1.
     "score": ("cw 2; click; double", ["R1/3 >P1 0 P2 70", "4-card meld +70"]),
 }

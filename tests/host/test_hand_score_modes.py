@@ -43,9 +43,9 @@ def test_hand_entry_answers_and_a_credit_in_one_click(tmp_path):
     # (chords: G5 + C7 = 140); the knob steps through them.
     frames, console = run_script("cw 3; long; cw 1; ccw 1", flash=str(tmp_path))
     assert frames[0]["hand"] == [1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0]
-    assert console[-2] == "hand: C D E G A#/Bb; 2/39 best intervals 40: D M2 20 + Bb M2 20"
-    assert console[-1] == "hand: C D E G A#/Bb; 1/39 best chords 140: G 5 100 + C 7 40"
-    assert frames[-1]["display"][0].startswith("1/39 best chords")
+    assert console[-2] == "hand: C D E G A#/Bb; 2/40 best intervals 40: D M2 20 + Bb M2 20"
+    assert console[-1] == "hand: C D E G A#/Bb; 1/40 best chords 140: G 5 100 + C 7 40"
+    assert frames[-1]["display"][0].startswith("1/40 best chords")
     # A click plays it (1 action from the answers, 2 from entering): 140 to the pad's
     # current player (P2: P1 deals); its cards leave the hand.
     frames, console = run_script("cw 3; long; click", flash=str(tmp_path))
@@ -103,3 +103,39 @@ def test_a_round_of_the_original_through_the_pad_equals_chromawheel_score(tmp_pa
     assert frames[-1]["score"]["totals"] == [550, 90]
     assert "round 2: P2 deals, P1 plays first" in console[-1]
     assert frames[-1]["score"]["round"] == 2
+
+
+def test_meld_cards_held_marked_on_the_wheel_restrict_the_answers_as_the_cli_does(tmp_path,
+                                                                                 capsys):
+    from core import meldset as meldsets
+    from host_tools.device.files import ROOT
+    import os
+    ms = meldsets.load(os.path.join(ROOT, "core", "meldsets", "default.cwm"))
+    ids = [ms.meld_id(i) for i in range(ms.count)]
+    p5, maj = ids.index("P5"), ids.index("maj")
+    entry, cursor = notes(0, 2, 4, 7, 9, 11)         # C D E G A B
+    # To an empty sector (C#), long press: the answers; one step back: the MELD cards entry.
+    # Click: the set's melds; mark P5 and maj, back to the answers with a long press.
+    script = [switch("explorer", "hand"), entry, "cw 2; long; ccw 1",
+              "click; cw %d; click; cw %d; click; long" % (p5, maj - p5)]
+    frames, console = run_script("; ".join(script), flash=str(tmp_path))
+    assert any(line.endswith("MELD cards held: any (the deck's) (click to mark)")
+               for line in console)
+    assert any(line.endswith("MELD cards held: P5; %d/%d P5 held 1 (click: one more, double: "
+                             "none, long: the answers)" % (p5 + 1, ms.count)) for line in console)
+    assert frames[-1]["display"][0].startswith("1/")
+    shown = int(console[-1].split("; ")[1].split(" ")[0].split("/")[1])
+    assert main(["hand", "C", "D", "E", "G", "A", "B", "--melds", "P5,maj", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    turns = [kind for kind in data["best"] if data["best"][kind]["melds"]]
+    assert shown == len(turns) + len(data["melds"]) + 1
+    assert {m["id"] for m in data["melds"]} == {"P5", "maj"}
+    # After a reboot (the marks kept), every answer stepped through is a best turn, a P5 or a
+    # maj, or the MELD cards entry; a double press in the list marks none.
+    steps = ["cw 1"] * shown
+    frames, console = run_script("long; " + "; ".join(steps), flash=str(tmp_path))
+    answers = [line.split("; ", 1)[1].split(" ", 1)[1] for line in console[-shown:]]
+    assert all(a.startswith("best ") or " P5 " in a or " maj " in a or
+               a.startswith("MELD cards held: P5, maj") for a in answers), answers
+    frames, console = run_script("long; ccw 1; click; double; long; ccw 1", flash=str(tmp_path))
+    assert console[-1].endswith("MELD cards held: any (the deck's) (click to mark)")

@@ -17,6 +17,8 @@ from host_tools.sim.simulator import run_script
 # lose (a press last: a turn alone is kept with the next press).
 PLAYS = {
     "meld check": "cw 4; click; cw 3; click; cw 3; click",             # E G Bb: E dim
+    # D D G, P4 marked held, back to entering
+    "hand": "cw 2; click; click; cw 5; click; cw 3; long; ccw 1; click; cw 2; click; long; double",
     "chord poker": "cw 9; click; click; cw 4; click",                  # C7, E placed
     "looking glass": "cw 3; click; click; cw 4; click; cw 6; click; ccw 8; double",
     "bluff": "cw 10; click; cw 2; click; click; click",                # D locrian, 2 placed
@@ -87,8 +89,8 @@ def fresh(name):
 
 
 def test_the_modes_that_keep_a_table():
-    # Listen's notes are the keyboard's; the explorer's meld and root are settings; score and
-    # hand keep their own records (firmware/scorebook.py, hand.txt).
+    # Listen's notes are the keyboard's; the explorer's meld and root are settings; the score
+    # keeps its own record (firmware/scorebook.py).
     kept = [name for name in mode_names()
             if isinstance(load_mode(name, boot(MemoryRecords())), KeepsTable)]
     assert kept == [name for name in mode_names() if name in PLAYS]
