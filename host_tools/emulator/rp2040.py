@@ -97,6 +97,23 @@ def compiled(rels, tmp):
     return out
 
 
+class UsbWalk:
+    """What the emulated computer's USB host found walking a configuration descriptor
+    (rp2040js/midi_host.cjs walk()): `interfaces` {number: (class, subclass, iInterface,
+    [(endpoint address, attributes, max packet size)])}, and `midi` {"interface", "in", "out"}
+    (the MIDIStreaming interface and the endpoint numbers the host plays MIDI on) or None."""
+
+    def __init__(self, interfaces, midi):
+        self.interfaces = interfaces
+        self.midi = midi
+
+
+def _walked(found):
+    return UsbWalk({int(number): (klass, subclass, name, [tuple(e) for e in endpoints])
+                    for number, (klass, subclass, name, endpoints)
+                    in found["interfaces"].items()}, found["midi"])
+
+
 FLASH_SIZE = 2 * 1024 * 1024          # rp2040js/flash.cjs: the Pico's W25Q16JV
 CUT_STATUS = 5                        # rp2040js/flash.cjs: the harness cut the power
 
@@ -205,6 +222,9 @@ class EmulatedPico:
                                       #  what the device calls itself, read at each enumeration
         self.usb_configs = []         # [(emulated ns, the configuration descriptor the USB host
                                       #  read)]: one an enumeration
+        self.usb_walks = []           # [(emulated ns, UsbWalk)]: what the USB host found in
+                                      #  each of those descriptors (rp2040js/midi_host.cjs
+                                      #  walk(), the one reader of them)
         self.events = []
         self.resets = 0
         self._stop = threading.Event()
@@ -400,8 +420,9 @@ class EmulatedPico:
                 elif text.startswith("N ") and len(words) == 4:
                     self.usb_names.append((int(words[1]), words[2],
                                            bytes.fromhex(words[3]).decode("utf-8", "replace")))
-                elif text.startswith("C ") and len(words) == 3:
+                elif text.startswith("C ") and len(words) == 4:
                     self.usb_configs.append((int(words[1]), bytes.fromhex(words[2])))
+                    self.usb_walks.append((int(words[1]), _walked(json.loads(words[3]))))
                 elif text.startswith("M ") and len(words) == 3:
                     self.midi.append((int(words[1]), bytes.fromhex(words[2])))
 

@@ -15,7 +15,6 @@ from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import EmulatedPico
 from host_tools.sim import simulator
 from host_tools import tools
-from usb_descriptors import midi_interfaces
 
 pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
@@ -64,16 +63,16 @@ def test_deploy_and_a_sets_flash_work_with_midi_on(pico_with_midi_on, tmp_path):
     with emulate.emulated("pico", image, parts=False) as pico:
         emulate.wait_started(pico)
         # The app started MIDI: the board came back with a MIDI interface beside the REPL.
-        assert len(pico.usb_configs) == 2
-        assert not midi_interfaces(pico.usb_configs[0][1])
-        assert midi_interfaces(pico.usb_configs[-1][1])
+        assert len(pico.usb_walks) == 2
+        assert pico.usb_walks[0][1].midi is None          # (the host's walk of each one)
+        assert pico.usb_walks[-1][1].midi is not None
         report = deploy.flash_set(pico.port, ROOT + "/core/meldsets/jazz.json",
                                   progress=lambda line: None)
         assert report["melds"] == 47
         report = deploy.deploy(pico.port, "pico", progress=lambda line: None)
         assert report["started"] == "meld set jazz loaded: 47 melds"
         # After each reset the app started MIDI again.
-        assert midi_interfaces(pico.usb_configs[-1][1])
+        assert pico.usb_walks[-1][1].midi is not None
         assert [name for _, what, name in pico.usb_names if what == "midi"][-1] == "ChromaWheel"
         # Real mpremote, without its soft reset (which would take MIDI off the bus: docs/midi.md)
         done = subprocess.run([tools.tool("mpremote", "mpremote"), "connect", pico.port, "resume", "exec",
@@ -90,4 +89,4 @@ def test_safe_mode_is_the_serial_port_alone(pico_with_midi_on, tmp_path):
                       uf2=emulate.firmware_image("pico")) as pico:
         emulate.wait_started(pico)
         assert "safe mode: button held at power-up" in "\n".join(emulate.console_lines(pico))
-        assert pico.usb_configs and not [c for _, c in pico.usb_configs if midi_interfaces(c)]
+        assert pico.usb_walks and not [w for _, w in pico.usb_walks if w.midi is not None]

@@ -4,7 +4,8 @@ in the device's real configuration descriptor and plays event packets on its bul
 CircuitPython 10.2.1 has usb_midi built in, MicroPython 1.28 gets the project's driver on
 machine.USBDevice (hardware/mp_usb_midi.py), which makes the device leave the bus and come
 back with MIDI beside its serial REPL. Times are the emulator's; the wall clock only bounds
-the waits."""
+the waits. The descriptors are read by the host's own walk (midi_host.cjs walk(), reported
+beside the bytes: pico.usb_walks), the one reader of them; the tests check what it found."""
 
 import contextlib
 
@@ -14,12 +15,13 @@ from mpremote.transport_serial import SerialTransport
 from host_tools.device.link import DeviceLink
 from host_tools.emulator import circuitpy_drive, emulate
 from host_tools.emulator.rp2040 import EmulatedPico, compiled, image, put_on_ram_disk
-from usb_descriptors import AUDIO, AUDIO_CONTROL, MIDI_STREAMING, interfaces
 from waiting import wait_until
 
 pytestmark = pytest.mark.usefixtures("emulator")
 
 
+AUDIO, AUDIO_CONTROL, MIDI_STREAMING = 1, 1, 3          # USB-MIDI 1.0, appendix A
+CDC, CDC_ACM, CDC_DATA = 2, 2, 10
 NOTE_ON = bytes.fromhex("903c64")            # C4, velocity 100, channel 1
 
 
@@ -106,14 +108,19 @@ def test_start_re_enumerates_with_midi_and_the_repl_answers_through_the_same_por
     assert len(pico.usb_down) == 1 and len(pico.usb_up) == 2
     assert pico.usb_up[0] < pico.usb_down[0] < pico.usb_up[1]
     (_, cdc_only), (_, with_midi) = pico.usb_configs
-    assert [k[:2] for k in interfaces(cdc_only).values()] == [(2, 2), (10, 0)]
-    found = interfaces(with_midi)
+    (_, walked_cdc), (_, walked) = pico.usb_walks
+    assert [k[:2] for k in walked_cdc.interfaces.values()] == [(CDC, CDC_ACM), (CDC_DATA, 0)]
+    assert walked_cdc.midi is None
+    found = walked.interfaces
     assert len(with_midi) == with_midi[2] | with_midi[3] << 8      # wTotalLength
     assert with_midi[4] == 4 == len(found)                         # bNumInterfaces
     assert with_midi[:len(cdc_only)][9:] == cdc_only[9:]           # MicroPython's CDC kept
+    assert [k[:2] for k in found.values()][:2] == [(CDC, CDC_ACM), (CDC_DATA, 0)]
     assert found[2][:2] == (AUDIO, AUDIO_CONTROL) and not found[2][3]
     assert found[3][:2] == (AUDIO, MIDI_STREAMING)
     assert found[3][3] == [(0x03, 2, 64), (0x83, 2, 64)]          # bulk OUT and IN
+    # The host plays MIDI on those two (the notes below travel on them).
+    assert walked.midi == {"interface": 3, "in": 3, "out": 3}
     # The REPL still answers, on the same port, after the device came back.
     assert link.run("print(6 * 7)") == "42\r\n"
     # The host read the names: MicroPython's product name before, ours with MIDI.

@@ -7,6 +7,17 @@
 // subclass (3) interface and its two bulk endpoints (USB-MIDI 1.0, section 6); a device without
 // one (MicroPython's CDC-only configuration) simply has no MIDI.
 //
+// A real host NAKs a bulk OUT poll while it has nothing to send: rp2040js's CDC host answers
+// every poll of the serial port's OUT endpoint at once, with a zero-length packet when it has
+// no bytes, so the device re-arms the endpoint and takes a USB interrupt every few tens of
+// microseconds, forever (on MicroPython that storm cost the Pico a quarter of its power-up).
+// Here a poll with nothing to send is held (the buffer stays armed, as a NAK leaves it) and
+// answered once the serial bytes come (serialQueued()). Not for CircuitPython 10.2.1
+// (hooks.answerAtOnce): about 50 ms after it is configured, its TinyUSB panics in the USB
+// interrupt ("Can't continue xfer on inactive ep", rp2040_usb.c) when the CDC's OUT poll is
+// held, which it does not on a chip: rp2040js's controller differs from the RP2040's there;
+// so its serial port keeps rp2040js's answer at once.
+//
 // A device leaves the bus by releasing the pull-up on D+ (SIE_CTRL.PULLUP_EN; MicroPython's
 // runtime USB does so for about 50 ms, shared/tinyusb/mp_usbd_runtime.c) and comes back by
 // raising it: the host then starts over, bus reset and all, for the CDC and MIDI alike. The
@@ -57,22 +68,37 @@ function* descriptorsOf(descriptors) {
   }
 }
 
-// The Audio/MIDIStreaming interface's bulk endpoints in a configuration descriptor, or null.
+// What a configuration descriptor holds, as the host walked it: {interfaces: {number:
+// [class, subclass, iInterface, [[endpoint address, attributes, max packet size], ...]]},
+// midi: the Audio/MIDIStreaming interface's {interface, in, out} (endpoint numbers), or null}.
+// The emulator reports it beside the descriptor's bytes (pico.cjs, C events), so the tests
+// read the walk the host itself made rather than walking the bytes again.
 // Audio class endpoint descriptors are 9 bytes long (bRefresh, bSynchAddress), not 7.
-function midiEndpoints(descriptors) {
-  const found = { in: -1, out: -1, interface: -1 };
+function walk(descriptors) {
+  const interfaces = {};
+  const midi = { interface: -1, in: -1, out: -1 };
+  let current = null;
   for (const [type, at, length, inMidi] of descriptorsOf(descriptors)) {
-    if (!inMidi) continue;
     if (type === DESCRIPTOR_INTERFACE && length >= 9) {
-      if (found.interface < 0) found.interface = descriptors[at + 2];
-    } else if (type === DESCRIPTOR_ENDPOINT && length >= 7
-               && (descriptors[at + 3] & 0x3) === BULK) {
+      current = descriptors[at + 2];
+      interfaces[current] = [descriptors[at + 5], descriptors[at + 6], descriptors[at + 8], []];
+      if (inMidi && midi.interface < 0) midi.interface = current;
+    } else if (type === DESCRIPTOR_ENDPOINT && length >= 7 && current !== null) {
       const address = descriptors[at + 2];
-      if (address & 0x80) { if (found.in < 0) found.in = address & 0xf; }
-      else if (found.out < 0) found.out = address & 0xf;
+      const attributes = descriptors[at + 3];
+      interfaces[current][3].push([address, attributes, descriptors[at + 4] | (descriptors[at + 5] << 8)]);
+      if (inMidi && (attributes & 0x3) === BULK) {
+        if (address & 0x80) { if (midi.in < 0) midi.in = address & 0xf; }
+        else if (midi.out < 0) midi.out = address & 0xf;
+      }
     }
   }
-  return found.in >= 0 && found.out >= 0 ? found : null;
+  return { interfaces, midi: midi.in >= 0 && midi.out >= 0 ? midi : null };
+}
+
+// The Audio/MIDIStreaming interface's bulk endpoints in a configuration descriptor, or null.
+function midiEndpoints(descriptors) {
+  return walk(descriptors).midi;
 }
 
 // The string indexes that name the MIDI function: [what, index] for the MIDIStreaming
@@ -192,12 +218,13 @@ function inWireOrder(usb) {
 }
 
 class UsbMidiHost {
-  // hooks: onMidi(bytes) for what the device sends; onConfiguration(descriptor) with the
-  // configuration descriptor read at each enumeration; onName(what, text) for the names it
+  // hooks: onMidi(bytes) for what the device sends; onConfiguration(descriptor, walked) with
+  // the configuration descriptor read at each enumeration and what walk() found in it; onName(what, text) for the names it
   // gives its product ('product'), MIDI interface ('midi') and jacks ('jack'); onDrop(bytes)
   // when the device leaves the bus, with the serial bytes the CDC host had taken but not
   // delivered (they go first when it is back); onUp() when it comes back (the bus reset is
-  // under way).
+  // under way); answerAtOnce: answer the serial port's OUT polls at once, empty or not (see
+  // above).
   constructor(mcu, cdc, hooks = {}) {
     this.usb = mcu.usbCtrl;
     this.cdc = cdc;
@@ -205,6 +232,7 @@ class UsbMidiHost {
     this.endpoints = null;
     this.parsed = false;
     this.waiting = 0;                         // bytes the device's OUT endpoint asked for
+    this.serialPolls = [];                    // the serial port's OUT polls held (NAKed): sizes
     this.queue = [];                          // packets for the device, oldest first
     this.packer = new Packer();
     this.pullUp = false;
@@ -233,8 +261,11 @@ class UsbMidiHost {
       if (endpoint === 0 && !this.parsed && cdc.descriptorsSize !== null
           && cdc.descriptors.length === cdc.descriptorsSize) {
         this.parsed = true;
-        this.endpoints = midiEndpoints(cdc.descriptors);
-        if (this.hooks.onConfiguration) this.hooks.onConfiguration(Buffer.from(cdc.descriptors));
+        const walked = walk(cdc.descriptors);
+        this.endpoints = walked.midi;
+        if (this.hooks.onConfiguration) {
+          this.hooks.onConfiguration(Buffer.from(cdc.descriptors), walked);
+        }
       }
     };
     usb.onEndpointRead = (endpoint, size) => {
@@ -243,8 +274,14 @@ class UsbMidiHost {
         this.deliver();
         return;
       }
+      if (endpoint === cdc.outEndpoint && endpoint >= 0 && cdc.txFIFO.empty
+          && !hooks.answerAtOnce) {
+        this.serialPolls.push(size);          // NAK: answered when bytes come
+        return;
+      }
       cdcRead(endpoint, size);
     };
+    this.cdcRead = cdcRead;
     // The controller enabled again (a new tusb_init): a new device as far as the host knows.
     usb.onUSBEnabled = () => { this.startOver(); usb.resetDevice(); };
     const write = usb.writeUint32.bind(usb);
@@ -292,6 +329,7 @@ class UsbMidiHost {
     });
     while (!this.cdc.txFIFO.empty) held.push(this.cdc.txFIFO.pull());
     this.waiting = 0;
+    this.serialPolls = [];
     if (this.hooks.onDrop) this.hooks.onDrop(Buffer.from(held));
   }
 
@@ -305,7 +343,19 @@ class UsbMidiHost {
     this.parsed = false;
     this.endpoints = null;
     this.waiting = 0;
+    this.serialPolls = [];
     this.asking = null;
+  }
+
+  // Serial bytes went into the CDC host's FIFO: the polls held for them are answered now, in
+  // the order they came (a double-buffered endpoint polls with both halves at once; the one
+  // the bytes do not reach ends the transfer short, as rp2040js's CDC host answers a pair).
+  serialQueued() {
+    const { cdc } = this;
+    if (!this.serialPolls.length || cdc.outEndpoint < 0 || cdc.txFIFO.empty) return;
+    const polls = this.serialPolls;
+    this.serialPolls = [];
+    for (const size of polls) this.cdcRead(cdc.outEndpoint, size);
   }
 
   // GET_DESCRIPTOR requests on the control pipe, one at a time, as a host does after it has
@@ -367,4 +417,4 @@ class UsbMidiHost {
   }
 }
 
-module.exports = { UsbMidiHost, midiEndpoints, midiNames, unpack, Packer };
+module.exports = { UsbMidiHost, walk, midiEndpoints, midiNames, unpack, Packer };

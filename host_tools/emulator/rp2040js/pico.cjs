@@ -18,7 +18,9 @@
 //   offbus      hold what follows until the device is off the bus (at once if it is)
 // Events:
 //   M <ns> <hex>   the raw MIDI bytes the device sent, a line a transfer
-//   C <ns> <hex>   the configuration descriptor the host read (at each enumeration)
+//   C <ns> <hex> <json>   the configuration descriptor the host read (at each enumeration),
+//               and what its walk found there (midi_host.cjs walk(): the interfaces, their
+//               endpoints, the MIDI endpoints it plays on), one JSON object without spaces
 //   U <ns>      the host has configured the device (again after each re-enumeration)
 //   N <ns> <what> <hex UTF-8>   a name the device gives itself, read after configuring it:
 //               "product", "midi" (its MIDIStreaming interface), "jack"
@@ -161,15 +163,22 @@ cdc.onSerialData = (buffer) => {
 };
 // MIDI beside the CDC, and a device that leaves the bus and comes back enumerated afresh.
 const usbState = { off: false, whenOff: null };
+// CircuitPython's banner in the firmware's part of the flash (its first MB; a MicroPython
+// Pico's littlefs starts past it): its serial port is answered at once (midi_host.cjs).
+const circuitPython = Buffer.from(mcu.flash.buffer, mcu.flash.byteOffset, 0x100000)
+  .includes('Adafruit CircuitPython');
 const midiHost = new UsbMidiHost(mcu, cdc, {
+  answerAtOnce: circuitPython,
   onMidi: (bytes) => {
     if (emit) emit(`M ${Math.round(mcu.clock.nanos)} ${bytes.toString('hex')}`);
   },
   onName: (what, text) => {
     if (emit) emit(`N ${Math.round(mcu.clock.nanos)} ${what} ${Buffer.from(text).toString('hex')}`);
   },
-  onConfiguration: (descriptor) => {
-    if (emit) emit(`C ${Math.round(mcu.clock.nanos)} ${descriptor.toString('hex')}`);
+  onConfiguration: (descriptor, walked) => {
+    if (emit) {
+      emit(`C ${Math.round(mcu.clock.nanos)} ${descriptor.toString('hex')} ${JSON.stringify(walked)}`);
+    }
   },
   onDrop: (held) => {
     connected = false;
@@ -194,6 +203,7 @@ function feed() {
   const count = Math.min(cdc.txFIFO.size - cdc.txFIFO.itemCount, pending.length);
   for (let k = 0; k < count; k++) cdc.sendSerialByte(pending[k]);
   pending = pending.subarray(count);
+  if (count) midiHost.serialQueued();        // the device's OUT poll waited for them
 }
 
 // The PIO ticks on the emulated clock at each state machine's divided clock, with its delay
@@ -219,6 +229,9 @@ simulator.execute = function execute() {
         i += (reached - clock.nanos) / CYCLE_NANOS;
         clock.tick(reached - clock.nanos);
       }
+      // The host's bytes, also while the CPU sleeps: the count above jumps, and a device
+      // waiting for them (its OUT poll held, not answered empty) would sleep on.
+      feed();
     } else {
       clock.tick(core.executeInstruction() * CYCLE_NANOS);
       const now = Math.floor((clock.nanos / CYCLE_NANOS) * 256);
