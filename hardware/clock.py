@@ -9,12 +9,17 @@ it is supervisor.ticks_ms, which wraps every 2**29 (6.2 days), and the period is
 Compare ticks only with ticks_diff, or with ticks_since for a moment known to be in the past:
 past half a period ticks_diff turns negative, and ticks_since reads that as "long ago"."""
 
+import sys
 import time as _time
 
-try:                                # CircuitPython: the supervisor's ms clock, period 2**29
-    from supervisor import ticks_ms as _supervisor_ms
-except ImportError:
-    _supervisor_ms = None
+# CircuitPython: the supervisor's ms clock, period 2**29. Not looked for on MicroPython, which
+# has none: a failed import searches the flash (about 7 ms of a Pico's power-up).
+_supervisor_ms = None
+if sys.implementation.name != "micropython":
+    try:                            # CircuitPython, or its modules modelled on CPython
+        from supervisor import ticks_ms as _supervisor_ms
+    except ImportError:
+        pass
 
 PERIOD = 1 << 29 if _supervisor_ms else 1 << 30
 _MASK = PERIOD - 1

@@ -236,10 +236,14 @@ def bench_circuitpython_heap(settings=None):
 
 # The issues' bounds (median and worst us; boot ms; MIDI note-on median us or None),
 # printed beside the figures.
-GOALS = {"pico": {"latched": (1500, 3000), "boot_ms": 400, "midi_us": 2000,
-                  "usb_note": "MicroPython's start; then ours"},
-         "qtpy_rp2040": {"latched": (2500, 5000), "boot_ms": 1500, "midi_us": None,
-                         "usb_note": "its start, boot.py; then code.py"}}
+# The Pico's power-up bound is for a plain deploy (issue 35: 600 ms); the QT Py's is code.py's
+# own share, from when CircuitPython runs it (USB configured: it starts after boot.py) to the
+# first frame, beside CircuitPython's fixed waits before it.
+GOALS = {"pico": {"latched": (1500, 3000), "spin": (1500, 3000), "boot_ms": 600,
+                  "code_ms": None, "midi_us": 2000, "usb_note": "MicroPython's start; then ours"},
+         "qtpy_rp2040": {"latched": (2500, 5000), "spin": (1500, 3000), "boot_ms": None,
+                         "code_ms": 400, "midi_us": 2000,
+                         "usb_note": "CircuitPython's own start and boot.py"}}
 
 
 def report(row):
@@ -251,11 +255,17 @@ def report(row):
         goals = GOALS[name]
         median, worst = goals["latched"]
         print("  " + title)
+        bound = goals["boot_ms"]
         row("    power-up to the first frame", "%.0f ms" % figures["boot_ms"],
-            "<= %d ms" % goals["boot_ms"], figures["boot_ms"] <= goals["boot_ms"])
+            "<= %d ms" % bound if bound else "", figures["boot_ms"] <= bound if bound else None)
         if figures["usb_ms"] is not None:
             row("      of it, until the USB host sees the board", "%.0f ms" % figures["usb_ms"],
                 goals["usb_note"])
+            bound = goals["code_ms"]
+            if bound:
+                code_ms = figures["boot_ms"] - figures["usb_ms"]
+                row("      of it, code.py's own (from USB up)", "%.0f ms" % code_ms,
+                    "<= %d ms" % bound, code_ms <= bound)
         row("    knob edge to frame latched (%d detents)" % DETENTS, "%.0f / %.0f us" % (
             figures["latched_median_us"], figures["latched_worst_us"]),
             "<= %d / %d us median / worst" % (median, worst),
@@ -268,6 +278,7 @@ def report(row):
             % figures["spin_gap_ms"], figures["spin_shown"] == figures["spin_detents"])
         spin = figures["spin"]
         if spin is not None:
+            median, worst = goals["spin"]
             row("    fast spin, knob edge to frame latched", "%.0f / %.0f us" % (
                 spin["latched_median_us"], spin["latched_worst_us"]),
                 "<= %d / %d us" % (median, worst),
