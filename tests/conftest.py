@@ -50,6 +50,27 @@ def emulator():
 
 
 @pytest.fixture(scope="session")
+def deployed_image(emulator):
+    """deployed_image(board name): the path of that board's flash with the firmware deployed
+    (emulate.deployed_image: deployed once per firmware and cached), for a test to copy and
+    boot. One worker makes it; another that asks meanwhile waits for it, not deploys again.
+    The first answer holds for the session: a file edited while the tests run does not make
+    every later test deploy again."""
+    import fcntl
+    from host_tools.emulator import emulate
+    images = {}
+
+    def made(name):
+        if name not in images:
+            os.makedirs(emulate.CACHE, exist_ok=True)
+            with open(os.path.join(emulate.CACHE, "deploying.lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                images[name] = emulate.deployed_image(name, progress=lambda line: None)
+        return images[name]
+    return made
+
+
+@pytest.fixture(scope="session")
 def openscad():
     """The OpenSCAD on the PATH (None without one: the test says what to install)."""
     import shutil
@@ -222,9 +243,12 @@ def pytest_xdist_make_scheduler(config, log):
 
         def _split_scope(self, nodeid):
             if self.units is None:
-                with open(_units_file(config.option.testrunuid)) as f:
-                    self.units = json.load(f)
-            return self.units.get(nodeid, nodeid)
+                try:
+                    with open(_units_file(config.option.testrunuid)) as f:
+                        self.units = json.load(f)
+                except OSError:             # no worker wrote them: a file a unit, as loadfile
+                    self.units = {}
+            return self.units.get(nodeid, nodeid.split("::")[0])
     return ByUnit(config, log)
 
 

@@ -48,9 +48,9 @@ def flash_file(flash, path):
         return f.read()
 
 
-def test_bringup_learns_a_knob_turned_backwards(tmp_path):
+def test_bringup_learns_a_knob_turned_backwards(deployed_image, tmp_path):
     flash = str(tmp_path / "flash.img")
-    shutil.copyfile(emulate.deployed_image("pico", progress=lambda line: None), flash)
+    shutil.copyfile(deployed_image("pico"), flash)
     board = emulate.wired("pico", emulate.load_board("pico"))
     said, asked = [], []
     with EmulatedPico(flash, board) as pico:

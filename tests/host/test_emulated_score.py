@@ -19,11 +19,11 @@ def score_of(console):
     return lines[-1].split(";")[0] if lines else None
 
 
-def test_the_score_survives_a_power_cut(tmp_path):
+def test_the_score_survives_a_power_cut(deployed_image, tmp_path):
     # A flash of its own, kept from one power-up to the next: a copy of the deployed Pico's
     # (deployed once per firmware, as the other emulated-Pico tests start from).
     flash = str(tmp_path / "flash.img")
-    shutil.copyfile(emulate.deployed_image("pico", progress=lambda line: None), flash)
+    shutil.copyfile(deployed_image("pico"), flash)
     # Presses 400 ms apart: a press inside the double-press window (350 ms) would be a double.
     enter = "long; wait 400; click; wait 400; cw %d; click; wait 400; long; wait 1000" % (
         mode_names().index("score"))

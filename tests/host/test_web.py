@@ -335,13 +335,13 @@ def test_without_web_serial_the_page_says_so(chromium, site):
 # ---- the flasher over Web Serial, to the emulated Pico ---------------------------------------
 
 @pytest.fixture(scope="module")
-def pico(tmp_path_factory, emulator):
+def pico(tmp_path_factory, deployed_image):
     from host_tools.emulator import emulate
     from host_tools.emulator.rp2040 import EmulatedPico
     try:
         board = emulate.load_board("pico")
         image = str(tmp_path_factory.mktemp("pico") / "flash.img")
-        shutil.copyfile(emulate.deployed_image("pico", progress=lambda line: None), image)
+        shutil.copyfile(deployed_image("pico"), image)
     except UserError as err:
         unavailable(str(err))
     with EmulatedPico(image, board) as pico:
