@@ -252,7 +252,7 @@ def pytest_xdist_make_scheduler(config, log):
     return ByUnit(config, log)
 
 
-@pytest.hookimpl(wrapper=True)      # before every other plugin's: -m deselects, xdist groups
+@pytest.hookimpl(wrapper=True)      # before every other plugin's (-m deselects after it)
 def pytest_collection_modifyitems(config, items):
     uid = os.getenv("PYTEST_XDIST_TESTRUNUID")
     if uid and getattr(config.option, "loadgroup", False):   # a worker of --dist loadgroup
