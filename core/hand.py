@@ -94,15 +94,43 @@ class _MeldShape:
 _SCALE = 27720   # lcm(1..12): a score per card, times this, is a whole number
 
 
-def _score(play):
+# A play found in the hand is packed in one small int (a 32-bit port's hold 30 bits): the
+# rank of its points (50 - points / 10: most points first when sorted), the meld, the root and
+# the meld's positions used, a bit each (12 at most). A 14-card hand builds about 200 melds
+# and 250 ways to play them: ints, not objects, fit a small board's heap. Play objects are
+# made for what is shown.
+MAX_TENS = 50             # 500 points: the most a meld scores
+
+
+def _play_code(tens, index, root, used):
+    return (MAX_TENS - tens) << 24 | index << 16 | root << 12 | used
+
+
+def meld_of(code):
+    return code >> 16 & 0xFF
+
+
+def root_of(code):
+    return code >> 12 & 15
+
+
+def points_of(code):
+    return (MAX_TENS - (code >> 24)) * 10
+
+
+def cards_of(code):
+    used = code & 0xFFF
+    cards = 0
+    while used:
+        cards += used & 1
+        used >>= 1
+    return cards
+
+
+def _score(code):
     """A play's worth in the search: its points (tens of them: every table entry is) then its
     cards, so that of two turns with equal points the one playing more cards wins."""
-    return play.points // 10 * 64 + len(play.pcs)
-
-
-def _listing_order(play):
-    """Most points first, then in the set's order, then by root (one int: no tuple)."""
-    return ((100 - play.points // 10) << 20) | (play.index << 4) | play.root
+    return (MAX_TENS - (code >> 24)) * 64 + cards_of(code)
 
 
 def _rotate(mask, steps):
@@ -111,11 +139,22 @@ def _rotate(mask, steps):
 
 
 class HandSearch:
-    """Searches hands against one meld set (the set's shapes are read once)."""
+    """Searches hands against one meld set (each meld's shape is read once, when first
+    needed: a device spreads the reading over the steps of its first search).
+
+    melds() and best() answer at once. A device that must keep its knob live asks for the
+    same answers a step at a time: listing() and turn() give jobs (Listing, TurnJob) whose
+    step() does a small bounded piece of the work."""
 
     def __init__(self, meldset):
         self.meldset = meldset
-        self.shapes = [_MeldShape(meldset, i) for i in range(meldset.count)]
+        self._shapes = [None] * meldset.count
+
+    def shape(self, i):
+        shape = self._shapes[i]
+        if shape is None:
+            shape = self._shapes[i] = _MeldShape(self.meldset, i)
+        return shape
 
     # -- every meld the hand builds ------------------------------------------------------------
 
@@ -124,7 +163,7 @@ class HandSearch:
         (required positions, optional positions the hand can also fill), or None when a
         required card is missing. Positions are indexes into the meld's codes. held_mask: the
         hand's pitch classes seen from the root (the required ones are known held)."""
-        shape = self.shapes[i]
+        shape = self.shape(i)
         if shape.simple:
             required = []
             optional = []
@@ -134,7 +173,6 @@ class HandSearch:
                 elif held_mask >> shape.offsets[k] & 1:
                     optional.append(k)
             return required, optional
-        shape = self.shapes[i]
         left = bytearray(counts)
         required = []
         optional = []
@@ -154,62 +192,106 @@ class HandSearch:
                     optional.append(k)
         return required, optional
 
-    def _play(self, i, root, positions):
-        shape = self.shapes[i]
-        positions = sorted(positions)
-        codes = bytes([shape.codes[k] for k in positions])
-        pcs = bytes([(root + shape.offsets[k]) % 12 for k in positions])
-        return Play(i, root, codes, pcs, shape.points(len(pcs)), shape.kind)
+    def _code(self, i, root, positions):
+        """A play packed in an int (see _play_code): meld i at root on `positions`."""
+        used = 0
+        for k in positions:
+            used |= 1 << k
+        return _play_code(self.shape(i).points(len(positions)) // 10, i, root, used)
+
+    def play(self, code):
+        """The Play a packed play stands for (positions in card order)."""
+        i = meld_of(code)
+        root = root_of(code)
+        shape = self.shape(i)
+        codes = bytearray()
+        pcs = bytearray()
+        for k in range(len(shape.codes)):
+            if code >> k & 1:
+                codes.append(shape.codes[k])
+                pcs.append((root + shape.offsets[k]) % 12)
+        return Play(i, root, bytes(codes), bytes(pcs), points_of(code), shape.kind)
+
+    def cards(self, code):
+        """A packed play's cards as the two packed counts (lo, hi) of _packed()."""
+        shape = self.shape(meld_of(code))
+        root = root_of(code)
+        lo = hi = 0
+        for k in range(len(shape.codes)):
+            if code >> k & 1:
+                pc = (root + shape.offsets[k]) % 12
+                if pc < 6:
+                    lo += 1 << 5 * pc
+                else:
+                    hi += 1 << 5 * (pc - 6)
+        return lo, hi
 
     def _candidates(self, counts, held=None, kind=None):
         """(meld index, root, required, optional) for every meld of the set (or of `held`; of
         `kind` when given) whose required cards the hand holds, at every root."""
-        mask = 0
-        for pc in range(12):
-            if counts[pc]:
-                mask |= 1 << pc
-        seen = [_rotate(mask, -root) for root in range(12)]   # the hand seen from each root
+        seen = _seen_from_each_root(counts)
         found = []
-        for i in range(len(self.shapes)):
-            if held is not None and i not in held:
-                continue
-            shape = self.shapes[i]
-            if kind is not None and shape.kind != kind:
-                continue
-            for root in range(12):
-                if shape.required_mask & ~seen[root]:
-                    continue
-                fit = self._fit(i, root, counts, seen[root])
-                if fit is not None:
-                    found.append((i, root, fit[0], fit[1]))
+        for i in range(self.meldset.count):
+            self._meld_candidates(i, counts, seen, held, kind, found)
         return found
+
+    def _meld_candidates(self, i, counts, seen, held, kind, found):
+        """Meld i's candidates appended to `found` (see _candidates)."""
+        if held is not None and i not in held:
+            return
+        if kind is not None and self.meldset.kind(i) != kind:
+            return
+        shape = self.shape(i)
+        for root in range(12):
+            if shape.required_mask & ~seen[root]:
+                continue
+            fit = self._fit(i, root, counts, seen[root])
+            if fit is not None:
+                found.append((i, root, fit[0], fit[1]))
 
     def melds(self, counts, held=None):
         """Every meld the hand builds, each with every optional card the hand holds: a list of
         Play, most points first, then in the set's order, then by root."""
-        plays = []
-        for i, root, required, optional in self._candidates(counts, held):
-            plays.append(self._play(i, root, required + optional))
-        plays.sort(key=_listing_order)
-        return plays
+        job = self.listing(counts, held)
+        while not job.step():
+            pass
+        return [self.play(code) for code in job.found]
+
+    def listing(self, counts, held=None):
+        """melds() as a job (Listing): each step() lists one meld's plays, packed."""
+        return Listing(self, counts, held)
 
     # -- the best turn of each type ------------------------------------------------------------
 
     def _variants(self, counts, kind, held):
-        """Every way to play a meld of `kind` from the hand: each fitting meld and root with
-        each subset of its holdable optional cards. Playing fewer optional cards can free a
-        card for another meld, so the turn search needs them all."""
+        """Every way to play a meld of `kind` from the hand (packed): each fitting meld and
+        root with each subset of its holdable optional cards (playing fewer optional cards
+        can free a card for another meld, so the turn search needs them all), once for each
+        meld and set of cards (a meld at two roots may take the same cards: the tritone, the
+        augmented triad), its first. Built meld by meld: a small board's heap holds one
+        meld's candidates at a time."""
+        seen = _seen_from_each_root(counts)
         variants = []
-        for i, root, required, optional in self._candidates(counts, held, kind):
-            subsets = 1 << len(optional)
-            if subsets > MAX_OPTIONAL_VARIANTS:
-                subsets = MAX_OPTIONAL_VARIANTS
-            for subset in range(subsets - 1, -1, -1):
-                positions = list(required)
-                for b in range(len(optional)):
-                    if subset >> b & 1:
-                        positions.append(optional[b])
-                variants.append(self._play(i, root, positions))
+        fits = []
+        taken = []                # the cards (lo, hi) of meld i's variants so far
+        for i in range(self.meldset.count):
+            del fits[:]
+            del taken[:]
+            self._meld_candidates(i, counts, seen, held, kind, fits)
+            for _, root, required, optional in fits:
+                subsets = 1 << len(optional)
+                if subsets > MAX_OPTIONAL_VARIANTS:
+                    subsets = MAX_OPTIONAL_VARIANTS
+                for subset in range(subsets - 1, -1, -1):
+                    positions = list(required)
+                    for b in range(len(optional)):
+                        if subset >> b & 1:
+                            positions.append(optional[b])
+                    code = self._code(i, root, positions)
+                    cards = self.cards(code)
+                    if cards not in taken:
+                        taken.append(cards)
+                        variants.append(code)
         return variants
 
     def best(self, counts, kind, held=None):
@@ -217,48 +299,116 @@ class HandSearch:
         the melds on disjoint cards with the most points, then the most cards. `held`: a list of
         meld indexes (MELD cards held, repeats allowed), each playing at most one meld; None:
         the deck's MELD cards."""
+        job = self.turn(counts, kind, held)
+        while not job.step(1000):
+            pass
+        return job.result()
+
+    def turn(self, counts, kind, held=None):
+        """best() as a job (TurnJob): its plays are listed here, at once; each step() then
+        searches a few sets of them."""
         wanted = None
         if held is not None:
             wanted = []
             for i in held:
                 if i not in wanted:
                     wanted.append(i)
-        variants = self._deduplicated(self._variants(counts, kind, wanted))
-        if not variants:
-            return 0, []
-        turn = _TurnSearch(variants, self._copies(variants, held))
-        score, chosen = turn.run(counts)
-        chosen = [variants[v] for v in chosen]
-        chosen.sort(key=lambda p: (-p.points, p.index, p.root))
-        return score // 64 * 10, chosen
+        variants = self._variants(counts, kind, wanted)
+        return TurnJob(self, variants, self._copies(variants, held), counts)
 
     def _copies(self, variants, held):
         """MELD cards of each meld in the variants: {meld index: copies}."""
         copies = {}
-        for play in variants:
-            i = play.index
+        for code in variants:
+            i = meld_of(code)
             if i not in copies:
                 if held is not None:
                     copies[i] = held.count(i)
                 else:
-                    copies[i] = DECK_INTERVAL_COPIES if self.shapes[i].kind == 0 else 1
+                    copies[i] = DECK_INTERVAL_COPIES if self.shape(i).kind == 0 else 1
         return copies
-
-    def _deduplicated(self, variants):
-        """One variant for each meld and set of cards (a meld at two roots may take the same
-        cards: the tritone, the augmented triad), its first."""
-        kept = []
-        seen = {}
-        for play in variants:
-            key = bytes(counts_of(play.pcs)) + bytes((play.index,))
-            if key not in seen:
-                seen[key] = True
-                kept.append(play)
-        return kept
 
     def best_turns(self, counts, held=None):
         """The best turn of each type: a list of three (points, [Play, ...])."""
         return [self.best(counts, kind, held) for kind in range(3)]
+
+
+def _seen_from_each_root(counts):
+    """The hand's pitch classes (a 12-bit mask) seen from each root."""
+    mask = 0
+    for pc in range(12):
+        if counts[pc]:
+            mask |= 1 << pc
+    return [_rotate(mask, -root) for root in range(12)]
+
+
+class Listing:
+    """HandSearch.melds() a meld at a time: step() lists the next meld's plays and says True
+    once every meld is listed and `found` (packed plays: HandSearch.play() makes a Play of
+    one) sorted: most points first, then in the set's order, then by root."""
+
+    def __init__(self, search, counts, held):
+        self.search = search
+        self.counts = bytes(counts)
+        self.held = held
+        self.seen = _seen_from_each_root(counts)
+        self.next = 0
+        self.found = []
+        self.done = False
+
+    def step(self):
+        if self.done:
+            return True
+        search = self.search
+        if self.next < search.meldset.count:
+            fits = []
+            search._meld_candidates(self.next, self.counts, self.seen, self.held, None, fits)
+            for i, root, required, optional in fits:
+                self.found.append(search._code(i, root, required + optional))
+            self.next += 1
+            return False
+        self.found.sort()         # the packing's order is the listing's
+        self.done = True
+        return True
+
+
+class TurnJob:
+    """The best turn of one kind, searched a few steps at a time: step(n) searches up to n
+    sets of plays and says True once the search is over; result() is the best turn found so
+    far, (points, [Play, ...]), and the best of all once done. The search finds a good turn
+    early (the richest plays per card first) and spends most of its steps proving that
+    nothing beats it."""
+
+    def __init__(self, search, variants, copies, counts):
+        self.search = search
+        self.variants = variants
+        self.done = not variants
+        self._result = (0, (0, []))
+        if variants:
+            self.turn = _TurnSearch(search, variants, copies)
+            self.steps = self.turn.steps(counts)
+
+    def step(self, n=1):
+        if self.done:
+            return True
+        for _ in self.steps:
+            n -= 1
+            if n <= 0:
+                return False
+        self.result()
+        self.done = True
+        self.variants = self.turn = self.steps = None     # the plays not chosen: freed
+        return True
+
+    def result(self):
+        if self.done:
+            return self._result[1]
+        turn = self.turn
+        if self._result[0] != turn.best:
+            chosen = [self.search.play(self.variants[turn.order[j]]) for j in turn.best_chain]
+            chosen.sort(key=lambda p: (-p.points, p.index, p.root))
+            self._result = (turn.best, (turn.best // 64 * 10, chosen))
+        return self._result[1]
 
 
 _GUARD = 0x21084210   # bit 4 of each of six 5-bit fields: a borrow out of a field clears it
@@ -276,7 +426,8 @@ def _packed(counts):
 
 
 class _TurnSearch:
-    """The best turn of one type from its variants (Play) and MELD cards ({meld: copies}).
+    """The best turn of one type from its variants (packed plays) and MELD cards ({meld:
+    copies}).
 
     A branch and bound over the sets of plays. Every set is searched as one sequence in a fixed
     order (meld by meld, richest per card first; each meld's variants richest per card first;
@@ -286,14 +437,14 @@ class _TurnSearch:
     scans fewer, and bounds the rest of its candidates by their best rate per card and by
     their melds' best plays."""
 
-    def __init__(self, variants, copies):
+    def __init__(self, search, variants, copies):
         # Scores stay small ints (a 32-bit port's are 31 bits: a sum of scaled scores would
         # be a long int, allocated at every step); only a rate per card is scaled, to be exact.
-        scores = [_score(play) for play in variants]
-        per_card = [scores[v] * _SCALE // len(variants[v].pcs) for v in range(len(variants))]
+        scores = [_score(code) for code in variants]
+        per_card = [scores[v] * _SCALE // cards_of(variants[v]) for v in range(len(variants))]
         groups = {}
         for v in range(len(variants)):
-            groups.setdefault(variants[v].index, []).append(v)
+            groups.setdefault(meld_of(variants[v]), []).append(v)
         order = []
         for i in groups:
             rate = 0
@@ -312,19 +463,22 @@ class _TurnSearch:
             group.sort(key=lambda v: -per_card[v])
             self.order += group
             self.meld_of += [m] * len(group)
+        self.best = 0
+        self.best_chain = []
         self.gain = [scores[v] for v in self.order]
         self.rate = [per_card[v] for v in self.order]
         self.need_lo = []
         self.need_hi = []
         self.need_cards = []
         for v in self.order:
-            lo, hi = _packed(counts_of(variants[v].pcs))
+            lo, hi = search.cards(variants[v])
             self.need_lo.append(lo)
             self.need_hi.append(hi)
-            self.need_cards.append(len(variants[v].pcs))
+            self.need_cards.append(cards_of(variants[v]))
 
-    def run(self, counts):
-        """(score, [variant, ...]) of the best turn from the hand's counts."""
+    def steps(self, counts):
+        """The search from the hand's counts, a step (a set of plays) at each yield; `best`
+        and `best_chain` (positions in `order`) say the best turn found so far."""
         cards = 0
         for pc in range(12):
             cards += counts[pc]
@@ -334,8 +488,7 @@ class _TurnSearch:
         self.taken = bytearray(len(self.copies))
         lo, hi = _packed(counts)
         everything = [j for j in range(len(self.order)) if self.copies[self.meld_of[j]]]
-        self._search(self._fitting(everything, 0, lo, hi, -1), 0, lo, hi, cards)
-        return self.best, [self.order[j] for j in self.best_chain]
+        yield from self._search(self._fitting(everything, 0, lo, hi, -1), 0, lo, hi, cards)
 
     def _fitting(self, cands, first, lo, hi, full):
         """The candidates from position `first` on whose cards (lo, hi) holds, but for meld
@@ -387,6 +540,7 @@ class _TurnSearch:
         if score > self.best:
             self.best = score
             self.best_chain = list(self.chain)
+        yield
         rates, sums = self._suffix_bounds(cands)
         for q in range(len(cands)):
             # The plays left earn a whole number, at most the rate's share of the cards left.
@@ -409,7 +563,7 @@ class _TurnSearch:
             left_hi = ((hi | _GUARD) - self.need_hi[j]) & _FIELDS
             full = meld if self.taken[meld] >= self.copies[meld] else -1
             self.chain.append(j)
-            self._search(self._fitting(cands, q, left_lo, left_hi, full), score + self.gain[j],
-                         left_lo, left_hi, cards - self.need_cards[j])
+            yield from self._search(self._fitting(cands, q, left_lo, left_hi, full), gain,
+                                    left_lo, left_hi, left)
             self.chain.pop()
             self.taken[meld] -= 1

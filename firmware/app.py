@@ -25,11 +25,12 @@ from hardware.clock import ticks_add, ticks_diff, ticks_since
 from hardware.presses import PressDetector
 
 from firmware import crashes, render, services
-from firmware.modes import Context, LightsNotes, TurnRotates, load_mode
+from firmware.modes import Context, LightsNotes, TurnRotates, Works, load_mode
 from firmware.services import BUSY, REST_MS, RESTED, SHOWN
 from firmware.settings import Settings
 
 ERROR_SHOW_MS = 1500
+WORK_MS = 8          # a pass's share of the mode's work (modes.Works): a turn waits no longer
 # A press event (hardware/presses.py: CLICK 1, DOUBLE 2, LONG 3) -> the mode's method.
 _PRESSES = (None, "on_click", "on_double", "on_long")
 
@@ -70,6 +71,8 @@ class App:
         self.rendered_at = ticks_add(self.now, -self.frame_ms)
         self.input_at = ticks_add(self.now, -REST_MS)     # the last turn, press or notes
         self.busy = False             # a service has more work: the loop comes back at once
+        self.work_until = self.now    # the end of a pass's share of the mode's work
+        self.time_left = self._time_left      # made once: a work share allocates nothing
         self.stopped = False
         self.crashed = None           # what a pass the knob asked for raised
         self.ticking = False          # a pass is running
@@ -287,6 +290,7 @@ class App:
         self.rotates = isinstance(active, TurnRotates) and active.rotates()
         self.lights = isinstance(active, LightsNotes) and active.lights_notes()
         self.presses.at_once = getattr(active, "clicks_at_once", False)   # card entry
+        self.works = isinstance(active, Works)
 
     # ---- the pass: nothing below allocates unless something happened ------------------------
 
@@ -343,7 +347,26 @@ class App:
             if settled:
                 self.dirty = True
                 shown = False
+        if shown and self.works and self.active.has_work():
+            shown = not self._work(now)
         return shown
+
+    def _work(self, now):
+        """A share of the active mode's work between passes (modes.Works): True when what it
+        shows changed."""
+        self.work_until = ticks_add(now, WORK_MS)
+        try:
+            changed = self.active.work(self.time_left)
+        except Exception as err:
+            self.failed(err)
+            return False
+        if changed:
+            self.dirty = True
+            self.console.due = True
+        return changed
+
+    def _time_left(self):
+        return ticks_diff(self.work_until, self.hw.clock.ticks_ms()) > 0
 
     def _walk(self, now, shown):
         """The services, in order; the calm they see (firmware/services.py) drops to SHOWN
@@ -360,7 +383,9 @@ class App:
                 busy = True
                 if calm == RESTED:
                     calm = SHOWN
-        self.busy = busy
+        # The mode's work waiting (modes.Works) brings the loop back at once too, but only
+        # once the LEDs show its state: a frame held back by the frame rate waits for time.
+        self.busy = busy or (shown and self.works and self.active.has_work())
 
     def _fast(self, now, steps):
         """The LEDs' answer before anything else, where the active mode offers a fast path

@@ -194,6 +194,21 @@ def kept_file(name):
     return name.replace(" ", "_") + ".txt"
 
 
+class Works:
+    """Opt-in (a mixin beside Mode): work the mode does between passes, a small piece at a
+    time, so that the knob stays live while it runs (the hand's search). Once the LEDs show
+    the mode's state, the app asks has_work() and, while it is True, calls work(time_left):
+    the mode does pieces while time_left() is True (the pass's share of a few ms; in the
+    simulator's virtual time, until the work is done) and returns True when what render()
+    or describe() show changed. While it has work the loop does not sleep."""
+
+    def has_work(self):
+        return False
+
+    def work(self, time_left):
+        return False
+
+
 def mode_names():
     return list(MODES)
 

@@ -34,11 +34,12 @@ ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white
 LEFT_LEVEL = 130          # a card the meld shown does not use: about 10 on the wire at 64
 USED_WHITE = 120
 ANSWER_ROOT_WHITE = 230
+SETS_A_PIECE = 2          # sets of plays searched in a piece of work (about 2 ms each on a Pico)
 HELD = "MELD cards"       # the answers' last entry: which MELD cards the answers may use
 MAX_HELD = 16             # MELD cards marked held (5 are dealt)
 
 
-class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
+class Mode(modes.KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
 
     kept_per_set = False      # the cards are notes; the MELD cards are kept by their ids
     state_format = 2          # 1: the 12 counts alone
@@ -56,10 +57,8 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         self.set_changed()
 
     def set_changed(self):
-        # The search's shapes (one per meld) are built when the answers are first asked for:
-        # entering cards needs none of them (the mode fits a small heap).
         self.search = None
-        self.answers = None
+        self._restart()
         if self._kept is not None:        # another set: its melds are not the cards marked
             self.held = []
             self.marking = False
@@ -83,6 +82,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         self.counts[:] = raw[:12]
         self.cursor = raw[12] if len(raw) > 12 else 0
         self.held = held
+        self._restart()
         return True
 
     def load_state(self):
@@ -101,25 +101,92 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
     def cards(self):
         return sum(self.counts)
 
-    def _answer(self):
-        """The answers: the best turn of each type that has one, then every meld. Searched
-        when asked for (the answers shown), not at every card: a click stays quick."""
-        answers = []
+    # ---- the search, between passes (modes.Works): the knob stays live -----------------------
+    # It starts at every change of the hand or of the MELD cards held, so the answers are
+    # ready, or nearly, when asked for: the listing of every meld first, then the best turn of
+    # each type, each shown as soon as found and marked "searching" until proven.
+
+    def _restart(self):
+        self.listing = None
+        self.jobs = [None, None, None]
+        self.kind = 0
+        self.answers = None
+        self.shown = []
+        self.searching = self.cards() > 0
+
+    def has_work(self):
+        return self.searching
+
+    def work(self, time_left):
+        changed = False
+        while self.searching and time_left():
+            if self._work_piece():
+                changed = True
+        return changed and self.answering
+
+    def _work_piece(self):
+        """One bounded piece of the search: True when the answers changed."""
         if self.search is None:
-            self.search = HandSearch(self.ctx.meldset)
+            self.search = HandSearch(self.ctx.meldset)   # each meld read as the listing goes
         held = self.held or None
-        if self.cards():
-            for kind in range(3):
-                points, plays = self.search.best(self.counts, kind, held)
+        if self.listing is None:
+            self.listing = self.search.listing(self.counts, held)
+            return False
+        if not self.listing.done:
+            if self.listing.step():
+                self._build_answers()
+                return True
+            return False
+        job = self.jobs[self.kind]
+        if job is None:
+            self.jobs[self.kind] = self.search.turn(self.counts, self.kind, held)
+            return False
+        before = job.result()[0]
+        done = job.step(SETS_A_PIECE)
+        if done:
+            self.kind += 1
+            self.searching = self.kind < 3
+        if done or job.result()[0] != before:
+            self._build_answers()
+            return True
+        return False
+
+    def _build_answers(self):
+        """The answers: the best turn of each type found so far (`answers`: (label, points,
+        plays)), then every meld (the listing's plays, not copied: a 14-card hand builds about
+        200), then the MELD cards held. None while the listing is not done."""
+        answers = []
+        for kind in range(3):
+            job = self.jobs[kind]
+            if job is not None:
+                points, plays = job.result()
                 if plays:
                     answers.append((KIND_PLURALS[kind], points, plays))
-            answers.sort(key=lambda a: -a[1])
-            for play in self.search.melds(self.counts, held):
-                answers.append((None, play.points, [play]))
-        answers.append((HELD, 0, []))
+        answers.sort(key=lambda a: -a[1])
         self.answers = answers
-        if self.selected >= len(answers):
+        if self.selected >= self._count():
             self.selected = 0
+        self._show()
+
+    def _show(self):
+        """The plays of the answer selected, for render() (which makes nothing)."""
+        label, points, plays = self._entry(self.selected)
+        self.shown = [] if label == HELD else [plays] if label is None else plays
+
+    def _count(self):
+        return len(self.answers) + len(self.listing.found) + 1
+
+    def _entry(self, k):
+        """Answer k: (label, points, plays) for a best turn; (None, points, play) for a meld;
+        (HELD, 0, None) for the MELD cards held."""
+        turns = len(self.answers)
+        if k < turns:
+            return self.answers[k]
+        listed = self.listing.found
+        if k < turns + len(listed):
+            play = self.search.play(listed[k - turns])
+            return None, play.points, play
+        return HELD, 0, None
 
     # ---- events -------------------------------------------------------------------------
 
@@ -127,8 +194,10 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         self.blink_restart(self.ctx.now)
         if self.marking:
             self.mark = (self.mark + steps) % self.ctx.meldset.count
-        elif self.answering and self.answers:
-            self.selected = (self.selected + steps) % len(self.answers)
+        elif self.answering:
+            if self.answers is not None:
+                self.selected = (self.selected + steps) % self._count()
+                self._show()
         else:
             self.cursor = (self.cursor + steps) % 12
         self.hint = None
@@ -144,9 +213,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
     def _changed(self):
         self.keep_state()
         self.selected = 0
-        self.answers = None
-        if self.answering:
-            self._answer()
+        self._restart()
 
     def on_click(self):
         self.blink_restart(self.ctx.now)
@@ -157,11 +224,15 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         if not self.answering:
             self._add(1)
             return
-        label, points, plays = self.answers[self.selected]
+        if self.answers is None:          # still searching: nothing shown to play yet
+            return
+        label, points, plays = self._entry(self.selected)
         if label == HELD:
             self.marking = True
             self.mark = self.held[0] if self.held else 0
             return
+        if label is None:
+            plays = [plays]
         from firmware import scorebook      # the pad's code, loaded when first credited
         words = scorebook.credit(self.ctx, points)
         for play in plays:
@@ -172,7 +243,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
             if play.index in self.held:
                 self.held.remove(play.index)
         self._changed()
-        if len(self.answers) == 1:        # no meld left: back to entering
+        if not self.cards():
             self.answering = False
 
     # ---- the MELD cards held ----------------------------------------------------------
@@ -191,12 +262,14 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         else:
             self.hint = "at most %d MELD cards marked" % MAX_HELD
         self.keep_state()
+        self._restart()
 
     def _leave_marking(self):
         self.marking = False
-        self.answers = None
-        self._answer()
         self.selected = 0
+        self.shown = []
+        if self.listing is not None and self.listing.done:
+            self._build_answers()
 
     def on_double(self):
         self.blink_restart(self.ctx.now)
@@ -205,6 +278,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         if self.marking:
             self.held = []
             self.keep_state()
+            self._restart()
         elif self.answering:
             self.answering = False
         else:
@@ -225,7 +299,8 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
             self.answering = True
             self.selected = 0
             self.keep_state()             # the cursor, turned since the last card
-            self._answer()
+            if self.listing is not None and self.listing.done:
+                self._build_answers()
         else:
             modes.KeepsTable.on_long(self)     # the menu
 
@@ -240,7 +315,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         if self.marking:
             self._render_meld_card(frame)
             return
-        if self.answering and self.answers and self.answers[self.selected][2]:
+        if self.answering and self.answers is not None and self.shown:
             self._render_answer(frame)
             return
         for sector in range(12):
@@ -256,8 +331,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         for sector in range(12):
             if self.counts[sector]:
                 paint_sector(frame, sector, CARD, LEFT_LEVEL)
-        plays = self.answers[self.selected][2]
-        for play in plays:
+        for play in self.shown:
             for pc in play.pcs:
                 paint_kind(frame, pc, play.kind, 255,
                            ANSWER_ROOT_WHITE if pc == play.root else USED_WHITE)
@@ -297,16 +371,17 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
                                                " x%d" % self.held.count(i)) for i in names)
 
     def _answer_name(self, k):
-        label, points, plays = self.answers[k]
+        label, points, plays = self._entry(k)
         if label == HELD:
             return "MELD cards held: %s (click to mark)" % self._held_text()
         if label is None:
-            text = self._play_name(plays[0])
-            if plays[0].c_root:
-                text += " (C root: draw %d)" % len(plays[0].pcs)
+            text = self._play_name(plays)
+            if plays.c_root:
+                text += " (C root: draw %d)" % len(plays.pcs)
             return text
-        return "best %s %d: %s" % (label, points, " + ".join(self._play_name(p)
-                                                               for p in plays))
+        job = self.jobs[KIND_PLURALS.index(label)]
+        return "best %s %d%s: %s" % (label, points, "" if job.done else " (searching)",
+                                     " + ".join(self._play_name(p) for p in plays))
 
     def describe(self):
         head = "hand: %s" % self._hand_text()
@@ -322,16 +397,20 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         if not self.answering:
             return "%s; %d cards; cursor %s (long press on an empty sector: the answers)" % (
                 head, self.cards(), pc_label(self.cursor))
-        if len(self.answers) == 1:
+        if self.answers is None:
+            return "%s; searching the melds of %d cards" % (head, self.cards())
+        if self._count() == 1:
             return "%s; no meld (%s)" % (head, self._answer_name(0))
-        return "%s; %d/%d %s" % (head, self.selected + 1, len(self.answers),
+        return "%s; %d/%d %s" % (head, self.selected + 1, self._count(),
                                  self._answer_name(self.selected))
 
     def display(self):
         if self.marking:
             i = self.mark
             return "%s held %d" % (self.ctx.meldset.meld_id(i), self.held.count(i))
-        if self.answering and self.answers:
-            return "%d/%d %s" % (self.selected + 1, len(self.answers),
+        if self.answering and self.answers is not None:
+            return "%d/%d %s" % (self.selected + 1, self._count(),
                                  self._answer_name(self.selected))
+        if self.answering:
+            return "searching..."
         return None

@@ -263,3 +263,38 @@ def test_meld_cards_held_each_play_once():
     assert points == 100 and len(best) == 1
     listed = search.melds(counts, [p5])
     assert listed and all(p.index == p5 for p in listed)
+
+
+def test_jobs_step_by_step_give_the_one_shot_answers_and_a_valid_turn_at_every_step():
+    # A device searches a few steps a pass (its knob stays live): each best-so-far is a turn
+    # played from the hand, never falling, and the last is best()'s; the listing is melds().
+    ms = default_set()
+    search = searcher()
+    for seed in range(1, 40, 3):
+        counts = counts_of(deal(seed))
+        listing = search.listing(counts)
+        steps = 0
+        while not listing.step():
+            steps += 1
+        assert steps == ms.count
+        plays = [search.play(code) for code in listing.found]
+        assert [(p.index, p.root, p.pcs) for p in plays] == [
+            (p.index, p.root, p.pcs) for p in search.melds(counts)]
+        for kind in range(3):
+            job = search.turn(counts, kind)
+            last = -1
+            while True:
+                done = job.step(3)
+                points, plays = job.result()
+                used = bytearray(12)
+                for play in plays:
+                    for pc in play.pcs:
+                        used[pc] += 1
+                assert all(used[pc] <= counts[pc] for pc in range(12)), (seed, kind)
+                assert points == sum(p.points for p in plays) and points >= last
+                last = points
+                if done:
+                    break
+            final = search.best(counts, kind)
+            assert (points, [(p.index, p.root) for p in plays]) == (
+                final[0], [(p.index, p.root) for p in final[1]]), (seed, kind)
