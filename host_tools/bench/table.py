@@ -25,6 +25,7 @@ SEED = 20261126
 HAND_BOUND_ACTIONS = 30
 CREDIT_BOUND_ACTIONS = 2
 HAND_BOUND_MS = 100
+LONG_MS = 700             # hardware/presses.py: the long press that asks for the answers
 
 
 def seeded_hand(seed=SEED, size=14):
@@ -116,24 +117,39 @@ def ask(mode, setup, script, answer):
     return bool(console) and console[-1].startswith(answer), console[-1] if console else ""
 
 
+# The search as the hand mode runs it (firmware/modes/hand.py): the listing a meld a step,
+# then each type's turn job a couple of sets a step, from the last card on. Times: the listing,
+# every type's first turn found (the answers a long press shows, "searching" where not yet
+# proven), and every turn proven.
 _MPY_HAND = """
 import sys, time, json
 sys.path[:0] = [ROOT]
 from core import meldset
 from core.hand import HandSearch, counts_of
 ms = meldset.load(SET)
-t0 = time.ticks_us()
 search = HandSearch(ms)
-t1 = time.ticks_us()
+for i in range(ms.count):
+    search.shape(i)
 counts = counts_of(HAND)
-listed = search.melds(counts)
+t0 = time.ticks_us()
+listing = search.listing(counts)
+while not listing.step():
+    pass
+t1 = time.ticks_us()
+jobs = [search.turn(counts, kind) for kind in range(3)]
+firsts = 0
+for job in jobs:
+    while not job.done and not job.result()[1]:
+        job.step(1)
 t2 = time.ticks_us()
-turns = search.best_turns(counts)
+for job in jobs:
+    while not job.step(2):
+        pass
 t3 = time.ticks_us()
-print(json.dumps({"index_ms": time.ticks_diff(t1, t0) / 1000,
-                  "melds_ms": time.ticks_diff(t2, t1) / 1000,
-                  "best_ms": time.ticks_diff(t3, t2) / 1000, "melds": len(listed),
-                  "points": [t[0] for t in turns]}))
+print(json.dumps({"melds_ms": time.ticks_diff(t1, t0) / 1000,
+                  "first_ms": time.ticks_diff(t2, t0) / 1000,
+                  "best_ms": time.ticks_diff(t3, t1) / 1000, "melds": len(listing.found),
+                  "points": [job.result()[0] for job in jobs]}))
 """
 
 
@@ -215,9 +231,11 @@ def report(row):
         row("  emulated Pico (rp2 port)", "skipped (%s)" % err)
         return
     total = figures["melds_ms"] + figures["best_ms"]
-    row("  emulated Pico: set index / melds / best turns", "%.0f / %.0f / %.0f ms" % (
-        figures["index_ms"], figures["melds_ms"], figures["best_ms"]))
-    row("  emulated Pico: answered after the last card", "%.0f ms" % total,
+    row("  emulated Pico: every meld listed after the last card", "%.0f ms" % figures["melds_ms"],
+        "<= %d ms" % HAND_BOUND_MS, figures["melds_ms"] <= HAND_BOUND_MS)
+    row("  emulated Pico: each type's first best turn after the last card",
+        "%.0f ms" % figures["first_ms"], "the long press asking takes %d ms" % LONG_MS)
+    row("  emulated Pico: every best turn proven after the last card", "%.0f ms" % total,
         "<= %d ms" % HAND_BOUND_MS, total <= HAND_BOUND_MS)
 
 
