@@ -378,7 +378,6 @@ class UsbMidi:
         got = False
         if result == _XFER_OK:
             got = self._unpack(count)
-        self._kick(None)
         if got and self.on_receive is not None and not self._heard_queued:
             # not from here: this is the TinyUSB task, where a print that waits for the
             # serial port would raise ("TinyUSB callback can't recurse")
@@ -387,6 +386,9 @@ class UsbMidi:
                 micropython.schedule(self._heard_bound, None)
             except RuntimeError:              # the queue is full: the program's poll reads it
                 self._heard_queued = False
+        # The OUT endpoint armed again after on_receive's pass (the scheduler keeps the order):
+        # the LEDs first; the host holds what it has meanwhile (a NAK).
+        self._schedule_kick()
 
     def _heard(self, _):
         self._heard_queued = False
