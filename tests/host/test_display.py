@@ -136,6 +136,11 @@ def circuitpython_on_cpython(monkeypatch):
                  "adafruit_bus_device.i2c_device", "adafruit_bus_device.spi_device",
                  "hardware.cp_parts", "hardware.cp_devices"):
         monkeypatch.delitem(sys.modules, name, raising=False)
+    # `from hardware import cp_parts` takes the package's attribute when it has one: a module
+    # another test imported on its own fakes (another board) would be used again.
+    import hardware
+    for name in ("cp_parts", "cp_devices"):
+        monkeypatch.delattr(hardware, name, raising=False)
     return chip
 
 
