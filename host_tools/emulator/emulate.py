@@ -240,13 +240,14 @@ def _text(data):
     return TERMINAL.sub("", data.decode("utf-8", "replace"))
 
 
-def frames_of(pico, ring, since_ns=0):
+def frames_of(pico, ring, since_ns=0, until_ns=None):
     """The run as the simulator writes it: {"wheel", "leds", "console"} a frame, the console
     lines printed while it was the frame shown (the first frame's: those before it too), and on
     a board whose OLED and piezo are modelled (emulator/parts.py) "display" (its text once the
     frame is shown) and "tones" ([Hz, ms] started after this frame); "midi" (the MIDI messages
     the board sent over USB while it was the frame shown); plus "ns" (emulated time) and
-    "faults" (WS2812 timing faults on the wire)."""
+    "faults" (WS2812 timing faults on the wire). Events after `until_ns` (when given) are left
+    out."""
     timeline = [(ns, 1, data) for ns, data in pico.serial if ns >= since_ns]
     timeline += [(f[0], 0, f) for f in pico.frames if f[0] >= since_ns]
     modelled = pico.board is not None and part_events(pico.board)
@@ -254,6 +255,8 @@ def frames_of(pico, ring, since_ns=0):
     if parts is not None:
         timeline += [(ns, 2, (part, data)) for ns, part, data in pico.parts if ns >= since_ns]
     timeline += [(ns, 3, data) for ns, data in pico.midi if ns >= since_ns]
+    if until_ns is not None:
+        timeline = [item for item in timeline if item[0] <= until_ns]
     timeline.sort(key=lambda item: (item[0], item[1]))
     frames = []
     heard = []                                 # (the frame a tone follows, its entry)
@@ -383,8 +386,10 @@ def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
             # simulator's prelude: the boot frame, then 20 ms): the same frames every run.
             pico.send(*(script_start(hold) + commands + ["wait 50"]))
             wait_started(pico)
-            pico.wait_done(timeout=600)
-            frames = frames_of(pico, config["ring"])
+            # What the board did up to the script's end, not what reached us after it: two
+            # runs give the same frames (a tone still sounding at the end has no length yet).
+            done_ns = pico.wait_done(timeout=600)
+            frames = frames_of(pico, config["ring"], until_ns=done_ns)
             console = console_lines(pico)
         if drive is not None and is_circuitpython(config):
             drive.update(drive_files(flash))

@@ -274,14 +274,17 @@ class EmulatedPico:
         os.write(self._commands_out, ("\n".join(lines) + "\n").encode())
 
     def wait_done(self, timeout=120):
-        """Block until every command sent so far has run (in emulated time)."""
+        """Block until every command sent so far has run (in emulated time); the emulated time
+        (ns) they were done at. The board runs on meanwhile: what it does after that time
+        reaches the host a little earlier or later from run to run."""
         marker = len(self.events)
         self.send("done")
         deadline = time.time() + timeout
         while time.time() < deadline:
             with self._lock:
-                if [e for e in self.events[marker:] if e.startswith("E ")]:
-                    return
+                done = [e for e in self.events[marker:] if e.startswith("E ")]
+            if done:
+                return int(done[0].split()[1])
             time.sleep(0.02)
         raise UserError("the emulated board did not finish its knob commands in %d s" % timeout)
 
