@@ -142,6 +142,10 @@ class KeepsTable:
     change: the game goes on. CircuitPython's store needs the name in
     firmware/records.py's RECORD_KEYS."""
 
+    # What the Mode beside this mixin has (Mode.__init__ and load_mode set them): said here
+    # for the port checks' type checker (host_tools/device/port_check.py).
+    name = "mode"
+    ctx = None                # type: Context
     state_file = None
     state_format = 1          # a new format of state(): bump it, older records are ignored
     kept_per_set = True       # the state names melds of the set (positions in its lists)

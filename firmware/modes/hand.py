@@ -108,7 +108,7 @@ class Mode(modes.KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
 
     def _restart(self):
         self.listing = None
-        self.jobs = [None, None, None]
+        self.jobs = [None, None, None]      # type: list
         self.kind = 0
         self.answers = None
         self.shown = []
