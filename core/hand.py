@@ -264,35 +264,37 @@ class HandSearch:
     # -- the best turn of each type ------------------------------------------------------------
 
     def _variants(self, counts, kind, held):
-        """Every way to play a meld of `kind` from the hand (packed): each fitting meld and
-        root with each subset of its holdable optional cards (playing fewer optional cards
-        can free a card for another meld, so the turn search needs them all), once for each
-        meld and set of cards (a meld at two roots may take the same cards: the tritone, the
-        augmented triad), its first. Built meld by meld: a small board's heap holds one
-        meld's candidates at a time."""
+        """Every way to play a meld of `kind` from the hand (packed), meld by meld (see
+        _meld_variants)."""
         seen = _seen_from_each_root(counts)
         variants = []
-        fits = []
-        taken = []                # the cards (lo, hi) of meld i's variants so far
         for i in range(self.meldset.count):
-            del fits[:]
-            del taken[:]
-            self._meld_candidates(i, counts, seen, held, kind, fits)
-            for _, root, required, optional in fits:
-                subsets = 1 << len(optional)
-                if subsets > MAX_OPTIONAL_VARIANTS:
-                    subsets = MAX_OPTIONAL_VARIANTS
-                for subset in range(subsets - 1, -1, -1):
-                    positions = list(required)
-                    for b in range(len(optional)):
-                        if subset >> b & 1:
-                            positions.append(optional[b])
-                    code = self._code(i, root, positions)
-                    cards = self.cards(code)
-                    if cards not in taken:
-                        taken.append(cards)
-                        variants.append(code)
+            self._meld_variants(i, counts, seen, held, kind, variants)
         return variants
+
+    def _meld_variants(self, i, counts, seen, held, kind, variants):
+        """Meld i's ways to play (packed) appended to `variants`: each root it fits with each
+        subset of its holdable optional cards (playing fewer optional cards can free a card
+        for another meld, so the turn search needs them all), once for each set of cards (a
+        meld at two roots may take the same cards: the tritone, the augmented triad), its
+        first. A meld at a time: a small board's heap holds one meld's candidates at once."""
+        fits = []
+        self._meld_candidates(i, counts, seen, held, kind, fits)
+        taken = []                # the cards (lo, hi) of meld i's variants so far
+        for _, root, required, optional in fits:
+            subsets = 1 << len(optional)
+            if subsets > MAX_OPTIONAL_VARIANTS:
+                subsets = MAX_OPTIONAL_VARIANTS
+            for subset in range(subsets - 1, -1, -1):
+                positions = list(required)
+                for b in range(len(optional)):
+                    if subset >> b & 1:
+                        positions.append(optional[b])
+                code = self._code(i, root, positions)
+                cards = self.cards(code)
+                if cards not in taken:
+                    taken.append(cards)
+                    variants.append(code)
 
     def best(self, counts, kind, held=None):
         """The best turn of one kind (0 interval, 1 chord, 2 scale): (points, [Play, ...]),
@@ -305,16 +307,9 @@ class HandSearch:
         return job.result()
 
     def turn(self, counts, kind, held=None):
-        """best() as a job (TurnJob): its plays are listed here, at once; each step() then
-        searches a few sets of them."""
-        wanted = None
-        if held is not None:
-            wanted = []
-            for i in held:
-                if i not in wanted:
-                    wanted.append(i)
-        variants = self._variants(counts, kind, wanted)
-        return TurnJob(self, variants, self._copies(variants, held), counts)
+        """best() as a job (TurnJob): its first steps list one meld's ways to play each, the
+        next ones search a few sets of them."""
+        return TurnJob(self, counts, kind, held)
 
     def _copies(self, variants, held):
         """MELD cards of each meld in the variants: {meld index: copies}."""
@@ -373,24 +368,35 @@ class Listing:
 
 
 class TurnJob:
-    """The best turn of one kind, searched a few steps at a time: step(n) searches up to n
-    sets of plays and says True once the search is over; result() is the best turn found so
-    far, (points, [Play, ...]), and the best of all once done. The search finds a good turn
-    early (the richest plays per card first) and spends most of its steps proving that
-    nothing beats it."""
+    """The best turn of one kind, worked a few steps at a time: step(n) lists the next meld's
+    ways to play, or, once they are all listed, searches up to n sets of them, and says True
+    once the search is over; result() is the best turn found so far, (points, [Play, ...]),
+    and the best of all once done. The search finds a good turn early (the richest plays per
+    card first) and spends most of its steps proving that nothing beats it."""
 
-    def __init__(self, search, variants, copies, counts):
+    def __init__(self, search, counts, kind, held):
         self.search = search
-        self.variants = variants
-        self.done = not variants
+        self.counts = bytes(counts)
+        self.kind = kind
+        self.held = held
+        self.wanted = None        # the melds of the MELD cards held, each once
+        if held is not None:
+            self.wanted = []
+            for i in held:
+                if i not in self.wanted:
+                    self.wanted.append(i)
+        self.seen = _seen_from_each_root(counts)
+        self.next = 0             # the meld whose ways to play are listed next
+        self.variants = []
+        self.turn = None
+        self.done = False
         self._result = (0, (0, []))
-        if variants:
-            self.turn = _TurnSearch(search, variants, copies)
-            self.steps = self.turn.steps(counts)
 
     def step(self, n=1):
         if self.done:
             return True
+        if self.turn is None:
+            return self._list_step()
         for _ in self.steps:
             n -= 1
             if n <= 0:
@@ -400,8 +406,22 @@ class TurnJob:
         self.variants = self.turn = self.steps = None     # the plays not chosen: freed
         return True
 
+    def _list_step(self):
+        search = self.search
+        if self.next < search.meldset.count:
+            search._meld_variants(self.next, self.counts, self.seen, self.wanted, self.kind,
+                                  self.variants)
+            self.next += 1
+            return False
+        if not self.variants:
+            self.done = True
+            return True
+        self.turn = _TurnSearch(search, self.variants, search._copies(self.variants, self.held))
+        self.steps = self.turn.steps(self.counts)
+        return False
+
     def result(self):
-        if self.done:
+        if self.done or self.turn is None:
             return self._result[1]
         turn = self.turn
         if self._result[0] != turn.best:
