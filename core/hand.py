@@ -269,15 +269,16 @@ class HandSearch:
         seen = _seen_from_each_root(counts)
         variants = []
         for i in range(self.meldset.count):
-            self._meld_variants(i, counts, seen, held, kind, variants)
+            self._meld_variants(i, counts, seen, held, kind, variants, [])
         return variants
 
-    def _meld_variants(self, i, counts, seen, held, kind, variants):
+    def _meld_variants(self, i, counts, seen, held, kind, variants, cards_of_each):
         """Meld i's ways to play (packed) appended to `variants`: each root it fits with each
         subset of its holdable optional cards (playing fewer optional cards can free a card
         for another meld, so the turn search needs them all), once for each set of cards (a
         meld at two roots may take the same cards: the tritone, the augmented triad), its
-        first. A meld at a time: a small board's heap holds one meld's candidates at once."""
+        first. A meld at a time: a small board's heap holds one meld's candidates at once.
+        `cards_of_each` gets each variant's cards, (lo, hi) as _packed() gives them."""
         fits = []
         self._meld_candidates(i, counts, seen, held, kind, fits)
         taken = []                # the cards (lo, hi) of meld i's variants so far
@@ -295,6 +296,7 @@ class HandSearch:
                 if cards not in taken:
                     taken.append(cards)
                     variants.append(code)
+                    cards_of_each.append(cards)
 
     def best(self, counts, kind, held=None):
         """The best turn of one kind (0 interval, 1 chord, 2 scale): (points, [Play, ...]),
@@ -388,6 +390,7 @@ class TurnJob:
         self.seen = _seen_from_each_root(counts)
         self.next = 0             # the meld whose ways to play are listed next
         self.variants = []
+        self.cards = []           # each variant's cards, (lo, hi)
         self.turn = None
         self.done = False
         self._result = (0, (0, []))
@@ -410,13 +413,15 @@ class TurnJob:
         search = self.search
         if self.next < search.meldset.count:
             search._meld_variants(self.next, self.counts, self.seen, self.wanted, self.kind,
-                                  self.variants)
+                                  self.variants, self.cards)
             self.next += 1
             return False
         if not self.variants:
             self.done = True
             return True
-        self.turn = _TurnSearch(search, self.variants, search._copies(self.variants, self.held))
+        self.turn = _TurnSearch(self.variants, self.cards,
+                                search._copies(self.variants, self.held))
+        self.cards = None
         self.steps = self.turn.steps(self.counts)
         return False
 
@@ -446,8 +451,8 @@ def _packed(counts):
 
 
 class _TurnSearch:
-    """The best turn of one type from its variants (packed plays) and MELD cards ({meld:
-    copies}).
+    """The best turn of one type from its variants (packed plays), their cards ((lo, hi) each)
+    and the MELD cards ({meld: copies}).
 
     A branch and bound over the sets of plays. Every set is searched as one sequence in a fixed
     order (meld by meld, richest per card first; each meld's variants richest per card first;
@@ -457,7 +462,7 @@ class _TurnSearch:
     scans fewer, and bounds the rest of its candidates by their best rate per card and by
     their melds' best plays."""
 
-    def __init__(self, search, variants, copies):
+    def __init__(self, variants, cards, copies):
         # Scores stay small ints (a 32-bit port's are 31 bits: a sum of scaled scores would
         # be a long int, allocated at every step); only a rate per card is scaled, to be exact.
         scores = [_score(code) for code in variants]
@@ -491,7 +496,7 @@ class _TurnSearch:
         self.need_hi = []
         self.need_cards = []
         for v in self.order:
-            lo, hi = search.cards(variants[v])
+            lo, hi = cards[v]
             self.need_lo.append(lo)
             self.need_hi.append(hi)
             self.need_cards.append(cards_of(variants[v]))
