@@ -226,17 +226,10 @@ class HandSearch:
                     hi += 1 << 5 * (pc - 6)
         return lo, hi
 
-    def _candidates(self, counts, held=None, kind=None):
-        """(meld index, root, required, optional) for every meld of the set (or of `held`; of
-        `kind` when given) whose required cards the hand holds, at every root."""
-        seen = _seen_from_each_root(counts)
-        found = []
-        for i in range(self.meldset.count):
-            self._meld_candidates(i, counts, seen, held, kind, found)
-        return found
-
     def _meld_candidates(self, i, counts, seen, held, kind, found):
-        """Meld i's candidates appended to `found` (see _candidates)."""
+        """Meld i's candidates appended to `found`, if it is among `held` (meld indexes; None:
+        any) and of `kind` (None: any): (i, root, required, optional) for every root where
+        the hand holds its required cards (see _fit)."""
         if held is not None and i not in held:
             return
         if kind is not None and self.meldset.kind(i) != kind:
@@ -262,15 +255,6 @@ class HandSearch:
         return Listing(self, counts, held)
 
     # -- the best turn of each type ------------------------------------------------------------
-
-    def _variants(self, counts, kind, held):
-        """Every way to play a meld of `kind` from the hand (packed), meld by meld (see
-        _meld_variants)."""
-        seen = _seen_from_each_root(counts)
-        variants = []
-        for i in range(self.meldset.count):
-            self._meld_variants(i, counts, seen, held, kind, variants, [])
-        return variants
 
     def _meld_variants(self, i, counts, seen, held, kind, variants, cards_of_each):
         """Meld i's ways to play (packed) appended to `variants`: each root it fits with each
