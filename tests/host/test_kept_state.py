@@ -11,6 +11,7 @@ from firmware.nvm_records import NvmRecords
 from firmware.records import RECORD_KEYS
 from firmware.settings import Settings
 from host_tools.set_files import load_set
+from mode_events import play
 from host_tools.sim.simulator import run_script
 
 # Each mode that keeps its table, and a few events that leave a table a player would hate to
@@ -64,17 +65,6 @@ class Host:
 def boot(records, set_name="default"):
     """A context as the app makes it at power-up, over the same record store."""
     return Context(Host(), Settings(records).load(), load_set(set_name), set_name)
-
-
-def play(mode, events):
-    for event in events.split("; "):
-        verb, _, count = event.partition(" ")
-        if verb == "cw":
-            mode.on_turn(int(count))
-        elif verb == "ccw":
-            mode.on_turn(-int(count))
-        else:
-            getattr(mode, "on_" + verb)()
 
 
 def seen(mode):

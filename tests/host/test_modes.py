@@ -12,6 +12,7 @@ from firmware.modes import Context, LightsNotes, Mode, TurnRotates, load_mode, m
 from firmware.modes import menu as menu_module
 from firmware.settings import BRIGHTNESS_LEVELS, Settings
 from host_tools.set_files import load_set
+from mode_events import play
 
 
 class MemoryRecords:
@@ -68,21 +69,6 @@ def context(set_name="default", **settings):
 
 def mode(name, set_name="default", **settings):
     return load_mode(name, context(set_name, **settings))
-
-
-def play(mode, events):
-    """The console line after each event: 'cw 3', 'ccw 1', 'click', 'double', 'long'."""
-    lines = []
-    for event in filter(None, events.split("; ")):
-        verb, _, count = event.partition(" ")
-        if verb == "cw":
-            mode.on_turn(int(count))
-        elif verb == "ccw":
-            mode.on_turn(-int(count))
-        else:
-            getattr(mode, "on_" + verb)()
-        lines.append(mode.describe())
-    return lines
 
 
 def lit(mode):
