@@ -40,3 +40,16 @@ def site(tmp_path_factory, web_runtime):
     with SiteServer(out) as server:
         server.folder = out
         yield server
+
+
+def power_up(page, says, timeout=60000):
+    """Click the page's power button and wait until the board it starts says `says`. The board
+    the page started on load may have said it already, and a key sent before the new board's
+    boot goes to the old one, which the reset then ends: so the console is emptied first and
+    only what follows the new board's `-- power-up --` line counts."""
+    page.evaluate("document.querySelector('#console').textContent = ''")
+    page.click("#power")
+    page.wait_for_function(
+        "(t) => { const parts = document.querySelector('#console').textContent"
+        ".split('-- power-up --'); return parts.length > 1 && parts.pop().includes(t); }",
+        arg=says, timeout=timeout)

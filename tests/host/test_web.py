@@ -26,7 +26,7 @@ from host_tools.sim import simulator
 from host_tools.web import browser, build
 from host_tools.web.testing.bridge import SerialBridge
 
-from browser_fixtures import chromium, site, unavailable  # noqa: F401 (fixtures)
+from browser_fixtures import chromium, power_up, site, unavailable  # noqa: F401 (fixtures)
 from waiting import wait_until
 
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
@@ -179,9 +179,7 @@ def test_the_knob_button_and_keys_drive_the_firmware(page, site):
     page.goto(site.url)
     page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
     page.evaluate("localStorage.clear()")
-    page.click("#power")
-    page.wait_for_function("document.querySelector('#console').textContent"
-                           ".includes('C major triad (maj): C E G')", timeout=60000)
+    power_up(page, "C major triad (maj): C E G")
     page.focus("#knob")
     for _ in range(2):
         page.keyboard.press("ArrowRight")

@@ -25,7 +25,7 @@ from host_tools.web import browser, build
 PAGE_PY = os.path.join(ROOT, "host_tools", "web", "py")
 sys.path.insert(0, PAGE_PY)
 import editor  # noqa: E402  (the page's module, run here on CPython)
-from browser_fixtures import chromium, site  # noqa: E402,F401 (fixtures)
+from browser_fixtures import chromium, power_up, site  # noqa: E402,F401 (fixtures)
 
 MELDSETS = os.path.join(ROOT, "core", "meldsets")
 AXE = os.path.join(ROOT, "host_tools", "web", "node_modules", "axe-core", "axe.min.js")
@@ -751,8 +751,7 @@ def test_the_file_name_follows_what_was_opened_or_named(view, site, tmp_path):
 def test_a_preview_lasts_until_stopped_or_reloaded(view, site):
     _ready(view, site.url)
     view.evaluate("localStorage.clear()")
-    view.click("#power")
-    _console_says(view, "meld set default loaded: 60 melds")
+    power_up(view, "meld set default loaded: 60 melds")
     view.select_option("#example", "jazz.json")
     _settle(view)
     view.click('#meld-list [data-meld="3"]')             # maj9: C maj9 on the wheel
@@ -799,8 +798,7 @@ def test_the_knob_turns_by_a_touch_drag(chromium, site):
     page = context.new_page()
     _ready(page, site.url)
     page.evaluate("localStorage.clear()")
-    page.click("#power")
-    _console_says(page, "C major triad (maj): C E G")
+    power_up(page, "C major triad (maj): C E G")
     box = page.locator("#knob").bounding_box()
     cx, cy, r = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, box["width"] / 3
     cdp = context.new_cdp_session(page)
