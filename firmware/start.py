@@ -49,7 +49,9 @@ def start_app(hw):
     unload(BOOT_ONLY)
     from firmware.app import App
     app = App(hw)
-    unload(START_ONLY)
+    # Not collected now: the collector service does it once the first frame shows and the
+    # wheel rests (a collection is about 14 ms of the Pico's power-up).
+    unload(START_ONLY, collect=False)
     return app
 
 
