@@ -222,7 +222,7 @@ simulator.execute = function execute() {
       // The CPU sleeps until its next alarm (rp2040js: the clock jumps there); running state
       // machines tick through the gap, and one may wake the CPU earlier.
       const alarm = clock.nextAlarm;
-      const pioDue = pioTiming.next() < Infinity;
+      const pioDue = pioTiming.due < Infinity;
       if (alarm || pioDue) {
         const until = alarm ? alarm.nanos : clock.nanos + 1000000;
         const reached = pioDue ? pioTiming.idle(until) : until;
@@ -234,12 +234,23 @@ simulator.execute = function execute() {
       feed();
     } else {
       clock.tick(core.executeInstruction() * CYCLE_NANOS);
-      const now = Math.floor((clock.nanos / CYCLE_NANOS) * 256);
-      if (pioTiming.next() <= now) pioTiming.catchUp(now);
+      // (due is whole: due <= x is due <= floor(x), without a call a cycle)
+      const now = (clock.nanosCounter / CYCLE_NANOS) * 256;
+      if (pioTiming.due <= now) pioTiming.catchUp(Math.floor(now));
     }
     if ((i & 0x3ff) === 0) feed();           // the host's bytes, as the FIFO makes room
   }
-  if (!this.stopped) this.executeTimer = setTimeout(() => this.execute(), 0);
+  // setImmediate, not rp2040js's setTimeout(0): Node holds a timer at least 1 ms, and a
+  // sleeping firmware ends a slice every 1.6 emulated ms (the jumps count as instructions
+  // above), so the wall clock waited about as long as the emulated one ran. An immediate
+  // still lets the host's bytes and the knob's commands in between slices.
+  if (!this.stopped) this.executeImmediate = setImmediate(() => this.execute());
+};
+const stopSimulator = simulator.stop;
+simulator.stop = function stop() {
+  if (this.executeImmediate) clearImmediate(this.executeImmediate);
+  this.executeImmediate = null;
+  stopSimulator.call(this);
 };
 
 mcu.core.PC = FLASH_BASE;

@@ -103,20 +103,26 @@ function attachPioTiming(mcu, cycleNanos) {
   const now256 = () => Math.floor((clock.nanos / cycleNanos) * 256);
 
   const timing = {
+    // The earliest tick due (next()), kept up to date by every change below: the emulation
+    // loop reads it after each CPU instruction.
+    due: Infinity,
     // The next tick of an enabled state machine: one divider period from now.
     schedule(sm) {
       sm.due = now256() + divider(sm);
       sm.busy = 0;
       sm.parked = false;
       if (!active.includes(sm)) active.push(sm);
+      refresh();
     },
     restartDivider(sm) {
       sm.due = now256() + divider(sm);
+      refresh();
     },
     unschedule(sm) {
       sm.parked = false;
       const at = active.indexOf(sm);
       if (at >= 0) active.splice(at, 1);
+      refresh();
     },
     // A state machine stalled on a FIFO or an IRQ flag does nothing until rp2040js ends the
     // stall (writeFIFO, readFIFO, irqUpdated all call checkWait): it leaves the tick list.
@@ -124,6 +130,7 @@ function attachPioTiming(mcu, cycleNanos) {
       sm.parked = true;
       const at = active.indexOf(sm);
       if (at >= 0) active.splice(at, 1);
+      refresh();
     },
     unpark(sm) {
       if (!sm.parked || !sm.enabled) return;
@@ -132,6 +139,7 @@ function attachPioTiming(mcu, cycleNanos) {
       const now = now256();
       if (sm.due < now) sm.due += Math.ceil((now - sm.due) / div) * div;   // same phase
       active.push(sm);
+      refresh();
     },
     // The earliest tick due, or Infinity.
     next() {
@@ -150,6 +158,7 @@ function attachPioTiming(mcu, cycleNanos) {
         tick(sm);
       }
       clock.nanosCounter = saved;
+      refresh();
     },
     // The CPU sleeps (WFI/WFE) until `untilNanos` (its next alarm): tick through the gap.
     // Stops early, at that tick's time, when a tick wakes the CPU (a PIO interrupt) or
@@ -193,9 +202,14 @@ function attachPioTiming(mcu, cycleNanos) {
         }
       }
       clock.nanosCounter = start;
+      refresh();
       return early ? reached : untilNanos;
     },
   };
+
+  function refresh() {
+    timing.due = timing.next();
+  }
 
   function earliest(limit) {
     let found = null;
