@@ -197,7 +197,10 @@ class EmulatedPico:
     button (host_tools/emulator/rp2040js/board.cjs); the computer's USB MIDI host plays
     `send("midi HEX")` to the board and collects what it sends in `midi` ([(emulated ns, raw
     MIDI bytes)], rp2040js/midi_host.cjs). A watchdog reset or machine.reset() powers the
-    chip up again at once, with the watchdog's reason set, as a real reset does."""
+    chip up again at once, with the watchdog's reason set, as a real reset does. A power cut
+    (power_cut(), or one cut_during() armed) takes the port away, as unplugging a board does:
+    what the laptop has open on it fails at once (EIO), not after its read timeouts; power_up()
+    brings a new one (`port` names it)."""
 
     def __init__(self, flash_image=None, board=None, held=False, uf2=None):
         self.flash_image = flash_image
@@ -230,16 +233,38 @@ class EmulatedPico:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._retired = []            # pipes of a powered-off run, for the bridge to close
+        self._master = self._slave = None
+        self._ports = 0               # ports opened so far: which one a dying run had
+        self._hang_up = False         # power_cut() asks the bridge to take the port away
 
     def __enter__(self):
-        self._master, slave = pty.openpty()
-        tty.setraw(slave)
-        self._slave = slave                      # kept open: the port outlives reconnects
-        self.port = os.ttyname(slave)
+        self._open_port()
         self._start(reset_reason=0)
         self._thread = threading.Thread(target=self._bridge, daemon=True)
         self._thread.start()
         return self
+
+    def _open_port(self):
+        master, slave = pty.openpty()
+        tty.setraw(slave)
+        with self._lock:
+            # The slave is kept open here: the port outlives the chip's resets (as a USB
+            # port comes back), not a power cut.
+            self._master, self._slave = master, slave
+            self._ports += 1
+            self.port = os.ttyname(slave)
+
+    def _drop_port(self, which):
+        """(the bridge's thread, the one that reads and writes the pty) The port goes (if
+        `which` is still the one open): the laptop's reads and writes on it fail from now on."""
+        with self._lock:
+            if which != self._ports:
+                return
+            fds = [fd for fd in (self._master, self._slave) if fd is not None]
+            self._master = self._slave = None
+            self._hang_up = False
+        for fd in fds:
+            os.close(fd)
 
     def _start(self, reset_reason):
         args = [node_path(), os.path.join(JS, "pico.cjs"), image("bootrom"),
@@ -311,9 +336,15 @@ class EmulatedPico:
             time.sleep(0.05)
 
     def power_cut(self):
-        """The power goes, now: the flash keeps what it had (it is written through)."""
+        """The power goes, now: the flash keeps what it had (it is written through), and the
+        port goes with it."""
         self.proc.kill()
         self.proc.wait()
+        with self._lock:
+            self._hang_up = self._master is not None
+        deadline = time.time() + 10
+        while self._hang_up and self._thread.is_alive() and time.time() < deadline:
+            time.sleep(0.01)
 
     def power_up(self):
         # The old pipes are closed by the bridge thread, which may be selecting on them now:
@@ -322,6 +353,9 @@ class EmulatedPico:
         with self._lock:
             self._retired += [fd for fd in (self._events_in, self._commands_out)
                               if fd is not None]
+            gone = self._master is None
+        if gone:
+            self._open_port()
         self._start(reset_reason=0)
 
     def __exit__(self, *exc):
@@ -330,9 +364,8 @@ class EmulatedPico:
             self.proc.kill()
         self.proc.wait()
         self._thread.join(timeout=2)
-        os.close(self._master)
-        os.close(self._slave)
-        for fd in [self._events_in, self._commands_out] + self._retired:
+        for fd in [self._master, self._slave, self._events_in, self._commands_out] \
+                + self._retired:
             if fd is not None:
                 os.close(fd)
 
@@ -342,11 +375,17 @@ class EmulatedPico:
         while not self._stop.is_set():
             with self._lock:
                 retired, self._retired = self._retired, []
+                hang_up = self._hang_up
+                which = self._ports
             for fd in retired:
                 os.close(fd)
+            if hang_up:
+                self._drop_port(which)
+            master = self._master                 # None while the power is off
             proc = self.proc
             device = proc.stdout.fileno()
-            watched = [self._master, device] + ([self._events_in] if self._events_in else [])
+            watched = [device] + ([master] if master is not None else []) \
+                + ([self._events_in] if self._events_in else [])
             try:
                 ready, _, _ = select.select(watched, [], [], 0.05)
             except (OSError, ValueError):
@@ -357,12 +396,13 @@ class EmulatedPico:
                 data = os.read(device, 4096)
                 if data:
                     self.said += data
-                    os.write(self._master, data)
-                elif not self._restart_after_reset(proc):
+                    if master is not None:
+                        os.write(master, data)
+                elif not self._restart_after_reset(proc, which):
                     time.sleep(0.05)              # powered off: wait for power_up()
-            if self._master in ready:
+            if master is not None and master in ready:
                 try:
-                    data = os.read(self._master, 4096)
+                    data = os.read(master, 4096)
                 except OSError:
                     data = b""
                 if data and proc.poll() is None:
@@ -372,10 +412,12 @@ class EmulatedPico:
                     except (BrokenPipeError, ValueError):
                         pass                      # lost with the reset, as on a real USB port
 
-    def _restart_after_reset(self, proc):
+    def _restart_after_reset(self, proc, port):
         status = proc.wait()
-        if status == CUT_STATUS and self._events_in is not None:
-            self._read_events()
+        if status == CUT_STATUS:
+            if self._events_in is not None:
+                self._read_events()
+            self._drop_port(port)                 # the cut took the USB port too
         if self._stop.is_set() or proc is not self.proc or status not in (3, 4):
             return False
         self.resets += 1
