@@ -5,6 +5,10 @@ BIN := $(VENV)/bin
 # make test's pytest workers: one a core.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 STAMP := $(VENV)/.installed
+# pytest rewrites the asserts of every test module it imports (about 8 s of a run here) and
+# keeps the result beside the module's bytecode, unless PYTHONDONTWRITEBYTECODE is set in the
+# caller's environment: the test runs clear it (caches stay git-ignored).
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: setup test check test-core-mpy sim bench package lock clean uf2 uf2-frozen stl web web-screenshot dist
@@ -61,22 +65,21 @@ web: setup $(WEB_RUNTIME)
 web-screenshot: web
 	$(BIN)/python -m host_tools.web.screenshot
 
-# Everything: the core cases under the MicroPython unix port, then every test under CPython,
-# a worker on each core: the tests that share a module's fixture (a board, a browser) go to
+# Everything (the core cases on the MicroPython unix port are one of the tests), a worker on
+# each core: the tests that share a module's fixture (a board, a browser) go to
 # one worker together, the others one by one, the slowest rigs first (tests/conftest.py).
-test: setup $(EMULATOR) $(WEB_RUNTIME) test-core-mpy
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
+test: setup $(EMULATOR) $(WEB_RUNTIME)
+	$(PYTEST) -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 
 # The fast tier, for each change: the core cases on both interpreters and every test that needs
 # no board in a subprocess, no emulator and no browser (tests/conftest.py marks those).
-check: setup test-core-mpy
-	$(BIN)/python -m pytest -m "not board" -n $(WORKERS)
+check: setup
+	$(PYTEST) -m "not board" -n $(WORKERS)
 
-# One heap runs every core case, and their long-lived objects scatter over it: the unix
-# port's 2 MB default left no 8 KB block free for a dict with 1.6 MB free. 8 MB is room for
-# the cases, not a board's size (tests/host/test_rp2_port.py runs them on the Pico's heap).
+# The core cases on the MicroPython unix port alone (make test and make check run them as a
+# test beside the others: tests/host/test_core_on_micropython.py).
 test-core-mpy: setup
-	$(BIN)/micropython -X heapsize=8M tests/run_core_micropython.py
+	$(PYTEST) -p no:xdist tests/host/test_core_on_micropython.py
 
 # The wheel and the sdist in dist/, the built web site inside them (pipx install dist/*.whl).
 dist: setup web
