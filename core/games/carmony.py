@@ -179,12 +179,13 @@ class Round:
         return [("discard", card) for card in self._discardable(player)]
 
     def _plays(self, player):
-        hand = self.hands[player]
+        hand = sorted(self.hands[player])         # lowest ids first: the cards a play takes
+        hand_pcs = [note_pc(card) for card in hand]
         counts = [0] * 12
         have = 0
-        for card in hand:
-            counts[note_pc(card)] += 1
-            have |= 1 << note_pc(card)
+        for pc in hand_pcs:
+            counts[pc] += 1
+            have |= 1 << pc
         moves = []
         seen = []
         for card in self.meld_hands[player]:
@@ -195,12 +196,13 @@ class Round:
             if index in seen:
                 continue                 # another copy of the same meld: the same plays
             seen.append(index)
+            required_offsets, optional_offsets = _offsets(meld)
             for root in range(12):
                 required = ((meld.required_mask << root) | (meld.required_mask >> (12 - root)))
                 if required & 0xFFF & ~have:
                     continue
-                for pcs in _card_choices(meld, root):
-                    notes = _pick(hand, pcs, counts)
+                for pcs in _card_choices(required_offsets, optional_offsets, root):
+                    notes = _pick(hand, hand_pcs, pcs, counts)
                     if notes is not None and self._may_empty_hand(player, meld, len(notes),
                                                                   root):
                         moves.append(("play", card, root, tuple(notes)))
@@ -317,14 +319,20 @@ class Round:
         return out
 
 
-def _card_choices(meld, root):
-    """The pitch-class lists a meld takes at a root: required positions plus each subset of
-    the optional ones."""
+def _offsets(meld):
+    """A meld's positions as semitones above its root: (required ones, optional ones)."""
     required = []
     optional = []
     for code in meld.codes:
-        pc = (root + degrees.semitones(code)) % 12
-        (optional if degrees.is_optional(code) else required).append(pc)
+        (optional if degrees.is_optional(code) else required).append(degrees.semitones(code))
+    return required, optional
+
+
+def _card_choices(required_offsets, optional_offsets, root):
+    """The pitch-class lists a meld takes at a root: required positions plus each subset of
+    the optional ones."""
+    required = [(root + s) % 12 for s in required_offsets]
+    optional = [(root + s) % 12 for s in optional_offsets]
     choices = []
     for subset in range(1 << len(optional)):
         chosen = list(required)
@@ -335,19 +343,20 @@ def _card_choices(meld, root):
     return choices
 
 
-def _pick(hand, pcs, counts):
-    """Note cards from `hand` for these pitch classes (lowest ids first), or None."""
+def _pick(hand, hand_pcs, pcs, counts):
+    """Note cards from `hand` (sorted; hand_pcs: each card's pitch class) for these pitch
+    classes, lowest ids first, or None."""
     need = [0] * 12
     for pc in pcs:
         need[pc] += 1
         if need[pc] > counts[pc]:
             return None
     picked = []
-    for card in sorted(hand):
-        pc = note_pc(card)
+    for k in range(len(hand)):
+        pc = hand_pcs[k]
         if need[pc]:
             need[pc] -= 1
-            picked.append(card)
+            picked.append(hand[k])
     return picked
 
 
