@@ -182,23 +182,36 @@ class Game:
         card, played_as = self.map[cell]
         return played_as == colour or self.is_wild(card)
 
-    def _line(self, cell, axis):
-        """The map's cards on each side of `cell` along `axis`, nearest first, gaps and all."""
+    def _reach(self, cell):
+        """How many steps from `cell` the farthest map card is (in any direction)."""
+        x, y = cell
+        far = 0
+        for other in self.map:
+            steps = max(abs(other[0] - x), abs(other[1] - y))
+            if steps > far:
+                far = steps
+        return far
+
+    def _line(self, cell, axis, reach):
+        """The map's cards on each side of `cell` along `axis`, nearest first, gaps and all
+        (`reach`: no card is farther)."""
         ahead, behind = [], []
         x, y = cell
-        for other in self.map:
-            dx, dy = other[0] - x, other[1] - y
-            steps = dx * axis[0] if axis[0] else dy * axis[1]     # an axis step is 0 or +-1
-            if steps and (dx, dy) == (steps * axis[0], steps * axis[1]):
-                (ahead if steps > 0 else behind).append((abs(steps), other))
-        ahead.sort()
-        behind.sort()
-        return [other for _, other in ahead], [other for _, other in behind]
+        dx, dy = axis
+        for steps in range(1, reach + 1):
+            other = (x + steps * dx, y + steps * dy)
+            if other in self.map:
+                ahead.append(other)
+            other = (x - steps * dx, y - steps * dy)
+            if other in self.map:
+                behind.append(other)
+        return ahead, behind
 
     def pairs_at(self, card, cell, colour):
         pairs = []
+        reach = self._reach(cell)
         for axis in AXES:
-            for side in self._line(cell, axis):
+            for side in self._line(cell, axis, reach):
                 for between in range(len(side)):
                     if self._matches(side[between], colour):
                         old = self.map[side[between]][0]
