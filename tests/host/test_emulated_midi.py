@@ -27,10 +27,20 @@ def lit(frame):
     return [pc for pc in range(12) if any(frame["wheel"][pc])]
 
 
+def deployed_copy(deployed_image, board, tmp_path):
+    """A flash of its own for `board`: a copy of the session's deployed image (deployed once
+    for every file's tests, not again by each run_script when the tree changes meanwhile)."""
+    flash = str(tmp_path / ("%s.img" % board))
+    shutil.copyfile(deployed_image(board), flash)
+    return flash
+
+
 @pytest.mark.parametrize("board", BOARDS)
-def test_listen_names_what_the_keyboard_holds(board):
+def test_listen_names_what_the_keyboard_holds(board, deployed_image, tmp_path):
     script = "note-on C4 E4 G4; wait 60; pedal down; note-off C4 E4 G4; note-on A3; wait 60"
-    frames, console = emulate.run_script(script, board=board, settings=LISTEN, **QUIET)
+    frames, console = emulate.run_script(script, board=board, settings=LISTEN,
+                                         flash=deployed_copy(deployed_image, board, tmp_path),
+                                         **QUIET)
     expected, expected_console = simulator.run_script(script, settings=LISTEN)
     listened = [line for line in console if line.startswith("listen")]
     assert listened == [line for line in expected_console if line.startswith("listen")]
@@ -40,9 +50,12 @@ def test_listen_names_what_the_keyboard_holds(board):
 
 
 @pytest.mark.parametrize("board", BOARDS)
-def test_a_click_in_the_explorer_sends_the_notes_of_the_meld_shown(board):
+def test_a_click_in_the_explorer_sends_the_notes_of_the_meld_shown(board, deployed_image,
+                                                                   tmp_path):
     script = "click; cw 2; click; double"
-    frames, _ = emulate.run_script(script, board=board, settings={"midi": "out"}, **QUIET)
+    frames, _ = emulate.run_script(script, board=board, settings={"midi": "out"},
+                                   flash=deployed_copy(deployed_image, board, tmp_path),
+                                   **QUIET)
     expected, _ = simulator.run_script(script, settings={"midi": "out"})
     sent = [(lit(f), f["midi"]) for f in frames if f["midi"]]
     assert sent == [(lit(f), f["midi"]) for f in expected if f["midi"]]
@@ -50,9 +63,9 @@ def test_a_click_in_the_explorer_sends_the_notes_of_the_meld_shown(board):
 
 
 @pytest.fixture(scope="module")
-def pico_with_midi_on(tmp_path_factory):
+def pico_with_midi_on(deployed_image, tmp_path_factory):
     image = str(tmp_path_factory.mktemp("midi") / "flash.img")
-    shutil.copyfile(emulate.deployed_image("pico", **QUIET), image)
+    shutil.copyfile(deployed_image("pico"), image)
     emulate.put_settings("pico", image, {"midi": "both"}, **QUIET)
     return image
 
