@@ -70,8 +70,8 @@ class Display:
     bytes on the I2C bus, about 3 ms at 400 kHz), so a detent waits for one row at most."""
 
     def __init__(self, app, console, display, log):
-        self.layout = None            # firmware/screen.py, imported at the first layout:
-                                      # after the first frame, not in the power-up
+        from firmware.screen import layout
+        self.layout = layout
         self.app = app
         self.console = console
         self.display = display
@@ -89,9 +89,6 @@ class Display:
             text = self.app.text(True)
             if text is None:          # the mode raised: the app shows the error instead
                 return False
-            if self.layout is None:
-                from firmware.screen import layout
-                self.layout = layout
             self.rows = self.layout(text, display.columns, display.rows)
             return True
         if self.rows is None:

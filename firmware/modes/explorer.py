@@ -6,6 +6,7 @@ noisy."""
 from core.meldset import KINDS
 
 from firmware import modes
+from firmware.modes.names import meld_notes, meld_title, root_note, short_title
 from firmware.render import paint_meld
 
 
@@ -75,9 +76,6 @@ class Mode(modes.Mode, modes.TurnRotates):
 
     def describe(self):
         """'Eb minor triad (min): Eb Gb Bb', optional notes in parentheses."""
-        # The names (and core's spelling) are imported once the first frame shows: the
-        # console's line comes after the LEDs, and about 47 ms of the Pico's power-up is not.
-        from firmware.modes.names import meld_notes, meld_title, root_note
         meldset = self.ctx.meldset
         i = self.meld
         codes = meldset.meld_codes(i)
@@ -86,7 +84,6 @@ class Mode(modes.Mode, modes.TurnRotates):
 
     def display(self):
         """The same, with a long id left out ('C major pentatonic: C D E G A')."""
-        from firmware.modes.names import meld_notes, root_note, short_title
         meldset = self.ctx.meldset
         i = self.meld
         codes = meldset.meld_codes(i)
