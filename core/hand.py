@@ -118,13 +118,12 @@ def points_of(code):
     return (MAX_TENS - (code >> 24)) * 10
 
 
+_BITS = b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"   # per nibble
+
+
 def cards_of(code):
-    used = code & 0xFFF
-    cards = 0
-    while used:
-        cards += used & 1
-        used >>= 1
-    return cards
+    """How many cards a packed play takes: the bits of its 12 positions."""
+    return _BITS[code & 15] + _BITS[code >> 4 & 15] + _BITS[code >> 8 & 15]
 
 
 def _score(code):
@@ -265,21 +264,45 @@ class HandSearch:
         `cards_of_each` gets each variant's cards, (lo, hi) as _packed() gives them."""
         fits = []
         self._meld_candidates(i, counts, seen, held, kind, fits)
+        if not fits:
+            return
+        shape = self.shape(i)
+        offsets = shape.offsets
+        tens = shape._points          # points / 10 by cards played
         taken = []                # the cards (lo, hi) of meld i's variants so far
         for _, root, required, optional in fits:
+            # Each position's bit and card, packed as _packed() packs a hand: a subset's are sums.
+            used = lo = hi = 0
+            for k in required:
+                used |= 1 << k
+                pc = (root + offsets[k]) % 12
+                if pc < 6:
+                    lo += 1 << 5 * pc
+                else:
+                    hi += 1 << 5 * (pc - 6)
+            bits = []
+            los = []
+            his = []
+            for k in optional:
+                bits.append(1 << k)
+                pc = (root + offsets[k]) % 12
+                los.append(1 << 5 * pc if pc < 6 else 0)
+                his.append(1 << 5 * (pc - 6) if pc >= 6 else 0)
             subsets = 1 << len(optional)
             if subsets > MAX_OPTIONAL_VARIANTS:
                 subsets = MAX_OPTIONAL_VARIANTS
             for subset in range(subsets - 1, -1, -1):
-                positions = list(required)
-                for b in range(len(optional)):
-                    if subset >> b & 1:
-                        positions.append(optional[b])
-                code = self._code(i, root, positions)
-                cards = self.cards(code)
+                u, a, b, n = used, lo, hi, len(required)
+                for k in range(len(optional)):
+                    if subset >> k & 1:
+                        u |= bits[k]
+                        a += los[k]
+                        b += his[k]
+                        n += 1
+                cards = (a, b)
                 if cards not in taken:
                     taken.append(cards)
-                    variants.append(code)
+                    variants.append(_play_code(tens[n], i, root, u))
                     cards_of_each.append(cards)
 
     def best(self, counts, kind, held=None):
@@ -506,11 +529,11 @@ class _TurnSearch:
         need_lo = self.need_lo
         need_hi = self.need_hi
         meld_of = self.meld_of
-        lo |= _GUARD
-        hi |= _GUARD
-        for q in range(first, len(cands)):
-            j = cands[q]
-            if (lo - need_lo[j]) & _GUARD != _GUARD or (hi - need_hi[j]) & _GUARD != _GUARD:
+        guard = _GUARD            # locals: an attribute or a global is a dict lookup on
+        lo |= guard               # MicroPython
+        hi |= guard
+        for j in cands[first:]:
+            if (lo - need_lo[j]) & guard != guard or (hi - need_hi[j]) & guard != guard:
                 continue
             if meld_of[j] != full:
                 fit.append(j)
@@ -523,23 +546,29 @@ class _TurnSearch:
         count = len(cands)
         rates = [0] * count
         sums = [0] * count
+        meld_of = self.meld_of
+        copies = self.copies
+        gains = self.gain
+        rate_of = self.rate
         top = 0
         total = 0         # melds after the current one
         meld = -1
         richest = 0       # the current meld's best play
         for q in range(count - 1, -1, -1):
             j = cands[q]
-            if self.meld_of[j] != meld:
+            if meld_of[j] != meld:
                 if meld >= 0:
-                    total += richest * self.copies[meld]
-                meld = self.meld_of[j]
+                    total += richest * copies[meld]
+                meld = meld_of[j]
                 richest = 0
-            if self.gain[j] > richest:
-                richest = self.gain[j]
-            if self.rate[j] > top:
-                top = self.rate[j]
+            gain = gains[j]
+            if gain > richest:
+                richest = gain
+            rate = rate_of[j]
+            if rate > top:
+                top = rate
             rates[q] = top
-            sums[q] = total + richest * self.copies[meld]
+            sums[q] = total + richest * copies[meld]
         return rates, sums
 
     def _search(self, cands, score, lo, hi, cards):
@@ -551,28 +580,40 @@ class _TurnSearch:
             self.best_chain = list(self.chain)
         yield
         rates, sums = self._suffix_bounds(cands)
+        gains = self.gain         # locals: an attribute or a global is a dict lookup on
+        need_cards = self.need_cards      # MicroPython
+        need_lo = self.need_lo
+        need_hi = self.need_hi
+        meld_of = self.meld_of
+        taken = self.taken
+        copies = self.copies
+        chain = self.chain
+        scale = _SCALE
+        fields = _FIELDS
+        lo |= _GUARD
+        hi |= _GUARD
         for q in range(len(cands)):
-            # The plays left earn a whole number, at most the rate's share of the cards left.
-            bound = rates[q] * cards // _SCALE
-            if sums[q] < bound:
-                bound = sums[q]
-            if score + bound <= self.best:
+            # The plays left earn a whole number: at most their melds' sum, and at most the
+            # rate's share of the cards left, rate * cards // scale (compared as a product:
+            # no division). room: what they must beat.
+            rate = rates[q]
+            most = sums[q]
+            room = self.best - score          # a deeper step may have raised the best
+            if most <= room or rate * cards < (room + 1) * scale:
                 return
             j = cands[q]
-            gain = score + self.gain[j]
-            left = cards - self.need_cards[j]
-            bound = rates[q] * left // _SCALE     # what the cards it leaves could add
-            if sums[q] < bound:
-                bound = sums[q]
-            if gain + bound <= self.best:
+            gain = score + gains[j]
+            left = cards - need_cards[j]
+            room = self.best - gain
+            if room >= 0 and (most <= room or rate * left < (room + 1) * scale):
                 continue
-            meld = self.meld_of[j]
-            self.taken[meld] += 1
-            left_lo = ((lo | _GUARD) - self.need_lo[j]) & _FIELDS
-            left_hi = ((hi | _GUARD) - self.need_hi[j]) & _FIELDS
-            full = meld if self.taken[meld] >= self.copies[meld] else -1
-            self.chain.append(j)
+            meld = meld_of[j]
+            taken[meld] += 1
+            left_lo = (lo - need_lo[j]) & fields
+            left_hi = (hi - need_hi[j]) & fields
+            full = meld if taken[meld] >= copies[meld] else -1
+            chain.append(j)
             yield from self._search(self._fitting(cands, q, left_lo, left_hi, full), gain,
                                     left_lo, left_hi, left)
-            self.chain.pop()
-            self.taken[meld] -= 1
+            chain.pop()
+            taken[meld] -= 1
