@@ -1,8 +1,16 @@
 """The browser tests' shared fixtures: headless Chromium and the built site on a local server
 (tests/host/test_web.py, test_web_studio.py import them). Without Chromium, or without the
 page's runtime, a test is skipped with one line saying what to install; under CI=true a skip
-is a failure."""
+is a failure.
 
+Both are per session (a worker's), not per module: a module-scoped fixture makes its file one
+unit of `make test`'s scheduler (tests/conftest.py), so test_web_studio.py's forty tests ran
+one after another on one worker while the other sat idle. Every test opens its own context.
+One Chromium a worker, whichever module imports the fixture (test_pictures.py imports this file
+as tests.host.browser_fixtures, a second module): Playwright's sync API runs one at a time in a
+thread."""
+
+import contextlib
 import os
 
 import pytest
@@ -18,18 +26,31 @@ def unavailable(why):
     pytest.skip(why)
 
 
-@pytest.fixture(scope="module")
-def chromium():
+@pytest.fixture(scope="session")
+def chromium(request):
+    config = request.config
+    held = getattr(config, "_chromawheel_chromium", None)
+    if held is None:
+        held = config._chromawheel_chromium = _start_chromium(config)
+    if isinstance(held, str):
+        unavailable(held)
+    return held
+
+
+def _start_chromium(config):
+    """The worker's Chromium, closed when the session ends; or why there is none."""
     if browser.chromium_path() is None:
-        unavailable(browser.INSTALL)
+        return browser.INSTALL
+    stack = contextlib.ExitStack()
     try:
-        with browser.chromium() as chrome:
-            yield chrome
+        chrome = stack.enter_context(browser.chromium())
     except UserError as err:
-        unavailable(str(err))
+        return str(err)
+    config.add_cleanup(stack.close)
+    return chrome
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(tmp_path_factory, web_runtime):
     """The site built into a temporary folder (its path: `folder`), served locally."""
     out = str(tmp_path_factory.mktemp("web") / "site")
