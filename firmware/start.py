@@ -19,7 +19,7 @@ for _name in ("machine", "time", "os", "json", "array", "binascii", "select", "i
         except ImportError:
             pass
 
-from firmware.unload import unload  # noqa: E402
+from firmware import unload  # noqa: E402
 
 BOARD_PATH = "board.json"
 BOOT_ONLY = ("hardware.board", "firmware.ports", "firmware.safemode")
@@ -49,9 +49,7 @@ def start_app(hw):
     unload(BOOT_ONLY)
     from firmware.app import App
     app = App(hw)
-    # Not collected now: the collector service does it once the first frame shows and the
-    # wheel rests (a collection is about 14 ms of the Pico's power-up).
-    unload(START_ONLY, collect=False)
+    unload(START_ONLY)
     return app
 
 

@@ -222,7 +222,7 @@ def load_mode(name, ctx):
     code is dropped first (small boards)."""
     if name not in MODES:
         raise ValueError("no mode %r" % name)
-    from firmware.unload import unload
+    from firmware import unload
     unload([module_name(other) for other in MODES if other not in (name, FALLBACK)])
     module = __import__(module_name(name), None, None, ["Mode"])
     mode = _made(module, name, ctx)
