@@ -4,11 +4,17 @@ made by the board's port (firmware/ports/) and passed to whoever keeps a record:
     read(name) -> bytes or None    write(name, data)    log(line)
 
 FileRecords keeps them as files on the flash (littlefs on MicroPython, the simulator's folder),
-each written atomically (firmware/storage.py), the log bounded (firmware/log.py).
-CircuitPython's store keeps them in its microcontroller.nvm (firmware/ports/circuitpython.py;
-firmware/nvm_records.py says why), so only that port loads it."""
+the log bounded (firmware/log.py). CircuitPython's store keeps them in its microcontroller.nvm
+(firmware/ports/circuitpython.py; firmware/nvm_records.py says why), so only that port loads it.
 
-from firmware import storage
+Files on the flash (the functions below, used by the store, safe mode and CircuitPython's port)
+are written to a temporary name, then renamed over the old one, so a power cut mid-write leaves
+the old file or the new one, never half. On littlefs the rename is atomic; on FAT (MicroPython's
+and CircuitPython's extmod/vfs_fat.c) rename removes the old file first, so a cut between the
+two leaves only the complete temporary file, which read_recovering() finds. (One module with the
+store: each module is about 14 ms of the Pico's power-up.)"""
+
+import os
 
 # The key byte of each record in the nvm log (never reused: a key names its record across
 # firmware updates). The table modes' kept state (firmware/modes/__init__.py: KeepsTable).
@@ -19,12 +25,46 @@ RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2, "drive_choice": 3, "score.t
 
 class FileRecords:
     def read(self, name):
-        return storage.read_recovering(name)
+        return read_recovering(name)
 
     def write(self, name, data):
-        storage.write_atomic(name, data)
+        write_atomic(name, data)
 
     def log(self, line):
         from firmware import log          # loaded on the first message, not at boot
         log.write(line)
 
+
+def exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def write_atomic(path, data):
+    temporary = path + ".tmp"
+    with open(temporary, "wb") as f:
+        f.write(data)
+    os.rename(temporary, path)
+    if hasattr(os, "sync"):
+        os.sync()          # CircuitPython caches FAT sectors: put the new file on the flash now
+
+
+def read_recovering(path):
+    """The file's bytes; the finished temporary copy if only that survived; else None."""
+    for candidate in (path, path + ".tmp"):
+        try:
+            with open(candidate, "rb") as f:
+                return f.read()
+        except OSError:
+            pass
+    return None
+
+
+def remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass

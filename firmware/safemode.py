@@ -5,7 +5,7 @@ Entered when the button is held at power-up, or after crashes.CRASH_LIMIT boots 
 crashed before running crashes.STABLE_MS (start.py counts boots, the app clears the count once
 stable; see crashes.py). Used at boot only."""
 
-from firmware import crashes, render, storage
+from firmware import crashes, records, render
 # The laptop writes this flag just before it resets the board for a deploy: the boot after
 # that reset runs without the app and without the watchdog (which, once started, would reset
 # the board in the middle of a long copy). Any boot uses the flag up, and a power-up ignores
@@ -25,8 +25,8 @@ def button_held(hw, samples=5, gap_ms=10):
 
 def reason(hw):
     """Why to start in safe mode, or None."""
-    if storage.exists(MAINTENANCE_PATH):
-        storage.remove(MAINTENANCE_PATH)
+    if records.exists(MAINTENANCE_PATH):
+        records.remove(MAINTENANCE_PATH)
         if hw.reset_cause() != "power":
             return "maintenance for a deploy or meld-set flash (the next reset starts the app)"
     if button_held(hw):

@@ -8,9 +8,8 @@ import hardware.clock
 from hardware import cp_devices
 from hardware.ring import Ring
 
-from firmware import storage
 from firmware.devices import Hardware
-from firmware.records import RECORD_KEYS, FileRecords
+from firmware.records import RECORD_KEYS, FileRecords, read_recovering
 
 DRIVE_SETTINGS = "settings.json"
 DRIVE_CHOICE = "drive_choice"       # the record of the drive file's fingerprint last taken
@@ -64,7 +63,7 @@ class NvmRecordStore:
         """The nvm's record, else (after an update from a firmware that kept them on the
         drive) the file."""
         data = self._nvm.read(name)
-        return data if data is not None else storage.read_recovering(name)
+        return data if data is not None else read_recovering(name)
 
     def write(self, name, data):
         self._nvm.write(name, data)
@@ -79,7 +78,7 @@ def take_computer_choice(records):
     changes it): a set chosen later on the wheel stays chosen."""
     from firmware.nvm_records import fingerprint
     from firmware.settings import SETTINGS_PATH, is_set_name
-    raw = storage.read_recovering(DRIVE_SETTINGS)
+    raw = read_recovering(DRIVE_SETTINGS)
     seen = str(fingerprint(raw) if raw else 0).encode()
     taken = records.read(DRIVE_CHOICE)
     if taken is None:        # firmware before the port modules kept it in the settings record

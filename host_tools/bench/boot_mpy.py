@@ -34,7 +34,7 @@ RESIDENT = ("asyncio", "firmware.async_loop", "firmware.services", "firmware.mod
             "hardware.quadrature",
             "hardware.presses", "hardware.ring", "hardware.sim", "hardware.sim_parts",
             "hardware.font", "hardware.oled", "hardware.buzzer", "firmware.screen",
-            "firmware.devices", "firmware.storage", "firmware.records",
+            "firmware.devices", "firmware.records",
             "firmware.ports.sim", "firmware.crashes", "firmware.settings",
             "firmware.render", "firmware.modes", "firmware.modes.explorer",
             "firmware.app", "firmware.start")

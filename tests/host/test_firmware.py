@@ -207,7 +207,7 @@ def test_maintenance_only_after_a_deliberate_reset(device, monkeypatch):
 def test_a_failing_save_backs_off_and_is_reported_once(device, monkeypatch):
     # A full or read-only flash: the save fails. It is tried again later and later (the 5 s
     # quiet time plus 5 s, 10 s, 20 s ...), not every 10 ms tick, and the log says so once.
-    from firmware import storage
+    from firmware import records
     tries = []
     lines = []
 
@@ -218,7 +218,7 @@ def test_a_failing_save_backs_off_and_is_reported_once(device, monkeypatch):
     # Its own patches, undone alone: monkeypatch.undo() would also undo the fixture's chdir,
     # and the save below would land in the folder pytest was started in.
     with monkeypatch.context() as full_flash:
-        full_flash.setattr(storage, "write_atomic", full)
+        full_flash.setattr(records, "write_atomic", full)
         full_flash.setattr(log, "write", lines.append)
         device.turn(1)
         device.app.settings.set("brightness", 32, device.clock.ticks_ms())
