@@ -196,7 +196,10 @@ const midiHost = new UsbMidiHost(mcu, cdc, {
     usbState.off = false;
   },
 });
-process.stdin.on('data', (chunk) => { pending = Buffer.concat([pending, chunk]); });
+process.stdin.on('data', (chunk) => {
+  pending = Buffer.concat([pending, chunk]);
+  talking();
+});
 process.stdin.on('end', () => { simulator.stop(); process.exit(0); });
 function feed() {
   if (!connected || !pending.length) return;
@@ -210,11 +213,45 @@ function feed() {
 // cycles (pio_timing.cjs; rp2040js runs it on wall-clock timers and ignores both).
 const CYCLE_NANOS = 1e9 / 125000000;          // both ports run the RP2040 at 125 MHz
 const pioTiming = attachPioTiming(mcu, CYCLE_NANOS);
+
+// While the computer talks to the board on its serial port (its last bytes came less than
+// TALK_MS ago), the sleeping CPU's clock runs no faster than the wall clock, as a real board's
+// does: the app's watchdog (8 s from the Ctrl-C that stops it) and the firmware's waits then
+// meet the computer's round trips (a browser's Web Serial behind a bridge: seconds) as on a
+// chip, where jumping from alarm to alarm let 8 emulated seconds pass in under 5 wall ones.
+// (Running ahead there gained nothing: the computer is what the board waits for.) Otherwise
+// the clock jumps at once, and what the knob's commands and a script do, in emulated time, is
+// the same either way.
+const TALK_MS = 1000;
+const STEP_NANOS = 1000000;                   // a step of the paced clock: 1 ms
+let talkedAt = null;                          // wall ms of the computer's last bytes
+let pace = null;                              // {wall, nanos}: the paced clock's last step
+function talking() {
+  talkedAt = performance.now();
+  if (!pace) pace = { wall: talkedAt, nanos: mcu.clock.nanos };
+}
+// How far the sleeping CPU's clock may go now (ns): Infinity unless the computer is talking.
+function paceLimit() {
+  if (talkedAt === null) return Infinity;
+  const wall = performance.now();
+  if (wall - talkedAt > TALK_MS) {
+    talkedAt = null;
+    pace = null;
+    return Infinity;
+  }
+  const allowed = pace.nanos + (wall - pace.wall) * 1e6;
+  if (allowed < mcu.clock.nanos) return allowed;     // ahead of the wall clock: wait for it
+  pace.wall = wall;
+  pace.nanos = mcu.clock.nanos;
+  return pace.nanos + STEP_NANOS;
+}
+
 simulator.execute = function execute() {
   const { clock } = this;
   const core = mcu.core;
   this.executeTimer = null;
   this.stopped = false;
+  let paced = false;
   // Slices of 200k instructions (rp2040js: 1M): the host's bytes, which arrive between
   // slices, wait less (a raw-REPL round trip is several of them).
   for (let i = 0; i < 200000 && !this.stopped; i++) {
@@ -224,7 +261,15 @@ simulator.execute = function execute() {
       const alarm = clock.nextAlarm;
       const pioDue = pioTiming.due < Infinity;
       if (alarm || pioDue) {
-        const until = alarm ? alarm.nanos : clock.nanos + 1000000;
+        let until = alarm ? alarm.nanos : clock.nanos + 1000000;
+        const limit = paceLimit();
+        if (until > limit) {
+          if (limit <= clock.nanos) {
+            paced = true;                     // the wall clock has to catch up
+            break;
+          }
+          until = limit;
+        }
         const reached = pioDue ? pioTiming.idle(until) : until;
         i += (reached - clock.nanos) / CYCLE_NANOS;
         clock.tick(reached - clock.nanos);
@@ -244,7 +289,9 @@ simulator.execute = function execute() {
   // sleeping firmware ends a slice every 1.6 emulated ms (the jumps count as instructions
   // above), so the wall clock waited about as long as the emulated one ran. An immediate
   // still lets the host's bytes and the knob's commands in between slices.
-  if (!this.stopped) this.executeImmediate = setImmediate(() => this.execute());
+  if (this.stopped) return;
+  if (paced) this.executeTimer = setTimeout(() => this.execute(), 1);
+  else this.executeImmediate = setImmediate(() => this.execute());
 };
 const stopSimulator = simulator.stop;
 simulator.stop = function stop() {
