@@ -209,6 +209,15 @@ function feed() {
   if (count) midiHost.serialQueued();        // the device's OUT poll waited for them
 }
 
+// rp2040js finds a peripheral by its number in an object keyed by large integers, a dictionary
+// V8 hashes into at every peripheral access and every store (6% of a CircuitPython run): the
+// same map as a dense array, built once (the chip's peripherals are fixed when it is made).
+const peripheralTable = new Array(0x40000).fill(null);
+for (const [key, peripheral] of Object.entries(mcu.peripherals)) {
+  if (Number(key) % 4 === 0) peripheralTable[Number(key) >>> 2] = peripheral;
+}
+mcu.findPeripheral = (address) => peripheralTable[address >>> 14];
+
 // The PIO ticks on the emulated clock at each state machine's divided clock, with its delay
 // cycles (pio_timing.cjs; rp2040js runs it on wall-clock timers and ignores both).
 const CYCLE_NANOS = 1e9 / 125000000;          // both ports run the RP2040 at 125 MHz
