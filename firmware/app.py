@@ -396,7 +396,9 @@ class App:
         mode to render(). True when written."""
         if self.dirty or self.pending or self.error_until is not None:
             return False              # the LEDs do not show the mode's state: nothing to turn
-        if ticks_since(now, self.rendered_at) < self.frame_ms:
+        # ticks_since worked out here, not called (about 15 us on the Pico, on the fast path)
+        passed = ticks_diff(now, self.rendered_at)
+        if 0 <= passed < self.frame_ms:
             return False
         ring = self.hw.ring
         now_us = self.hw.clock.ticks_us()

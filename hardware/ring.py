@@ -23,7 +23,7 @@ or the simulator.
 
 from array import array
 
-from hardware.clock import ticks_since, ticks_us
+from hardware.clock import ticks_diff, ticks_since, ticks_us
 
 SECTORS = 12
 # Bits set in each 6-bit number: a 12-bit mask's count in two look-ups, nothing allocated.
@@ -202,8 +202,12 @@ class Ring:
         wire become exactly what painting the turned frame and show() give (the caller sees
         that `frame` is the one last shown). False when it cannot (nothing written yet, a
         16-LED ring, the latch time not yet passed): then nothing changed."""
-        if not self._turn_bytes or self._written_at is None or \
-                ticks_since(now_us, self._written_at) < self._min_gap_us:
+        if not self._turn_bytes or self._written_at is None:
+            return False
+        # The latch time: ticks_since worked out here, not called (a call is about 15 us on
+        # the Pico, which the detent waits for; a write half a period ago is long ago).
+        passed = ticks_diff(now_us, self._written_at)
+        if 0 <= passed < self._min_gap_us:
             return False
         # Sector s shows what sector s - sectors showed: the window that starts there.
         back = -sectors % SECTORS if self._turn_bytes > 0 else sectors % SECTORS
@@ -230,7 +234,10 @@ class Ring:
         sectors that changed are touched. False when it cannot (nothing written yet, the
         latch time not passed, or a frame over the current budget, which show() scales):
         then nothing changed."""
-        if self._written_at is None or ticks_since(now_us, self._written_at) < self._min_gap_us:
+        if self._written_at is None:
+            return False
+        passed = ticks_diff(now_us, self._written_at)      # as in turn()
+        if 0 <= passed < self._min_gap_us:
             return False
         level = self._levels[255]
         per = self._per

@@ -54,7 +54,15 @@ class PioEncoder:
             self.wake.set()                    # allocates nothing: fine in a hard IRQ
 
     def take(self):
+        # Called at every pass (a MIDI note's too): the decoder's take() worked out here, not
+        # called (a call is about 15 us on the Pico), and interrupts left on when there is
+        # nothing to take (a detent counted just after this is taken by the pass its wake asks
+        # for).
+        decoder = self.decoder
+        if not decoder.detents:
+            return 0
         state = machine.disable_irq()
-        count = self.decoder.take()
+        count = decoder.detents
+        decoder.detents = 0
         machine.enable_irq(state)
         return count
