@@ -178,7 +178,23 @@ class Round:
             return moves
         return [("discard", card) for card in self._discardable(player)]
 
-    def _plays(self, player):
+    def _allows(self, move):
+        """Whether `move` is among legal_moves(), listing in the main phase only the moves of
+        its kind (a play: its own MELD card's): listing every play is most of a move's time."""
+        if self.phase != "main" or self.over or not move:
+            return move in self.legal_moves()
+        verb = move[0]
+        if verb == "end":
+            return move == ("end",)
+        if verb == "play" and len(move) > 1:
+            return not self.ate and move in self._plays(self.turn, move[1])
+        if verb == "eat":
+            return not self.ate and self.played_kind is None and move in self._eats(self.turn)
+        return False
+
+    def _plays(self, player, only=None):
+        """The legal plays, each ("play", MELD card, root, NOTE cards); `only`: the plays
+        of that MELD card alone (none when it is another copy of a meld listed already)."""
         hand = sorted(self.hands[player])         # lowest ids first: the cards a play takes
         hand_pcs = [note_pc(card) for card in hand]
         counts = [0] * 12
@@ -196,6 +212,8 @@ class Round:
             if index in seen:
                 continue                 # another copy of the same meld: the same plays
             seen.append(index)
+            if only is not None and card != only:
+                continue
             required_offsets, optional_offsets = _offsets(meld)
             for root in range(12):
                 required = ((meld.required_mask << root) | (meld.required_mask >> (12 - root)))
@@ -237,7 +255,7 @@ class Round:
         """Apply a move; RuleError (and no change) when the rules do not allow it."""
         if self.over:
             raise RuleError("the round is over")
-        if move not in self.legal_moves():
+        if not self._allows(move):
             raise RuleError("%s is not allowed now (%s phase of player %d)" % (
                 _describe(move), self.phase, self.turn))
         player = self.turn
