@@ -69,16 +69,27 @@ class Solitaire:
 
     def _block_moves(self, columns):
         """(col, start, dest) for every face-up block that may move onto another column."""
+        # The note each column takes (as _fits has it): a B on an empty column, else the note
+        # a step below its bottom card's (none below a C).
+        wanted = []
+        for column in columns:
+            if not column:
+                wanted.append(B)
+            else:
+                pc = note_pc(column[-1][0])
+                wanted.append(pc - 1 if pc else -1)
         out = []
         for col in range(COLUMNS):
             column = columns[col]
             for start in range(len(column)):
-                if not column[start][1]:
+                card, up = column[start]
+                if not up:
                     continue
-                if start == 0 and note_pc(column[0][0]) == B:
+                pc = note_pc(card)
+                if start == 0 and pc == B:
                     continue                           # a B already heading a column
                 for dest in range(COLUMNS):
-                    if dest != col and self._fits(column[start][0], dest, columns):
+                    if dest != col and wanted[dest] == pc:
                         out.append((col, start, dest))
         return out
 
