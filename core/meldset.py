@@ -52,6 +52,9 @@ def crc32(data):
     return crc ^ 0xFFFFFFFF
 
 
+_ROOT_CODE = degrees.encode(1, 0)    # every meld's first position: a required 1
+
+
 class MeldSetError(ValueError):
     """A meld set that cannot be used. `problems` lists (where, what) pairs."""
 
@@ -174,8 +177,9 @@ def _check_header(blob):
 
 def _check_meld(blob, at, end, i, codes):
     """Check meld i's fields from `at`; (where the next meld starts, its required mask, its
-    optional mask (sectors not also required)). `codes`: degrees.code_table()."""
-    if blob[at] >= len(KINDS):
+    optional mask (sectors not also required)). `codes`: degrees.code_table(). Run for every
+    meld at power-up: the constants are locals (a global is a dict lookup on MicroPython)."""
+    if blob[at] >= 3:                     # KINDS
         raise ValueError("meld %d has kind %d" % (i, blob[at]))
     at += 1
     for _ in range(2):  # id, name
@@ -187,16 +191,16 @@ def _check_meld(blob, at, end, i, codes):
     n = blob[at]
     if n < 2 or n > MAX_POSITIONS or at + 1 + n > end:
         raise ValueError("meld %d has %d positions" % (i, n))
-    if blob[at + 1] != degrees.encode(1, 0):
+    if blob[at + 1] != _ROOT_CODE:
         raise ValueError("meld %d does not start with a required 1" % i)
+    optional_bit = degrees.OPTIONAL
     required = 0
     optional = 0
-    for k in range(at + 1, at + 1 + n):
-        code = blob[k]
+    for code in blob[at + 1:at + 1 + n]:
         sector = codes[code & 0x7F]
         if not sector:
             raise ValueError("meld %d has degree byte %d" % (i, code))
-        if code & degrees.OPTIONAL:
+        if code & optional_bit:
             optional |= 1 << (sector - 1)
         else:
             required |= 1 << (sector - 1)
