@@ -12,11 +12,7 @@
 // no bytes, so the device re-arms the endpoint and takes a USB interrupt every few tens of
 // microseconds, forever (on MicroPython that storm cost the Pico a quarter of its power-up).
 // Here a poll with nothing to send is held (the buffer stays armed, as a NAK leaves it) and
-// answered once the serial bytes come (serialQueued()). Not for CircuitPython 10.2.1
-// (hooks.answerAtOnce): about 50 ms after it is configured, its TinyUSB panics in the USB
-// interrupt ("Can't continue xfer on inactive ep", rp2040_usb.c) when the CDC's OUT poll is
-// held, which it does not on a chip: rp2040js's controller differs from the RP2040's there;
-// so its serial port keeps rp2040js's answer at once.
+// answered once the serial bytes come (serialQueued()).
 //
 // A device leaves the bus by releasing the pull-up on D+ (SIE_CTRL.PULLUP_EN; MicroPython's
 // runtime USB does so for about 50 ms, shared/tinyusb/mp_usbd_runtime.c) and comes back by
@@ -223,8 +219,7 @@ class UsbMidiHost {
   // gives its product ('product'), MIDI interface ('midi') and jacks ('jack'); onDrop(bytes)
   // when the device leaves the bus, with the serial bytes the CDC host had taken but not
   // delivered (they go first when it is back); onUp() when it comes back (the bus reset is
-  // under way); answerAtOnce: answer the serial port's OUT polls at once, empty or not (see
-  // above).
+  // under way).
   constructor(mcu, cdc, hooks = {}) {
     this.usb = mcu.usbCtrl;
     this.cdc = cdc;
@@ -274,8 +269,7 @@ class UsbMidiHost {
         this.deliver();
         return;
       }
-      if (endpoint === cdc.outEndpoint && endpoint >= 0 && cdc.txFIFO.empty
-          && !hooks.answerAtOnce) {
+      if (endpoint === cdc.outEndpoint && endpoint >= 0 && cdc.txFIFO.empty) {
         this.serialPolls.push(size);          // NAK: answered when bytes come
         return;
       }
@@ -374,19 +368,27 @@ class UsbMidiHost {
     asking.active = true;
     // (rp2040js's getDescriptorPacket puts its index in wIndex: a string's goes in wValue)
     const device = what === 'device';
+    asking.wLength = device ? 18 : 255;
     this.usb.sendSetupPacket(createSetupPacket({
       dataDirection: 1, type: 0, recipient: 0, bRequest: GET_DESCRIPTOR,     // standard, IN
       wValue: ((device ? DESCRIPTOR_DEVICE : DESCRIPTOR_STRING) << 8) | index,
       wIndex: device ? 0 : ENGLISH,
-      wLength: device ? 18 : 255,
+      wLength: asking.wLength,
     }));
   }
 
   answered(buffer) {
     this.answer.push(...buffer);
-    const length = this.answer[0] || 0;
-    if (this.answer.length < length && buffer.length === MAX_PACKET) return;   // more to come
     const { asking } = this;
+    // The data stage ends with a short packet or at wLength bytes: one of whole packets
+    // shorter than asked (a 64-byte string) ends with a zero-length packet (USB 2.0, 5.5.3),
+    // which the host waits for before its next SETUP. Sent over that ZLP, a SETUP lands
+    // while the device's TinyUSB arms it (CircuitPython 10.2.1's: reset_ep0 aborts EP0 IN
+    // between hw_endpoint_xfer_start's active = true and its AVAILABLE write, rp2040js
+    // completes the orphaned IN at once, and hw_endpoint_xfer_continue panics "Can't
+    // continue xfer on inactive ep", lib/tinyusb/src/portable/raspberrypi/rp2040).
+    if (buffer.length === MAX_PACKET && this.answer.length < asking.wLength) return;
+    const length = this.answer[0] || 0;
     const [what] = asking.queue.shift();
     const answer = this.answer.slice(0, length);
     if (what === 'device') {

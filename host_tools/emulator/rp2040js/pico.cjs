@@ -163,12 +163,7 @@ cdc.onSerialData = (buffer) => {
 };
 // MIDI beside the CDC, and a device that leaves the bus and comes back enumerated afresh.
 const usbState = { off: false, whenOff: null };
-// CircuitPython's banner in the firmware's part of the flash (its first MB; a MicroPython
-// Pico's littlefs starts past it): its serial port is answered at once (midi_host.cjs).
-const circuitPython = Buffer.from(mcu.flash.buffer, mcu.flash.byteOffset, 0x100000)
-  .includes('Adafruit CircuitPython');
 const midiHost = new UsbMidiHost(mcu, cdc, {
-  answerAtOnce: circuitPython,
   onMidi: (bytes) => {
     if (emit) emit(`M ${Math.round(mcu.clock.nanos)} ${bytes.toString('hex')}`);
   },
