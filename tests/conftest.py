@@ -12,6 +12,7 @@ the tiers the collection gives."""
 import json
 import os
 import subprocess
+import threading
 
 import pytest
 
@@ -147,7 +148,10 @@ _popen_init = subprocess.Popen.__init__
 
 def _guarded_popen_init(self, args, *rest, **kw):
     rig = rig_of(args)
-    if rig is not None and _requested is not None and rig not in _requested:
+    # A fixture's own thread is not the test: a module's emulated Pico, alive while a test of
+    # its file that does not use it runs, restarts itself from its bridge thread after a reset.
+    if rig is not None and _requested is not None and rig not in _requested \
+            and threading.current_thread() is threading.main_thread():
         names = [f for f, m in RIGS.items() if m == rig]
         raise RigNotRequested(
             "this test starts the %s (%s) but does not request its fixture %r: request it "
