@@ -1,4 +1,6 @@
-"""Run the core cases (tests/core/test_*.py) under MicroPython: micropython tests/run_core_micropython.py
+"""Run the core cases (tests/core/test_*.py) under MicroPython:
+micropython -X heapsize=8M tests/run_core_micropython.py (make test-core-mpy; the unix port's
+2 MB default heap fragments over all the cases: tests/host/test_core_on_micropython.py)
 
 Prints one line per failure and the closing 'N passed, N failed' line; exits 1 on any failure.
 """
