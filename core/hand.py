@@ -211,20 +211,6 @@ class HandSearch:
                 pcs.append((root + shape.offsets[k]) % 12)
         return Play(i, root, bytes(codes), bytes(pcs), points_of(code), shape.kind)
 
-    def cards(self, code):
-        """A packed play's cards as the two packed counts (lo, hi) of _packed()."""
-        shape = self.shape(meld_of(code))
-        root = root_of(code)
-        lo = hi = 0
-        for k in range(len(shape.codes)):
-            if code >> k & 1:
-                pc = (root + shape.offsets[k]) % 12
-                if pc < 6:
-                    lo += 1 << 5 * pc
-                else:
-                    hi += 1 << 5 * (pc - 6)
-        return lo, hi
-
     def _meld_candidates(self, i, counts, seen, held, kind, found):
         """Meld i's candidates appended to `found`, if it is among `held` (meld indexes; None:
         any) and of `kind` (None: any): (i, root, required, optional) for every root where
