@@ -18,6 +18,7 @@ later (its modules are .mpy: host_tools/device/drive.py), so nothing of the firm
 lost. A fresh drive has no boot_out.txt: the first power-up waits 1 s before writing it, and a
 kept image's later power-ups find it matching and do not."""
 
+import contextlib
 import hashlib
 import json
 import os
@@ -31,7 +32,6 @@ from hardware import board as board_file
 from host_tools.device import deploy
 from host_tools import cache
 from host_tools.device.files import board_key, board_path, merged_settings
-from host_tools.device.link import DeviceLink
 from host_tools.errors import UserError
 from host_tools.emulator.parts import Parts, part_events
 from host_tools.emulator.rp2040 import EmulatedPico, flash_with_uf2, image
@@ -148,7 +148,8 @@ def _payload_key(name, uf2):
     elif is_frozen(uf2):
         files = []
     else:
-        files = deploy.payload(name, compiled=True)
+        # what is deployed, and the laptop's deploy that sends it (its report is kept too)
+        files = deploy.payload(name, compiled=True) + _deploy_sources()
     for path, data in files:
         digest.update(path.encode() + b"\0" + data)
     with open(uf2, "rb") as f:
@@ -156,8 +157,20 @@ def _payload_key(name, uf2):
     return digest.hexdigest()[:16]
 
 
+def _deploy_sources():
+    """[(path, bytes)] of the laptop's deploy (host_tools/device)."""
+    folder = os.path.dirname(os.path.abspath(deploy.__file__))
+    out = []
+    for filename in sorted(os.listdir(folder)):
+        if filename.endswith(".py"):
+            with open(os.path.join(folder, filename), "rb") as f:
+                out.append(("host_tools/device/" + filename, f.read()))
+    return out
+
+
 def deployed_image(name, progress=print, uf2=None):
-    """A flash image with the firmware deployed for board `name` (cached); its path."""
+    """A flash image with the firmware deployed for board `name` (cached); its path. A deploy
+    over the serial port leaves its report beside it (deploy_record())."""
     firmware = firmware_image(name, uf2)
     path = os.path.join(CACHE, "%s-%s.img" % (board_key(name), _payload_key(name, firmware)))
     if os.path.exists(path):
@@ -166,9 +179,28 @@ def deployed_image(name, progress=print, uf2=None):
     fresh = "%s.%d.new" % (path, os.getpid())     # two runs at once each make their own
     if os.path.exists(fresh):
         os.remove(fresh)
-    deploy_onto(name, fresh, progress, uf2)
+    record = deploy_onto(name, fresh, progress, uf2)
+    if record is not None:
+        with open(fresh + ".json", "w") as f:
+            json.dump(record, f)
+        os.replace(fresh + ".json", _record_path(path))
     os.replace(fresh, path)
     return path
+
+
+def _record_path(image_path):
+    return image_path[:-len(".img")] + ".deploy.json"
+
+
+def deploy_record(image_path):
+    """The deploy that made a cached image (deployed_image()) over the serial port: {"report":
+    deploy's report, "resets": the chip's resets during it}; None when no deploy made it (a
+    CircuitPython drive or a frozen UF2 laid out on the host)."""
+    try:
+        with open(_record_path(image_path)) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
 
 
 def _drive_layout(name):
@@ -182,7 +214,8 @@ def _drive_layout(name):
 
 
 def deploy_onto(name, flash, progress=print, uf2=None):
-    """Make a new flash image `flash` with the firmware deployed for board `name`."""
+    """Make a new flash image `flash` with the firmware deployed for board `name`; what
+    deploy_record() keeps of a deploy over the serial port, or None (laid out on the host)."""
     firmware = firmware_image(name, uf2)
     if is_circuitpython(load_board(name)):
         from host_tools.emulator import circuitpy_drive
@@ -199,7 +232,9 @@ def deploy_onto(name, flash, progress=print, uf2=None):
     progress("deploying the firmware onto a fresh emulated Pico (once for this firmware)")
     with emulated(name, flash, uf2=uf2) as pico:
         report = deploy.deploy(pico.port, name, progress=lambda line: progress("  " + line))
+        resets = pico.resets
     progress("deployed %d files in %.1f s" % (report["files"], report["seconds"]))
+    return {"report": report, "resets": resets}
 
 
 def script_start(hold=False):
@@ -340,8 +375,8 @@ def nvm_records(flash):
 def put_settings(name, flash, settings, progress=print):
     """These settings (settings.json's keys) into board `name`'s powered-off flash image, the
     others kept, where its firmware keeps them: CircuitPython's nvm record; on MicroPython
-    settings.json on littlefs, written over the emulated USB serial (the board boots once for
-    it, and the app stops for the link)."""
+    settings.json on the littlefs drive, written on the host into the image (as a file copied
+    while the board is off: no boot for it)."""
     from firmware.records import RECORD_KEYS
     from firmware.settings import SETTINGS_PATH
     if is_circuitpython(load_board(name)):
@@ -352,11 +387,37 @@ def put_settings(name, flash, settings, progress=print):
         records.write(SETTINGS_PATH, merged_settings(records.read(SETTINGS_PATH), settings))
         circuitpy_drive.put_nvm(flash, nvm)
         return
-    progress("writing the settings onto the emulated board")
-    with emulated(name, flash, parts=False) as pico:
-        wait_started(pico)
-        with DeviceLink(pico.port) as link:
-            link.write_atomic(SETTINGS_PATH, merged_settings(link.read(SETTINGS_PATH), settings))
+    progress("writing the settings onto the emulated board's drive")
+    with littlefs_drive(flash) as fs:
+        try:
+            with fs.open(SETTINGS_PATH, "rb") as f:
+                saved = f.read()
+        except FileNotFoundError:
+            saved = None
+        # write, then rename over the old file: what the firmware and the laptop's link do
+        with fs.open(SETTINGS_PATH + ".tmp", "wb") as f:
+            f.write(merged_settings(saved, settings))
+        fs.rename(SETTINGS_PATH + ".tmp", SETTINGS_PATH)
+
+
+@contextlib.contextmanager
+def littlefs_drive(flash):
+    """The littlefs drive of a MicroPython board's powered-off flash image `flash`, mounted on
+    the host (littlefs-python, configured as the rp2 port mounts it: builds/littlefs_uf2.py);
+    what is written goes back into the image when the block ends without an error."""
+    from littlefs import LittleFS, UserContext
+    from host_tools.builds import littlefs_uf2 as lfs
+    with open(flash, "r+b") as f:
+        f.seek(lfs.STORAGE_BASE)
+        drive = bytearray(f.read(lfs.STORAGE_BYTES))
+        fs = LittleFS(context=UserContext(buffer=drive), block_size=lfs.BLOCK,
+                      block_count=lfs.STORAGE_BYTES // lfs.BLOCK, read_size=lfs.READ_SIZE,
+                      prog_size=lfs.PROG_SIZE, lookahead_size=lfs.LOOKAHEAD,
+                      disk_version=lfs.DISK_VERSION)
+        yield fs
+        fs.unmount()
+        f.seek(lfs.STORAGE_BASE)
+        f.write(drive)
 
 
 def run_script(script, frames_path=None, board="pico", flash=None, hold=False,

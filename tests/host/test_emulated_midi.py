@@ -62,17 +62,17 @@ def test_a_click_in_the_explorer_sends_the_notes_of_the_meld_shown(board, deploy
     assert sent[0] == ([0, 3, 7], [[0x90, 60, 100], [0x90, 63, 100], [0x90, 67, 100]])
 
 
-@pytest.fixture(scope="module")
-def pico_with_midi_on(deployed_image, tmp_path_factory):
-    image = str(tmp_path_factory.mktemp("midi") / "flash.img")
-    shutil.copyfile(deployed_image("pico"), image)
+@pytest.fixture
+def pico_with_midi_on(deployed_image, tmp_path):
+    """A flash of its own with MIDI on (written on the host: no boot for it, so each test
+    is a unit of its own for make test's scheduler)."""
+    image = deployed_copy(deployed_image, "pico", tmp_path)
     emulate.put_settings("pico", image, {"midi": "both"}, **QUIET)
     return image
 
 
-def test_deploy_and_a_sets_flash_work_with_midi_on(pico_with_midi_on, tmp_path):
-    image = str(tmp_path / "flash.img")
-    shutil.copyfile(pico_with_midi_on, image)
+def test_deploy_and_a_sets_flash_work_with_midi_on(pico_with_midi_on):
+    image = pico_with_midi_on
     with emulate.emulated("pico", image, parts=False) as pico:
         emulate.wait_started(pico)
         # The app started MIDI: the board came back with a MIDI interface beside the REPL.
@@ -94,9 +94,8 @@ def test_deploy_and_a_sets_flash_work_with_midi_on(pico_with_midi_on, tmp_path):
         assert done.stdout.strip() == "['default.cwm', 'jazz.cwm']", done.stdout + done.stderr
 
 
-def test_safe_mode_is_the_serial_port_alone(pico_with_midi_on, tmp_path):
-    image = str(tmp_path / "flash.img")
-    shutil.copyfile(pico_with_midi_on, image)
+def test_safe_mode_is_the_serial_port_alone(pico_with_midi_on):
+    image = pico_with_midi_on
     board = emulate.wired("pico", emulate.load_board("pico"))
     with EmulatedPico(image, dict(board, display=None, buzzer=None), held=True,
                       uf2=emulate.firmware_image("pico")) as pico:
