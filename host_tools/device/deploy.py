@@ -54,10 +54,11 @@ def device_mpy_version(info):
 
 
 def payload(board, compiled):
-    """[(device path, bytes)]: modules (.mpy when compiled), the libraries the board's parts
-    need, boot.py, main.py, board file, default meld set."""
+    """[(device path, bytes)]: modules (.mpy when compiled; of the ports, only the board's
+    own), the libraries the board's parts need, boot.py, main.py, board file, default meld
+    set. A deploy removes the modules of other ports a board still has (sync's stale files)."""
     files = []
-    for source, rel in python_files() + library_files(board):
+    for source, rel in python_files(board) + library_files(board):
         if compiled and "/" in rel:
             files.append((rel[:-3] + ".mpy", compiled_mpy(source, rel)))
         else:
@@ -124,7 +125,7 @@ def deploy(port, board=None, progress=print, meldset=None):
 def _deploy(port, board, progress, meldset, chosen, folder, started):
     compiler_mpy = mpy_cross_version()
     # Compiled before connecting (and cached), so the board's watchdog never waits on it.
-    for source, rel in python_files() + (library_files(board) if board else []):
+    for source, rel in python_files(board) + (library_files(board) if board else []):
         if "/" in rel:
             compiled_mpy(source, rel)
     with SerialTarget(port) as target:

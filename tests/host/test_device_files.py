@@ -26,6 +26,30 @@ def test_the_device_gets_every_firmware_module_and_no_host_code():
         ("__init__.py", "_table.py"))]
 
 
+def test_a_board_gets_its_own_ports_modules_and_not_the_others():
+    every = set(rel for _, rel in python_files())
+    pico = set(rel for _, rel in python_files("pico"))
+    assert {"firmware/ports/__init__.py", "firmware/ports/rp2.py", "firmware/ports/micropython.py",
+            "hardware/rp2_pio_encoder.py", "hardware/mp_devices.py", "hardware/mp_parts.py",
+            "hardware/mp_usb_midi.py", "hardware/oled.py", "hardware/buzzer.py",
+            "hardware/ring.py", "hardware/board.py"} <= pico
+    assert not pico & {"firmware/ports/sim.py", "firmware/ports/web.py",
+                       "firmware/ports/circuitpython.py", "firmware/ports/esp32.py",
+                       "hardware/cp_devices.py", "hardware/web_pins.py", "hardware/sim.py",
+                       "hardware/esp32_encoder.py"}
+    # Only port modules differ: every mode, core module and firmware module still goes.
+    assert [rel for rel in every - pico
+            if not rel.startswith(("firmware/ports/", "hardware/"))] == []
+    web = set(rel for _, rel in python_files("web"))
+    assert {"firmware/ports/web.py", "firmware/ports/sim.py", "hardware/sim.py",
+            "hardware/web_pins.py", "hardware/midi_twin.py"} <= web
+    assert not web & {"firmware/ports/rp2.py", "hardware/mp_devices.py"}
+    qtpy = set(rel for _, rel in python_files("qtpy_rp2040"))
+    assert {"firmware/ports/circuitpython.py", "hardware/cp_devices.py",
+            "hardware/cp_parts.py"} <= qtpy
+    assert "hardware/rp2_pio_encoder.py" not in qtpy
+
+
 @pytest.mark.parametrize("source, rel", python_files(), ids=lambda v: v if isinstance(v, str) and "/" not in v[:1] else None)
 def test_mpy_cross_compiles(source, rel, tmp_path):
     out = tmp_path / "out.mpy"
