@@ -182,12 +182,23 @@ def _check_meld(blob, at, end, i, codes):
     if blob[at] >= 3:                     # KINDS
         raise ValueError("meld %d has kind %d" % (i, blob[at]))
     at += 1
-    for _ in range(2):  # id, name
-        length = blob[at]
-        if length == 0 or at + 1 + length > end:
-            raise ValueError("meld %d has a bad text field" % i)
-        str(blob[at + 1:at + 1 + length], "utf-8")
-        at += 1 + length
+    id_length = blob[at]
+    name_at = at + 1 + id_length
+    if id_length == 0 or name_at >= end:
+        raise ValueError("meld %d has a bad text field" % i)
+    name_length = blob[name_at]
+    if name_length == 0 or name_at + 1 + name_length > end:
+        raise ValueError("meld %d has a bad text field" % i)
+    if name_length < 0x80:
+        # One UTF-8 check for both fields (the decode is the check): the length byte between
+        # them is ASCII, so an id cut off mid-character, or a name that starts inside one,
+        # still fails. Half the calls of checking each field (this runs for every meld at
+        # power-up).
+        str(blob[at + 1:name_at + 1 + name_length], "utf-8")
+    else:
+        str(blob[at + 1:name_at], "utf-8")
+        str(blob[name_at + 1:name_at + 1 + name_length], "utf-8")
+    at = name_at + 1 + name_length
     n = blob[at]
     if n < 2 or n > MAX_POSITIONS or at + 1 + n > end:
         raise ValueError("meld %d has %d positions" % (i, n))

@@ -149,3 +149,37 @@ def test_find_by_id_and_name():
     assert ms.meld_id(find(ms, "p5")) == "P5"
     err = raises(KeyError, find, ms, "nope")
     assert "nope" in str(err)
+
+
+def _resealed(blob):
+    """A blob changed behind the compiler's back, with its checksum made right again: only the
+    field checks can refuse it."""
+    from core.meldset import HEADER_SIZE, crc32
+    crc = crc32(bytes(blob[HEADER_SIZE:]))
+    for i in range(4):
+        blob[8 + i] = (crc >> (8 * i)) & 0xFF
+    return bytes(blob)
+
+
+def test_text_fields_must_be_utf8_each_on_its_own():
+    blob = meldset_compiler.compile_source(small_source())
+    first = blob.index(b"M3")                     # meld 0: id "M3", then len + "major third"
+    cut_id = bytearray(blob)
+    cut_id[first + 1] = 0xC3                      # the id ends inside a character
+    raises(MeldSetError, MeldSet, _resealed(cut_id))
+    inside_name = bytearray(blob)
+    inside_name[first + 3] = 0xA9                 # the name starts inside one
+    raises(MeldSetError, MeldSet, _resealed(inside_name))
+    accented = bytearray(blob)
+    accented[first:first + 2] = "é".encode()      # two bytes, as "M3"
+    accented[first + 3:first + 5] = "é".encode()  # "major third" -> "éjor third"
+    ms = MeldSet(_resealed(accented))
+    assert ms.meld_id(0) == "é" and ms.meld_name(0) == "éjor third"
+    # A name of 128 bytes or more (the compiler allows 40 characters; the format 255 bytes).
+    long_name = bytearray(blob)
+    long_name[first + 2:first + 3 + 11] = bytes((130,)) + b"x" * 130
+    size = len(long_name) - 12
+    long_name[6:8] = bytes((size & 0xFF, size >> 8))
+    assert MeldSet(_resealed(long_name)).meld_name(0) == "x" * 130
+    long_name[first + 3 + 129] = 0xE2              # the long name ends mid-character
+    raises(MeldSetError, MeldSet, _resealed(long_name))
