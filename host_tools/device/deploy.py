@@ -16,9 +16,9 @@ import time
 from hardware import board as board_file
 
 from firmware.layout import CODE_DIRS, DEFAULT_SET
-from host_tools.device import sets
+from host_tools.device import native, sets
 from host_tools.device.files import (board_path, compiled_mpy, data_files, library_files,
-                                     python_files)
+                                     platform_of, python_files)
 from host_tools.device.target import SerialTarget, sync
 from host_tools.errors import UserError
 from host_tools.set_files import set_to_flash
@@ -58,12 +58,14 @@ def payload(board, compiled):
     own), the libraries the board's parts need, boot.py, main.py, board file, default meld
     set. A deploy removes the modules of other ports a board still has (sync's stale files)."""
     files = []
+    arch = native.arch_of(platform_of(board))
     for source, rel in python_files(board) + library_files(board):
         if compiled and "/" in rel:
-            files.append((rel[:-3] + ".mpy", compiled_mpy(source, rel)))
+            files.append((rel[:-3] + ".mpy", compiled_mpy(source, rel, arch=arch)))
         else:
             with open(source, "rb") as f:
-                files.append((rel, f.read()))
+                data = f.read()
+            files.append((rel, data if arch else native.plain(data)))
     for data, rel in data_files(board):
         files.append((rel, data))
     return files
@@ -125,9 +127,10 @@ def deploy(port, board=None, progress=print, meldset=None):
 def _deploy(port, board, progress, meldset, chosen, folder, started):
     compiler_mpy = mpy_cross_version()
     # Compiled before connecting (and cached), so the board's watchdog never waits on it.
+    arch = native.arch_of(platform_of(board)) if board else None
     for source, rel in python_files(board) + (library_files(board) if board else []):
         if "/" in rel:
-            compiled_mpy(source, rel)
+            compiled_mpy(source, rel, arch=arch)
     with SerialTarget(port) as target:
         # Connecting stopped the app but not its watchdog (8 s on an RP2040, and it cannot be
         # stopped): only quick questions until the board is in maintenance.

@@ -22,7 +22,7 @@ import time
 from core.meldset import MeldSet, MeldSetError
 
 from firmware.layout import CODE_DIRS, DEFAULT_SET, MELD_DIR, SET_SUFFIX, SETTINGS_PATH
-from host_tools.device import sets
+from host_tools.device import native, sets
 from host_tools.device.files import (ROOT, board_path, compiled_mpy, data_files,
                                      library_files, python_files)
 from host_tools.device.target import DriveTarget, sync
@@ -96,7 +96,7 @@ def payload(board, compiled=False):
             files.append((rel[:-3] + ".mpy", circuitpython_mpy(source, rel)))
             continue
         with open(source, "rb") as f:
-            files.append((rel, f.read()))
+            files.append((rel, native.plain(f.read())))    # no machine code on CircuitPython
     for data, rel in data_files(board):
         files.append((rel, data))
     return files

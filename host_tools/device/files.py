@@ -10,6 +10,7 @@ import shutil
 import subprocess
 
 from host_tools import ROOT, cache, shipped
+from host_tools.device import native
 from host_tools.errors import UserError
 from host_tools.set_files import DEFAULT_SOURCE, compile_file, set_to_flash
 from host_tools.tools import mpy_cross_path
@@ -240,10 +241,26 @@ def data_files(board, meldset_sources=(DEFAULT_SOURCE,)):
     return files
 
 
-def compile_mpy(source, rel, target, mpy_cross=None):
-    """mpy-cross source -> target; UserError with the compiler's message if it fails."""
-    proc = subprocess.run([mpy_cross or mpy_cross_path(), "-o", target, "-s", rel, source],
-                          capture_output=True, text=True)
+def compile_mpy(source, rel, target, mpy_cross=None, arch=None):
+    """mpy-cross source -> target; UserError with the compiler's message if it fails. A module
+    with machine code is compiled for `arch` (mpy-cross -march), or without one as plain
+    Python (host_tools/device/native.py)."""
+    args = [mpy_cross or mpy_cross_path(), "-o", target, "-s", rel]
+    with open(source, "rb") as f:
+        data = f.read()
+    plain_copy = None
+    if native.has_machine_code(data):
+        if arch:
+            args.append("-march=" + arch)
+        else:
+            plain_copy = source = target + ".plain.py"
+            with open(plain_copy, "wb") as f:
+                f.write(native.plain(data))
+    try:
+        proc = subprocess.run(args + [source], capture_output=True, text=True)
+    finally:
+        if plain_copy:
+            os.remove(plain_copy)
     if proc.returncode:
         raise UserError("mpy-cross %s: %s" % (rel, proc.stderr.strip()))
 
@@ -261,12 +278,16 @@ def _compiler_id(tool):
     return _compiler_ids[tool]
 
 
-def compiled_mpy(source, rel, tool=None):
-    """The .mpy bytes of `source` compiled as device path `rel`, from the cache when this
-    compiler has compiled these bytes before."""
+def compiled_mpy(source, rel, tool=None, arch=None):
+    """The .mpy bytes of `source` compiled as device path `rel` (for `arch`: compile_mpy), from
+    the cache when this compiler has compiled these bytes before."""
     tool = tool or mpy_cross_path()
     with open(source, "rb") as f:
         data = f.read()
+    if native.has_machine_code(data):
+        data += b"\0" + (arch or "plain").encode()
+    else:
+        arch = None
     key = hashlib.sha256(_compiler_id(tool) + b"\0" + rel.encode() + b"\0" + data).hexdigest()
     cached = os.path.join(MPY_CACHE, key + ".mpy")
     try:
@@ -276,7 +297,7 @@ def compiled_mpy(source, rel, tool=None):
         pass
     os.makedirs(MPY_CACHE, exist_ok=True)
     fresh = "%s.%d.tmp" % (cached, os.getpid())
-    compile_mpy(source, rel, fresh, tool)
+    compile_mpy(source, rel, fresh, tool, arch)
     os.replace(fresh, cached)            # whole or absent, even with two runs at once
     with open(cached, "rb") as f:
         return f.read()
