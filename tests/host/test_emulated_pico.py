@@ -27,14 +27,18 @@ def lit(frame):
     return [pc for pc in range(12) if any(frame["wheel"][pc])]
 
 
-@pytest.fixture(scope="module")
-def deployed(tmp_path_factory):
-    """A fresh emulated Pico (only MicroPython on its flash), deployed as a Pico is."""
-    image = str(tmp_path_factory.mktemp("pico") / "deployed.img")
-    with EmulatedPico(image, BOARD) as pico:
+@pytest.fixture
+def deployed(deployed_image, tmp_path):
+    """A fresh emulated Pico (only MicroPython on its flash), deployed as a Pico is: the deploy
+    that made the session's image (its report kept beside it, the cache named by the deploy's
+    own sources too), else one of its own."""
+    record = emulate.deploy_record(deployed_image("pico"))
+    if record is not None:
+        return record["report"], record["resets"]
+    with EmulatedPico(str(tmp_path / "deployed.img"), BOARD) as pico:
         report = deploy.deploy(pico.port, "pico", progress=lambda line: None)
         resets = pico.resets
-    return image, report, resets
+    return report, resets
 
 
 @pytest.fixture
@@ -77,7 +81,7 @@ def power_cycle(pico, while_off=None):
 
 
 def test_deploy_with_real_mpremote(deployed):
-    _, report, resets = deployed
+    report, resets = deployed
     # Everything was sent to an empty board, checked by hash, and the board reset twice (into
     # maintenance, then to start the app), each a watchdog reset of the chip.
     assert report["compiled"] and report["sent"] == report["files"] >= 50
