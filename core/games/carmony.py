@@ -97,6 +97,7 @@ class Round:
         self.dealer = dealer
         self.rng = rng
         self.meld_of = meld_cards(meldset)          # MELD card id -> meld index
+        self._ranks, self._choices = _worked_out(meldset, self.melds)
         self.note_deck = list(range(NOTE_CARDS))
         self.meld_deck = list(range(len(self.meld_of)))
         rng.shuffle(self.note_deck)
@@ -214,17 +215,37 @@ class Round:
             seen.append(index)
             if only is not None and card != only:
                 continue
-            required_offsets, optional_offsets = _offsets(meld)
             for root in range(12):
                 required = ((meld.required_mask << root) | (meld.required_mask >> (12 - root)))
                 if required & 0xFFF & ~have:
                     continue
-                for pcs in _card_choices(required_offsets, optional_offsets, root):
-                    notes = _pick(hand, hand_pcs, pcs, counts)
+                for pcs, mask, distinct in self._choices_at(index, root):
+                    if mask & ~have:
+                        continue                 # a pitch class the hand has none of
+                    if distinct:
+                        notes = _pick_each(hand, hand_pcs, mask)
+                    else:
+                        notes = _pick(hand, hand_pcs, pcs, counts)
                     if notes is not None and self._may_empty_hand(player, meld, len(notes),
                                                                   root):
                         moves.append(("play", card, root, tuple(notes)))
         return moves
+
+    def _choices_at(self, index, root):
+        """[(pitch classes, their mask, whether they are all different)]: _card_choices of
+        meld `index` at `root`."""
+        key = index * 12 + root
+        found = self._choices.get(key)
+        if found is None:
+            required, optional = _offsets(self.melds[index])
+            found = []
+            for pcs in _card_choices(required, optional, root):
+                mask = 0
+                for pc in pcs:
+                    mask |= 1 << pc
+                found.append((pcs, mask, bin(mask).count("1") == len(pcs)))
+            self._choices[key] = found
+        return found
 
     def _may_empty_hand(self, player, meld, used, root):
         if used < len(self.hands[player]) or (root == 0 and self.note_deck):
@@ -233,13 +254,14 @@ class Round:
 
     def _eats(self, player):
         moves = []
+        ranks = self._ranks
         for card in self.meld_hands[player]:
-            rank = meld_rank(self.melds[self.meld_of[card]])
+            rank = ranks[self.meld_of[card]]
             for owner in range(self.players):
                 if owner == player:
                     continue
                 for at, (target, _, _) in enumerate(self.table[owner]):
-                    if rank > meld_rank(self.melds[self.meld_of[target]]):
+                    if rank > ranks[self.meld_of[target]]:
                         moves.append(("eat", card, owner, at))
         return moves
 
@@ -337,6 +359,18 @@ class Round:
         return out
 
 
+_WORKED_OUT = [None, None, None]      # the last meld set's: [meld set, ranks, card choices]
+
+
+def _worked_out(meldset, melds):
+    """(each meld's rank, {meld index * 12 + root: its card choices}) for this meld set, kept
+    for the next round and game with the same set (the soaks list the legal moves hundreds of
+    thousands of times; only the last set's are kept)."""
+    if _WORKED_OUT[0] is not meldset:
+        _WORKED_OUT[:] = [meldset, [meld_rank(meld) for meld in melds], {}]
+    return _WORKED_OUT[1], _WORKED_OUT[2]
+
+
 def _offsets(meld):
     """A meld's positions as semitones above its root: (required ones, optional ones)."""
     required = []
@@ -374,6 +408,18 @@ def _pick(hand, hand_pcs, pcs, counts):
         pc = hand_pcs[k]
         if need[pc]:
             need[pc] -= 1
+            picked.append(hand[k])
+    return picked
+
+
+def _pick_each(hand, hand_pcs, mask):
+    """_pick for pitch classes all different (`mask`), each of which the hand has: the first
+    card of each, lowest ids first."""
+    picked = []
+    for k in range(len(hand)):
+        bit = 1 << hand_pcs[k]
+        if mask & bit:
+            mask ^= bit
             picked.append(hand[k])
     return picked
 
