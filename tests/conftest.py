@@ -19,7 +19,7 @@ import pytest
 # rig fixture -> its marker (each also gets `board`)
 RIGS = {
     "emulator": "emulator",         # the emulated RP2040 (rp2040js on Node.js)
-    "chromium": "browser",          # headless Chromium through Playwright (browser_fixtures.py)
+    "chromium": "browser",          # headless Chromium through Playwright (below)
     "openscad": "openscad",         # Debian's openscad rendering the enclosure
     "simulator": "simulator",       # the firmware on the unix port: simulator or virtual board
     "wheel_install": "install",     # a wheel built and installed into a fresh venv
@@ -104,6 +104,50 @@ def soak():
     """A soak: thousands of seeded games or runs, minutes of CPU. Nothing to start, but too
     long for make check; the hand-worked cases of tests/core/ stand for it there."""
     return True
+
+
+def unavailable(why):
+    """A rig this machine lacks: the test is skipped saying what to install; under CI=true a
+    skip is a failure."""
+    if os.getenv("CI") == "true":
+        pytest.fail("the browser tests cannot run under CI: " + why)
+    pytest.skip(why)
+
+
+# The browser's fixtures live here, not in a module the tests import: a test file importing a
+# fixture module under a second name (tests.host.browser_fixtures beside browser_fixtures)
+# made a second fixture and a second Chromium. Both are per session (a worker's), not per
+# module: a module-scoped fixture makes its file one unit of make test's scheduler (below),
+# so test_web_studio.py's forty tests would run one after another on one worker. Every test
+# opens its own context; Playwright's sync API runs one at a time in a thread.
+@pytest.fixture(scope="session")
+def chromium():
+    """The worker's headless Chromium (Playwright, host_tools.web.browser), or a skip saying
+    what to install."""
+    from host_tools.errors import UserError
+    from host_tools.web import browser
+    if browser.chromium_path() is None:
+        unavailable(browser.INSTALL)
+    try:
+        with browser.chromium() as chrome:
+            yield chrome
+    except UserError as err:
+        unavailable(str(err))
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, web_runtime):
+    """The page built into a temporary folder (its path: `folder`), served locally."""
+    from host_tools.errors import UserError
+    from host_tools.web.server import SiteServer
+    out = str(tmp_path_factory.mktemp("web") / "site")
+    try:
+        web_runtime.build(out, progress=lambda line: None)
+    except UserError as err:
+        unavailable(str(err))
+    with SiteServer(out) as server:
+        server.folder = out
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,6 @@ import pytest
 from hardware import board as board_file
 from host_tools.builds import faceplate
 from host_tools.device.files import ROOT, board_path
-from tests.host.browser_fixtures import chromium  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("chromium")
 

@@ -26,7 +26,7 @@ from host_tools.sim import simulator
 from host_tools.web import browser, build
 from host_tools.web.testing.bridge import SerialBridge
 
-from browser_fixtures import chromium, power_up, site, unavailable  # noqa: F401 (fixtures)
+from browser_fixtures import power_up, unavailable
 from waiting import wait_until
 
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")

@@ -25,7 +25,7 @@ from host_tools.web import browser, build
 PAGE_PY = os.path.join(ROOT, "host_tools", "web", "py")
 sys.path.insert(0, PAGE_PY)
 import editor  # noqa: E402  (the page's module, run here on CPython)
-from browser_fixtures import chromium, power_up, site  # noqa: E402,F401 (fixtures)
+from browser_fixtures import power_up  # noqa: E402
 
 MELDSETS = os.path.join(ROOT, "core", "meldsets")
 AXE = os.path.join(ROOT, "host_tools", "web", "node_modules", "axe-core", "axe.min.js")
@@ -856,6 +856,8 @@ def test_the_page_installs_and_runs_offline(chromium, site):
     _console_says(page, "major triad")
     assert any(rgb != "0,0,0" for rgb in page.eval_on_selector_all(
         "#ring .led", "items => items.map(i => i.dataset.rgb)"))
+    _settle(page)                 # the studio checks the set after the board has started
+    page.wait_for_selector("#problems li", state="attached")
     assert "valid meld set 'jazz'" in _texts(page, "#problems li")[0]   # the studio too
     context.close()
 
