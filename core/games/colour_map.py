@@ -148,6 +148,7 @@ class Game:
         cards = list(range(len(self.deck)))
         self.rng.shuffle(cards)
         self.map = {}
+        self._box = (0, 0, 0, 0, 0)     # (map cards then, its bounding box): _in_a_row_with
         cells = [(0, 0), (1, 0), (0, 1), (1, 1)]
         self.rng.shuffle(cells)
         for colour in range(4):
@@ -238,16 +239,43 @@ class Game:
                 if played_as == colour and not self.is_wild(held):
                     return "a card may not be next to a card of its colour"
         if self.safesong:
-            xs = [x for x, _ in self.map] + [cell[0]]
-            ys = [y for _, y in self.map] + [cell[1]]
-            if max(xs) - min(xs) >= MAP_LIMIT or max(ys) - min(ys) >= MAP_LIMIT:
+            low_x, high_x, low_y, high_y = self._bounds()
+            x, y = cell
+            if max(high_x, x) - min(low_x, x) >= MAP_LIMIT or \
+                    max(high_y, y) - min(low_y, y) >= MAP_LIMIT:
                 return "the map is at most 8 by 8"
             for axis in AXES:
                 if row_of(cell, axis) in self.done_rows:
                     return "that row is done (a Safesong)"
-        if not self.pairs_at(card, cell, colour):
+        if not self._in_a_row_with(cell, colour):
             return "the card must be in a row with a card of its colour"
         return None
+
+    def _bounds(self):
+        """The map's bounding box: (lowest x, highest x, lowest y, highest y)."""
+        if self._box[0] != len(self.map):          # the map only grows: a card more
+            xs = [c[0] for c in self.map]
+            ys = [c[1] for c in self.map]
+            self._box = (len(self.map), min(xs), max(xs), min(ys), max(ys))
+        return self._box[1:]
+
+    def _in_a_row_with(self, cell, colour):
+        """Whether pairs_at() finds a pair for a card on `cell` as `colour` (whichever card):
+        a map card counting as `colour` in a line with `cell`. Asked for every empty cell at
+        every listing of the moves: it stops at the first, makes no Pair, and bounds the walk
+        by the map's bounding box (no card lies beyond it) instead of its farthest card."""
+        x, y = cell
+        low_x, high_x, low_y, high_y = self._bounds()
+        reach = max(x - low_x, high_x - x, y - low_y, high_y - y)
+        for dx, dy in AXES:
+            for steps in range(1, reach + 1):
+                other = (x + steps * dx, y + steps * dy)
+                if other in self.map and self._matches(other, colour):
+                    return True
+                other = (x - steps * dx, y - steps * dy)
+                if other in self.map and self._matches(other, colour):
+                    return True
+        return False
 
     def _cells(self):
         """Empty cells next to the map."""
