@@ -9,7 +9,8 @@ the log bounded (firmware/log.py). CircuitPython's store keeps them in its micro
 
 Files on the flash (the functions below, used by the store, safe mode and CircuitPython's port)
 are written to a temporary name, then renamed over the old one, so a power cut mid-write leaves
-the old file or the new one, never half. On littlefs the rename is atomic; on FAT (MicroPython's
+the old file or the new one, never half (the store writes in place where the root is littlefs,
+which keeps a file whole by itself). On littlefs the rename is atomic; on FAT (MicroPython's
 and CircuitPython's extmod/vfs_fat.c) rename removes the old file first, so a cut between the
 two leaves only the complete temporary file, which read_recovering() finds. (One module with the
 store: each module is about 14 ms of the Pico's power-up.)"""
@@ -24,15 +25,40 @@ RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2, "drive_choice": 3, "score.t
 
 
 class FileRecords:
+    def __init__(self):
+        self._in_place = _littlefs_root()
+
     def read(self, name):
         return read_recovering(name)
 
     def write(self, name, data):
-        write_atomic(name, data)
+        if self._in_place:
+            # littlefs commits a file's new contents whole when it is closed (a power cut
+            # before that leaves the old ones), so the temporary copy buys nothing there. It
+            # costs: the crash count is written at every boot, and each temporary file and
+            # rename is one more commit in the root folder's log, which every module lookup
+            # reads through, and which then has to be compacted (a flash erase) three times
+            # as often, in the middle of a boot.
+            with open(name, "wb") as f:
+                f.write(data)
+        else:
+            write_atomic(name, data)
 
     def log(self, line):
         from firmware import log          # loaded on the first message, not at boot
         log.write(line)
+
+
+def _littlefs_root():
+    """True when the folder the records live in is littlefs mounted at the root (MicroPython's
+    rp2 port, and esp32's by default); False on FAT, the unix and web ports' host files and
+    CircuitPython, where a temporary copy and a rename are what keep a write whole."""
+    try:
+        import vfs
+        lfs = vfs.VfsLfs2
+        return any(isinstance(fs, lfs) for fs, mounted in vfs.mount() if mounted == "/")
+    except (ImportError, AttributeError, TypeError, OSError):
+        return False
 
 
 def exists(path):

@@ -1,0 +1,61 @@
+"""FileRecords (firmware/records.py): where the root is littlefs a record is written in place
+(littlefs keeps a file whole until it is closed); elsewhere through a temporary copy and a
+rename. `vfs` is MicroPython's module: a stand-in here says what is mounted at the root."""
+
+import os
+import sys
+import types
+
+import pytest
+
+from firmware import records
+
+
+class VfsLfs2:
+    pass
+
+
+class VfsFat:
+    pass
+
+
+@pytest.fixture
+def mounted(monkeypatch, tmp_path):
+    """mounted(fs) puts a `vfs` with `fs` at "/" in place; records are written in tmp_path."""
+    monkeypatch.chdir(tmp_path)
+    renames = []
+    real_rename = os.rename
+
+    def rename(old, new):
+        renames.append((old, new))
+        real_rename(old, new)
+    monkeypatch.setattr(os, "rename", rename)
+
+    def mount(fs):
+        if fs is None:
+            monkeypatch.delitem(sys.modules, "vfs", raising=False)
+        else:
+            module = types.ModuleType("vfs")
+            module.VfsLfs2 = VfsLfs2
+            module.mount = lambda: [(fs, "/")]
+            monkeypatch.setitem(sys.modules, "vfs", module)
+        return renames
+    return mount
+
+
+def test_on_littlefs_a_record_is_written_in_place(mounted, tmp_path):
+    renames = mounted(VfsLfs2())
+    store = records.FileRecords()
+    store.write("crashes.txt", b"1")
+    store.write("crashes.txt", b"0")
+    assert store.read("crashes.txt") == b"0" and renames == []
+    assert sorted(os.listdir(tmp_path)) == ["crashes.txt"]
+
+
+@pytest.mark.parametrize("fs", [VfsFat(), None], ids=["fat", "no vfs module"])
+def test_elsewhere_a_record_goes_through_a_temporary_copy(mounted, fs):
+    renames = mounted(fs)
+    store = records.FileRecords()
+    store.write("settings.json", b"{}")
+    assert renames == [("settings.json.tmp", "settings.json")]
+    assert store.read("settings.json") == b"{}"
