@@ -20,6 +20,7 @@ alone; the answers are on the display and console."""
 
 from core import degrees
 from core.hand import DECK_INTERVAL_COPIES, KIND_PLURALS, HandSearch, counts_of
+from core.hand_loops import SETS_A_PIECE
 from core.notes import format_note, pc_label
 
 from firmware import modes
@@ -34,7 +35,6 @@ ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white
 LEFT_LEVEL = 130          # a card the meld shown does not use: about 10 on the wire at 64
 USED_WHITE = 120
 ANSWER_ROOT_WHITE = 230
-SETS_A_PIECE = 2          # sets of plays searched in a piece of work (about 2 ms each on a Pico)
 HELD = "MELD cards"       # the answers' last entry: which MELD cards the answers may use
 MAX_HELD = 16             # MELD cards marked held (5 are dealt)
 

@@ -117,20 +117,29 @@ def ask(mode, setup, script, answer):
     return bool(console) and console[-1].startswith(answer), console[-1] if console else ""
 
 
-# The search as the hand mode runs it (firmware/modes/hand.py): the listing a meld a step,
-# then each type's turn job a couple of sets a step, from the last card on. Times: the listing,
+# The search as the hand mode runs it (firmware/modes/hand.py): the listing, then each type's
+# turn job SETS_A_PIECE sets a step, from the last card on. Times: the listing,
 # every type's first turn found (the answers a long press shows, "searching" where not yet
 # proven), and every turn proven.
 _MPY_HAND = """
 import sys, time, json
-sys.path[:0] = [ROOT]
+sys.path[:0] = [@ROOT@]
 from core import meldset
 from core.hand import HandSearch, counts_of
-ms = meldset.load(SET)
+from core.hand_loops import SETS_A_PIECE
+ms = meldset.load(@SET@)
 search = HandSearch(ms)
-for i in range(ms.count):
-    search.shape(i)
-counts = counts_of(HAND)
+# What the hand mode did before the last card: the set read, and a search after each card
+# (its arrays made to the size of such a hand): here the hand without its last card.
+while not search.read_step():
+    pass
+before = counts_of(@HAND@[:-1])
+search.melds(before)
+search.best_turns(before)
+counts = counts_of(@HAND@)
+# The wheel rested before the last card's click: its collector ran (firmware/services.py).
+import gc
+gc.collect()
 t0 = time.ticks_us()
 listing = search.listing(counts)
 while not listing.step():
@@ -140,10 +149,10 @@ jobs = [search.turn(counts, kind) for kind in range(3)]
 firsts = 0
 for job in jobs:
     while not job.done and not job.result()[1]:
-        job.step(1)
+        job.step(SETS_A_PIECE)
 t2 = time.ticks_us()
 for job in jobs:
-    while not job.step(2):
+    while not job.step(SETS_A_PIECE):
         pass
 t3 = time.ticks_us()
 print(json.dumps({"melds_ms": time.ticks_diff(t1, t0) / 1000,
@@ -166,9 +175,9 @@ def hand_on_cpython(hand):
 
 
 def hand_on_micropython(hand):
-    code = (_MPY_HAND.replace("ROOT", repr(ROOT))
-            .replace("SET", repr(os.path.join(ROOT, "core", "meldsets", "default.cwm")))
-            .replace("HAND", repr(hand)))
+    code = (_MPY_HAND.replace("@ROOT@", repr(ROOT))
+            .replace("@SET@", repr(os.path.join(ROOT, "core", "meldsets", "default.cwm")))
+            .replace("@HAND@", repr(hand)))
     proc = subprocess.run([micropython_path(), "-c", code], capture_output=True, text=True,
                           timeout=300)
     if proc.returncode:
@@ -181,14 +190,14 @@ def hand_on_rp2(hand):
     disk, as tests/host/test_rp2_port.py runs the core cases)."""
     from host_tools.device.link import DeviceLink
     from host_tools.emulator.rp2040 import EmulatedPico, compiled, put_on_ram_disk
-    rels = ["core/%s.py" % n for n in ("__init__", "degrees", "meldset", "hand")]
+    rels = ["core/%s.py" % n for n in ("__init__", "degrees", "meldset", "hand", "hand_loops")]
     rels += ["core/games/__init__.py", "core/games/carmony_table.py"]
     with tempfile.TemporaryDirectory() as tmp:
-        files = compiled(rels, tmp)
+        files = compiled(rels, tmp)     # the search's loops as machine code, as a deploy's
     with open(os.path.join(ROOT, "core", "meldsets", "default.cwm"), "rb") as f:
         files.append(("/ram/default.cwm", f.read()))
-    code = (_MPY_HAND.replace("ROOT", repr("/ram")).replace("SET", repr("/ram/default.cwm"))
-            .replace("HAND", repr(hand)))
+    code = (_MPY_HAND.replace("@ROOT@", repr("/ram")).replace("@SET@", repr("/ram/default.cwm"))
+            .replace("@HAND@", repr(hand)))
     with EmulatedPico() as pico:
         with DeviceLink(pico.port) as link:
             put_on_ram_disk(link, files)

@@ -86,12 +86,14 @@ def put_on_ram_disk(link, files):
 
 
 def compiled(rels, tmp):
-    """(/ram/REL as .mpy, bytes) for repository files REL, compiled with mpy-cross."""
+    """(/ram/REL as .mpy, bytes) for repository files REL, compiled with mpy-cross as a Pico's
+    deploy compiles them (machine code for its Cortex-M0+: host_tools/device/native.py)."""
+    from host_tools.device import native
     from host_tools.device.files import ROOT, compile_mpy
     out = []
     for rel in rels:
         target = os.path.join(tmp, rel.replace("/", "_") + ".mpy")
-        compile_mpy(os.path.join(ROOT, rel), rel, target)
+        compile_mpy(os.path.join(ROOT, rel), rel, target, arch=native.arch_of("rp2"))
         with open(target, "rb") as f:
             out.append(("/ram/" + rel[:-3] + ".mpy", f.read()))
     return out

@@ -283,14 +283,15 @@ def test_jobs_step_by_step_give_the_one_shot_answers_and_a_valid_turn_at_every_s
     # A device searches a few steps a pass (its knob stays live): each best-so-far is a turn
     # played from the hand, never falling, and the last is best()'s; the listing is melds().
     ms = default_set()
-    search = searcher()
+    search = HandSearch(ms)
     for seed in range(1, 40, 3):
         counts = counts_of(deal(seed))
         listing = search.listing(counts)
         steps = 0
         while not listing.step():
             steps += 1
-        assert steps == ms.count
+        # The first listing reads the set's table a meld a step; the next ones list at once.
+        assert steps == (ms.count if seed == 1 else 0)
         plays = [search.play(code) for code in listing.found]
         assert [(p.index, p.root, p.pcs) for p in plays] == [
             (p.index, p.root, p.pcs) for p in search.melds(counts)]

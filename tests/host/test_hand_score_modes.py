@@ -43,7 +43,7 @@ def test_hand_entry_answers_and_a_credit_in_one_click(tmp_path):
     # (chords: G5 + C7 = 140); the knob steps through them.
     frames, console = run_script("cw 3; long; cw 1; ccw 1", flash=str(tmp_path))
     assert frames[0]["hand"] == [1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0]
-    assert console[-2] == "hand: C D E G A#/Bb; 2/40 best intervals 40: D M2 20 + Bb M2 20"
+    assert console[-2] == "hand: C D E G A#/Bb; 2/40 best intervals 40: C M2 20 + E m3 20"
     assert console[-1] == "hand: C D E G A#/Bb; 1/40 best chords 140: G 5 100 + C 7 40"
     assert frames[-1]["display"][0].startswith("1/40 best chords")
     # A click plays it (1 action from the answers, 2 from entering): 140 to the pad's

@@ -5,6 +5,7 @@ A 32-bit port: ticks wrap at 2**30 there, so the tick-sensitive core cases (pres
 run against the port's own time.ticks_*. The emulator has no flash writes yet, so the files
 go onto a RAM disk (littlefs on a RAM block device) mounted at /ram."""
 
+import json
 import os
 
 import pytest
@@ -76,3 +77,54 @@ def test_the_core_cases_pass_on_the_real_rp2_port(pico, tmp_path):
     last = out.strip().splitlines()[-1]
     assert last.startswith("micropython: ") and last.endswith(" 0 failed"), out[-2000:]
     assert int(last.split()[1]) >= 55
+
+
+HAND_SEARCH = """
+import sys, json
+sys.path[:0] = ['/ram']
+from core import meldset, hand_loops
+from core.hand import HandSearch, counts_of
+search = HandSearch(meldset.load('/ram/default.cwm'))
+out = []
+for pcs, held in %r:
+    counts = counts_of(pcs)
+    out.append([list(search.listed(search.expand(counts, held))),
+                [[points, [[p.index, p.root, list(p.pcs)] for p in plays]]
+                 for points, plays in search.best_turns(counts, held)]])
+print(json.dumps([hand_loops.NATIVE, out]))
+"""
+
+
+def test_the_hand_search_runs_as_machine_code_with_cpython_s_answers(tmp_path):
+    # The same core answers on CPython (its loops as plain Python) and on the rp2 port, whose
+    # deploy compiles them to machine code: dealt hands of 14, 12 and 10 cards, with and
+    # without MELD cards held, each listing and each type's best turn, plays and tie-breaks.
+    from core.games.rng import Rng
+    from core.hand import HandSearch, counts_of
+    from core.meldset import load
+    hands = []
+    for seed in range(6):
+        deck = [pc for pc in range(12) for _ in range(8)]
+        Rng(seed).shuffle(deck)
+        held = [(seed * 7 + 3 * k) % 60 for k in range(5)] if seed % 3 == 2 else None
+        hands.append((deck[:(14, 12, 10)[seed % 3]], held))
+    cwm = os.path.join(ROOT, "core", "meldsets", "default.cwm")
+    search = HandSearch(load(cwm))
+    expected = []
+    for pcs, held in hands:
+        counts = counts_of(pcs)
+        expected.append([list(search.listed(search.expand(counts, held))),
+                         [[points, [[p.index, p.root, list(p.pcs)] for p in plays]]
+                          for points, plays in search.best_turns(counts, held)]])
+    rels = ["core/%s.py" % n for n in ("__init__", "degrees", "meldset", "hand", "hand_loops")]
+    rels += ["core/games/__init__.py", "core/games/carmony_table.py"]
+    files = compiled(rels, str(tmp_path))
+    with open(cwm, "rb") as f:
+        files.append(("/ram/default.cwm", f.read()))
+    with EmulatedPico() as emulated:
+        with DeviceLink(emulated.port) as link:
+            put_on_ram_disk(link, files)
+            said = link.run(HAND_SEARCH % (hands,), timeout=600)
+    native, answers = json.loads(said.strip().splitlines()[-1])
+    assert native is True
+    assert answers == expected
