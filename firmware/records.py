@@ -24,15 +24,23 @@ RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2, "drive_choice": 3, "score.t
                "bluff.txt": 9, "steps.txt": 10, "alphabet.txt": 11, "key_speller.txt": 12}
 
 
-class FileRecords:
-    def __init__(self):
-        self._in_place = _littlefs_root()
+# Where the records live (the root) is littlefs: MicroPython's rp2 port, and esp32's by
+# default. Not on FAT, the unix and web ports' host files or CircuitPython, where a temporary
+# copy and a rename keep a write whole. Found once, at import (no code kept for it).
+try:
+    import vfs as _vfs
+    IN_PLACE = any(isinstance(fs, _vfs.VfsLfs2) for fs, at in _vfs.mount() if at == "/")
+    del _vfs
+except (ImportError, AttributeError, TypeError, OSError):
+    IN_PLACE = False
 
+
+class FileRecords:
     def read(self, name):
         return read_recovering(name)
 
     def write(self, name, data):
-        if self._in_place:
+        if IN_PLACE:
             # littlefs commits a file's new contents whole when it is closed (a power cut
             # before that leaves the old ones), so the temporary copy buys nothing there. It
             # costs: the crash count is written at every boot, and each temporary file and
@@ -47,18 +55,6 @@ class FileRecords:
     def log(self, line):
         from firmware import log          # loaded on the first message, not at boot
         log.write(line)
-
-
-def _littlefs_root():
-    """True when the folder the records live in is littlefs mounted at the root (MicroPython's
-    rp2 port, and esp32's by default); False on FAT, the unix and web ports' host files and
-    CircuitPython, where a temporary copy and a rename are what keep a write whole."""
-    try:
-        import vfs
-        lfs = vfs.VfsLfs2
-        return any(isinstance(fs, lfs) for fs, mounted in vfs.mount() if mounted == "/")
-    except (ImportError, AttributeError, TypeError, OSError):
-        return False
 
 
 def exists(path):

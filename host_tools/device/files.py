@@ -137,6 +137,19 @@ def _all_modules():
     return out
 
 
+def _code_less_package(rel):
+    """True for a package's __init__.py that holds nothing but its docstring: MicroPython
+    imports the folder without it (a namespace package), and on a Pico that saves the file's
+    open and load at power-up, and a small file held inline in its folder's metadata, which
+    every lookup there reads through."""
+    if not rel.endswith("/__init__.py"):
+        return False
+    with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+        body = ast.parse(f.read(), rel).body
+    return all(isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+               and isinstance(node.value.value, str) for node in body)
+
+
 def platform_of(board):
     """The `platform` of board `board` (a shipped name or a board file's path)."""
     from hardware import board as board_file
@@ -145,7 +158,8 @@ def platform_of(board):
 
 def python_files(board=None):
     """(source path, path on the device) for every module the device runs, plus boot/main.
-    With `board`, only that board's port modules (port_modules) among those of every port."""
+    With `board`, only that board's port modules (port_modules) among those of every port,
+    and no package __init__.py that holds only a docstring (_code_less_package)."""
     ported = None
     if board is not None:
         platform = platform_of(board)
@@ -162,7 +176,8 @@ def python_files(board=None):
                 rel = os.path.relpath(source, ROOT).replace(os.sep, "/")
                 if not on_device(rel):
                     continue
-                if ported is not None and rel.startswith(PORT_FOLDERS) and rel not in ported:
+                if ported is not None and (rel.startswith(PORT_FOLDERS) and rel not in ported
+                                           or _code_less_package(rel)):
                     continue
                 files.append((source, rel))
     files.append((os.path.join(ROOT, "firmware", "boot.py"), "boot.py"))

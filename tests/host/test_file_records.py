@@ -2,6 +2,7 @@
 (littlefs keeps a file whole until it is closed); elsewhere through a temporary copy and a
 rename. `vfs` is MicroPython's module: a stand-in here says what is mounted at the root."""
 
+import importlib
 import os
 import sys
 import types
@@ -21,7 +22,8 @@ class VfsFat:
 
 @pytest.fixture
 def mounted(monkeypatch, tmp_path):
-    """mounted(fs) puts a `vfs` with `fs` at "/" in place; records are written in tmp_path."""
+    """mounted(fs) puts a `vfs` with `fs` at "/" in place (None: no vfs module) and imports
+    firmware.records again, which looks once; records are written in tmp_path."""
     monkeypatch.chdir(tmp_path)
     renames = []
     real_rename = os.rename
@@ -30,17 +32,22 @@ def mounted(monkeypatch, tmp_path):
         renames.append((old, new))
         real_rename(old, new)
     monkeypatch.setattr(os, "rename", rename)
+    before = sys.modules.get("vfs")
 
     def mount(fs):
-        if fs is None:
-            monkeypatch.delitem(sys.modules, "vfs", raising=False)
-        else:
+        sys.modules.pop("vfs", None)
+        if fs is not None:
             module = types.ModuleType("vfs")
             module.VfsLfs2 = VfsLfs2
             module.mount = lambda: [(fs, "/")]
-            monkeypatch.setitem(sys.modules, "vfs", module)
+            sys.modules["vfs"] = module
+        importlib.reload(records)
         return renames
-    return mount
+    yield mount
+    sys.modules.pop("vfs", None)
+    if before is not None:
+        sys.modules["vfs"] = before
+    importlib.reload(records)
 
 
 def test_on_littlefs_a_record_is_written_in_place(mounted, tmp_path):
