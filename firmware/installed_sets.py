@@ -6,7 +6,7 @@ came with the firmware, and says on the console what it refused and why."""
 import os
 
 from core.meldset import MeldSetError, load
-from firmware.layout import DEFAULT_SET as DEFAULT_NAME, MELD_DIR, SET_SUFFIX as SUFFIX
+from firmware.records import DEFAULT_SET as DEFAULT_NAME, MELD_DIR, SET_SUFFIX as SUFFIX
 
 
 def path_of(name):

@@ -17,6 +17,15 @@ store: each module is about 14 ms of the Pico's power-up.)"""
 
 import os
 
+# Paths on the flash a boot needs (firmware/layout.py gathers them with the rest for the laptop's
+# tools): the meld sets' folder, melds/NAME.cwm (firmware/installed_sets.py), and the flag the
+# laptop writes just before it resets the board for a deploy: the boot after that reset runs
+# without the app and without the watchdog (firmware/safemode.py).
+MELD_DIR = "melds"
+SET_SUFFIX = ".cwm"
+DEFAULT_SET = "default"
+MAINTENANCE_PATH = "maintenance"
+
 # The key byte of each record in the nvm log (never reused: a key names its record across
 # firmware updates). The table modes' kept state (firmware/modes/__init__.py: KeepsTable).
 RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2, "drive_choice": 3, "score.txt": 4,

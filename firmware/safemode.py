@@ -11,7 +11,7 @@ from firmware import crashes, records, render
 # the board in the middle of a long copy). Any boot uses the flag up, and a power-up ignores
 # it: a copy cut off by a power cut leaves a board that starts the app on the files it had,
 # not one waiting for a laptop.
-from firmware.layout import MAINTENANCE_PATH
+from firmware.records import MAINTENANCE_PATH
 
 
 def button_held(hw, samples=5, gap_ms=10):

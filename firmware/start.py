@@ -23,9 +23,8 @@ from firmware import unload  # noqa: E402
 
 BOARD_PATH = "board.json"
 BOOT_ONLY = ("hardware.board", "firmware.ports", "firmware.safemode")
-# Needed to build the app, then only from the menu or on errors (imported again there; the
-# flash's layout with the installed sets, or by the laptop's requests).
-START_ONLY = ("firmware.installed_sets", "firmware.log", "firmware.layout")
+# Needed to build the app, then only from the menu or on errors (imported again there).
+START_ONLY = ("firmware.installed_sets", "firmware.log")
 
 
 def _boot():
