@@ -33,6 +33,14 @@ MAX_SHIFTS = 2          # block shifts searched ahead of a move that gets somewh
 
 
 
+def _wanted(column):
+    """The note a column takes (as Solitaire._fits has it): a B on an empty column, else the
+    note a step below its bottom card's; -1 below a C."""
+    if not column:
+        return B
+    return note_pc(column[-1][0]) - 1
+
+
 class Solitaire:
     def __init__(self, seed):
         deck = list(range(NOTE_CARDS))
@@ -71,39 +79,47 @@ class Solitaire:
         """(col, start, dest) for every face-up block that may move onto another column."""
         # The note each column takes (as _fits has it): a B on an empty column, else the note
         # a step below its bottom card's (none below a C).
-        wanted = []
-        for column in columns:
-            if not column:
-                wanted.append(B)
-            else:
-                pc = note_pc(column[-1][0])
-                wanted.append(pc - 1 if pc else -1)
+        # The columns that take each note, in order: most notes go nowhere.
+        takers = [()] * 12
+        for dest in range(COLUMNS):
+            pc = _wanted(columns[dest])
+            if pc >= 0:
+                takers[pc] = takers[pc] + (dest,)
         out = []
         for col in range(COLUMNS):
             column = columns[col]
-            for start in range(len(column)):
-                card, up = column[start]
-                if not up:
-                    continue
-                pc = note_pc(card)
+            first_up = len(column)                     # the face-down cards are above it
+            while first_up and column[first_up - 1][1]:
+                first_up -= 1
+            for start in range(first_up, len(column)):
+                pc = note_pc(column[start][0])
                 if start == 0 and pc == B:
                     continue                           # a B already heading a column
-                for dest in range(COLUMNS):
-                    if dest != col and wanted[dest] == pc:
+                for dest in takers[pc]:
+                    if dest != col:
                         out.append((col, start, dest))
         return out
 
+    def _piled(self):
+        """The notes a pile takes now (_pile_for), as a mask of pitch classes."""
+        piled = 1 if len(self.piles) < COLUMNS else 0   # a C starts a pile
+        for pile in self.piles:
+            if note_pc(pile[-1]) < B:
+                piled |= 2 << note_pc(pile[-1])            # the note above its top one
+        return piled
+
     def _moves(self):
         moves = []
+        piled = self._piled()
         for col in range(COLUMNS):
             column = self.columns[col]
-            if column and self._pile_for(column[-1][0]) is not None:
+            if column and piled >> note_pc(column[-1][0]) & 1:
                 moves.append(("pile", col))
         for col, start, dest in self._block_moves(self.columns):
             moves.append(("move", col, start, dest))
         if self.waste:
             top = self.waste[-1]
-            if self._pile_for(top) is not None:
+            if piled >> note_pc(top) & 1:
                 moves.append(("pile", "waste"))
             for dest in range(COLUMNS):
                 if self._fits(top, dest):
@@ -125,7 +141,12 @@ class Solitaire:
         """The first move of a shortest way to a move that gets somewhere, or None if there
         is none: a breadth-first search over the layouts that up to MAX_SHIFTS block shifts
         reach, with every deck card available in turn."""
-        stock = self.deck + self.waste
+        # The piles stay as they are through the search (only blocks shift): the notes they
+        # take, and the deck's notes, as masks of pitch classes.
+        piled = self._piled()
+        stock = 0
+        for card in self.deck + self.waste:
+            stock |= 1 << note_pc(card)
         start = tuple(tuple((card, up) for card, up in column) for column in self.columns)
         first = {start: None}
         todo = [(start, 0)]
@@ -133,13 +154,16 @@ class Solitaire:
             state, depth = todo.pop(0)
             columns = [list(column) for column in state]
             how = first[state]
+            wanted = 0                                 # the notes a column takes (_fits)
             for col in range(COLUMNS):
-                if columns[col] and self._pile_for(columns[col][-1][0]) is not None:
+                column = columns[col]
+                if column and piled >> note_pc(column[-1][0]) & 1:
                     return how or ("pile", col)
-            for card in stock:
-                if self._pile_for(card) is not None or [
-                        d for d in range(COLUMNS) if self._fits(card, d, columns)]:
-                    return how or ("turn",)
+                pc = _wanted(column)
+                if pc >= 0:
+                    wanted |= 1 << pc
+            if stock & (piled | wanted):
+                return how or ("turn",)                # a deck card to a pile or a column
             for col, start_at, dest in self._block_moves(columns):
                 move = ("move", col, start_at, dest)
                 if self.progresses(move, columns):
