@@ -95,8 +95,9 @@ def _grown(old, n):
 
 def _state_size(cards):
     """A turn search's state array for a hand of `cards`: its header, a level for each play
-    (a play takes a card at least) and the first, and the best chain."""
-    return loops.S_HEADER + (cards + 2) * (loops.L_SIZE + 1)
+    (a play takes a card at least) and the first, the best chain, and the cards a turn can use
+    by cards held (hand_loops' layout)."""
+    return loops.S_HEADER + (cards + 2) * (loops.L_SIZE + 2)
 
 
 def _meld_text(codes):
@@ -295,9 +296,10 @@ class HandSearch:
             work.append(_zeros(2 * melds))
             self._work = work
         state = work[loops.A_STATE]
-        chain = len(state) - (len(state) - loops.S_HEADER) // (loops.L_SIZE + 1)
+        levels = (len(state) - loops.S_HEADER) // (loops.L_SIZE + 2)     # cards + 2
         state[loops.S_LEVELS] = loops.S_HEADER
-        state[loops.S_CHAIN] = chain
+        state[loops.S_CHAIN] = loops.S_HEADER + levels * loops.L_SIZE
+        state[loops.S_USABLE] = loops.S_HEADER + levels * (loops.L_SIZE + 1)
         state[loops.S_STACK_CAP] = len(work[loops.A_CANDS])
         self._worker = job
         return work
@@ -314,7 +316,7 @@ class HandSearch:
 
     def turn(self, counts, kind, held=None):
         """best() as a job (TurnJob): a first step lists the ways to play, the next ones
-        search a few sets of them."""
+        take a few steps of the search."""
         return TurnJob(self, counts, kind, held)
 
     def best_turns(self, counts, held=None):
@@ -347,7 +349,8 @@ class Listing:
 
 class TurnJob:
     """The best turn of one kind, worked a few steps at a time: step(n) lists the ways to play
-    (the first step), or searches up to n sets of them, and says True once the search is over;
+    (the first step), or takes up to n steps of the search (hand_loops.search), and says True
+    once the search is over;
     result() is the best turn found so far, (points, [Play, ...]), and the best of all once
     done. The search finds a good turn early (the richest plays per card first) and spends
     most of its steps proving that nothing beats it."""

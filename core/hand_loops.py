@@ -90,7 +90,8 @@ S_GROW = const(8)                 # 1: the candidate stack is full, grow it and 
 S_MELDS = const(9)                # melds with ways to play, in the search's order
 S_LEVELS = const(10)              # where the levels start
 S_CHAIN = const(11)               # where the best chain starts
-S_HEADER = const(12)
+S_USABLE = const(12)              # where the cards a turn can use, by cards held, start
+S_HEADER = const(13)
 L_NEXT = const(0)                 # per level: next candidate, score, cards left (lo, hi,
 L_SCORE = const(1)                # count), where its candidates start, how many, the
 L_LO = const(2)                   # candidate taken to the level below
@@ -451,13 +452,46 @@ def prepare(table, hand, codes, los, his, cards, arrays):
         q += 1
     if j > 0:
         _bounds(arrays, 0, j)
+    _usable(arrays, held)
+
+
+@micropython.viper
+def _usable(arrays, held: int):
+    """state[S_USABLE + n]: the most cards a turn can play from n: every way to play takes a
+    multiple of their sizes' greatest common divisor (2 for intervals: from 13 cards at most
+    12, which is what proves six intervals the best turn without trying every set)."""
+    state = ptr32(arrays[A_STATE])
+    sizes = ptr32(arrays[A_CARDS])
+    divisor = 0
+    j = 0
+    ways = state[S_WAYS]
+    while j < ways:
+        a = divisor
+        b = sizes[j]
+        while a != 0 and a != b:      # Euclid by subtraction: no division on a Cortex-M0+
+            if a > b:
+                a -= b
+            else:
+                b -= a
+        divisor = b
+        j += 1
+    usable = state[S_USABLE]
+    n = 0
+    left = 0                          # n's remainder by the divisor
+    while n <= held:
+        state[usable + n] = n - left
+        n += 1
+        left += 1
+        if left == divisor:
+            left = 0
 
 
 @micropython.viper
 def search(arrays) -> int:  # complexity 20: split per set, 11 ms a 14-card hand
     """The branch and bound, from where it stopped, for up to state[S_BUDGET] steps (a step
-    takes one set of plays further). 1 once the search is over, else 0 (state[S_GROW]: the
-    candidate stack is full: grow it and call again).
+    looks at one candidate: takes it a level down, passes it by, or goes back up). 1 once the
+    search is over, else 0 (state[S_GROW]: the candidate stack is full: grow it and call
+    again).
 
     Every set of plays is searched as one sequence in the search's order (a way may repeat
     while its meld has MELD cards), so of equal turns the first in that order is kept: a bound
@@ -480,10 +514,12 @@ def search(arrays) -> int:  # complexity 20: split per set, 11 ms a 14-card hand
     budget = state[S_BUDGET]
     stack_cap = state[S_STACK_CAP]
     levels = state[S_LEVELS]
+    usable = state[S_USABLE]
     best = state[S_BEST]
     d = state[S_DEPTH]
     state[S_GROW] = 0
     while budget > 0:
+        budget -= 1               # every candidate looked at: a step's time stays short
         level = levels + d * L_SIZE
         q = state[level + L_NEXT]
         count = state[level + L_COUNT]
@@ -503,15 +539,15 @@ def search(arrays) -> int:  # complexity 20: split per set, 11 ms a 14-card hand
         most = sums[start + q]
         room = best - score
         # the plays left earn at most their melds' sum, and at most the rate's share of
-        # the cards left (compared as a product: no division)
-        if most <= room or rate * held < (room + 1) * SCALE:
+        # the cards they can use (compared as a product: no division)
+        if most <= room or rate * state[usable + held] < (room + 1) * SCALE:
             state[level + L_NEXT] = count
             continue
         j = cands[start + q]
         gain = score + gains[j]
         left = held - need_cards[j]
         room = best - gain
-        if room >= 0 and (most <= room or rate * left < (room + 1) * SCALE):
+        if room >= 0 and (most <= room or rate * state[usable + left] < (room + 1) * SCALE):
             state[level + L_NEXT] = q + 1
             continue
         child = start + count
@@ -536,7 +572,6 @@ def search(arrays) -> int:  # complexity 20: split per set, 11 ms a 14-card hand
                 state[chain + i] = state[levels + i * L_SIZE + L_TAKEN]
                 i += 1
             state[S_BEST_LEN] = d + 1
-        budget -= 1
         # The candidates below: this level's from q on that still fit the cards left, with
         # the bounds of them all (the best rate, the melds' sum) on the way.
         fit_lo = lo | GUARD
@@ -572,7 +607,7 @@ def search(arrays) -> int:  # complexity 20: split per set, 11 ms a 14-card hand
         if meld >= 0:
             total += richest * copies[2 * meld]
         room = best - gain
-        if n == 0 or total <= room or top * left < (room + 1) * SCALE:
+        if n == 0 or total <= room or top * state[usable + left] < (room + 1) * SCALE:
             # nothing below can beat the best turn: the level is not entered
             copies[2 * meld_of[j] + 1] = taken - 1
             continue
@@ -598,6 +633,6 @@ def _bytecode():
 # True where the loops above are machine code (MicroPython gives viper functions a type of
 # their own).
 NATIVE = type(search) is not type(_bytecode)
-# Sets of plays a device searches in a piece of work, about 2 ms on a Pico: about 50 us a set
-# in machine code, 1 ms in bytecode.
-SETS_A_PIECE = 40 if NATIVE else 2
+# Steps of search() a device takes in a piece of work, a few ms at most on a Pico (measured on
+# the emulated one: 60 steps of machine code, 3.5 ms or less with the plays it then shows).
+STEPS_A_PIECE = 60 if NATIVE else 6

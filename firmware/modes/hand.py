@@ -20,7 +20,7 @@ alone; the answers are on the display and console."""
 
 from core import degrees
 from core.hand import DECK_INTERVAL_COPIES, KIND_PLURALS, HandSearch, counts_of
-from core.hand_loops import SETS_A_PIECE
+from core.hand_loops import STEPS_A_PIECE
 from core.notes import format_note, pc_label
 
 from firmware import modes
@@ -142,7 +142,7 @@ class Mode(modes.KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
             self.jobs[self.kind] = self.search.turn(self.counts, self.kind, held)
             return False
         before = job.result()[0]
-        done = job.step(SETS_A_PIECE)
+        done = job.step(STEPS_A_PIECE)
         if done:
             self.kind += 1
             self.searching = self.kind < 3

@@ -118,7 +118,7 @@ def ask(mode, setup, script, answer):
 
 
 # The search as the hand mode runs it (firmware/modes/hand.py): the listing, then each type's
-# turn job SETS_A_PIECE sets a step, from the last card on. Times: the listing,
+# turn job STEPS_A_PIECE steps a piece, from the last card on. Times: the listing,
 # every type's first turn found (the answers a long press shows, "searching" where not yet
 # proven), and every turn proven.
 _MPY_HAND = """
@@ -126,7 +126,7 @@ import sys, time, json
 sys.path[:0] = [@ROOT@]
 from core import meldset
 from core.hand import HandSearch, counts_of
-from core.hand_loops import SETS_A_PIECE
+from core.hand_loops import STEPS_A_PIECE
 ms = meldset.load(@SET@)
 search = HandSearch(ms)
 # What the hand mode did before the last card: the set read, and a search after each card
@@ -149,10 +149,10 @@ jobs = [search.turn(counts, kind) for kind in range(3)]
 firsts = 0
 for job in jobs:
     while not job.done and not job.result()[1]:
-        job.step(SETS_A_PIECE)
+        job.step(STEPS_A_PIECE)
 t2 = time.ticks_us()
 for job in jobs:
-    while not job.step(SETS_A_PIECE):
+    while not job.step(STEPS_A_PIECE):
         pass
 t3 = time.ticks_us()
 print(json.dumps({"melds_ms": time.ticks_diff(t1, t0) / 1000,
