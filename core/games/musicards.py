@@ -138,11 +138,18 @@ class ClimbingGame:
 
     def groups(self, hand):
         """(pitch, group) for each shape: n cards of a pitch (n >= 1) plus m wilds, or m wilds
-        alone (pitch None)."""
-        wilds = sorted(c for c in hand if is_wild(c))
+        alone (pitch None). The last hand's groups are kept: a move lists the right plays
+        and the legal ones from the same hand."""
+        key = tuple(hand)
+        kept = getattr(self, "_groups_of", None)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        wilds = []
         by_pitch = {}
         for card in sorted(hand):
-            if not is_wild(card):
+            if is_wild(card):
+                wilds.append(card)
+            else:
                 by_pitch.setdefault(pitch(card), []).append(card)
         out = []
         for pc in sorted(by_pitch):
@@ -152,6 +159,7 @@ class ClimbingGame:
                     out.append((pc, tuple(cards[:n] + wilds[:m])))
         for m in range(1, len(wilds) + 1):
             out.append((None, tuple(wilds[:m])))
+        self._groups_of = (key, out)
         return out
 
     def plays(self):
