@@ -463,6 +463,15 @@ class App:
             return max(0, min(due, self.hw.period_ms))
         return self.hw.period_ms
 
+    def quiet_ms(self, now):
+        """How long the wheel has had nothing to do: ms since the last turn, press or MIDI
+        notes, or 0 while a pass has work waiting (a frame to paint or latch, the mode's or a
+        service's work). For a port whose knob cannot wake the loop (CircuitPython's): it
+        polls while the wheel is in use and sleeps once it has rested."""
+        if self.busy or self.dirty or self.pending or self.settle_due:
+            return 0
+        return ticks_since(now, self.input_at)
+
     def stop(self):
         """No more passes, not even one the knob asks for (the REPL after Ctrl-C must not
         hear the app, and a save must not run twice at once)."""

@@ -13,7 +13,16 @@ from firmware.records import RECORD_KEYS, FileRecords, read_recovering
 
 DRIVE_SETTINGS = "settings.json"
 DRIVE_CHOICE = "drive_choice"       # the record of the drive file's fingerprint last taken
-SPIN_PERIOD_MS = 0
+# rotaryio counts in C but wakes no Python code, and time.sleep cannot be cut short by a knob
+# edge: the loop polls while the wheel is in use (a slow turn's detents come a few hundred ms
+# apart), and once it has rested IDLE_AFTER_MS it sleeps IDLE_SLEEP_S between passes, the CPU
+# halted (WFI) meanwhile: a detent from rest waits at most that long for its pass. 2 ms is the
+# shortest sleep that halts the CPU: 10.2.1's mp_hal_delay_ms (supervisor/shared/tick.c) idles
+# only for whole 1/1024 s ticks left after the background tasks, and busy-waits a 1 ms sleep
+# through.
+POLL_PERIOD_MS = 0
+IDLE_AFTER_MS = 500
+IDLE_SLEEP_S = 0.002
 
 
 def build(board):
@@ -30,9 +39,7 @@ def build(board):
             print("the computer's choice of set was not taken: %s" % err)
     hw = Hardware(board, ring, cp_devices.RotaryEncoder(board["encoder"]),
                   cp_devices.PinButton(board["button"]), hardware.clock, records=records)
-    # rotaryio counts in C but wakes no Python code: the loop polls it without sleeping,
-    # the quickest answer this port allows (USB and the other background tasks still run).
-    hw.period_ms = SPIN_PERIOD_MS
+    hw.period_ms = POLL_PERIOD_MS       # the loop's own pause: run_loop
     return hw
 
 
@@ -44,11 +51,27 @@ def midi_port(hw):
 
 def run_loop(app):
     """The app's loop without asyncio. CircuitPython's asyncio (Adafruit's) allocates 33 bytes
-    at every await (measured on the emulated QT Py, 10.2.1): a loop that polls makes tens of
-    KB of garbage a second, and each collection stops it for about 20 ms, knob or not. Not
-    importing it also saves about 0.2 s of the boot."""
+    at every pause of a task (measured on the emulated QT Py, 10.2.1): a loop that polls makes
+    tens of KB of garbage a second, and each collection stops it for about 20 ms, knob or not.
+    Not importing it also saves about 0.2 s of the boot. (The word for that pause stays out of
+    this module: a deploy keeps a module that has it as source, compiled at every power-up:
+    host_tools/device/drive.py.)
+
+    Between passes it polls (no sleep) while the wheel is in use or MIDI in listens
+    (usb_midi wakes nothing either: a note would wait out the sleep), and sleeps once the
+    wheel has rested (IDLE_AFTER_MS)."""
     import time
-    app.run_plain(lambda ms: time.sleep(ms / 1000) if ms else time.sleep(0))
+    ticks_ms = app.hw.clock.ticks_ms
+
+    def pause(ms):
+        if ms:                                   # a frame the frame rate holds back
+            time.sleep(ms / 1000)
+            return
+        if app.quiet_ms(ticks_ms()) < IDLE_AFTER_MS or app.held_notes() is not None:
+            time.sleep(0)       # returns at once (mp_hal_delay_ms(0)): the poll's yield
+        else:
+            time.sleep(IDLE_SLEEP_S)
+    app.run_plain(pause)
 
 
 class NvmRecordStore:

@@ -346,3 +346,16 @@ def test_the_plain_loop_runs_passes_and_stops_cleanly(device):
     # 10 ms, the loop period, or less while a frame the frame rate held back is due
     assert len(pauses) == 5 and all(0 <= ms <= 10 for ms in pauses) and pauses[-1] == 10
     assert json.load(open("settings.json"))["root"] == 2
+
+
+def test_quiet_ms_counts_from_the_last_input_once_nothing_waits(device):
+    # What CircuitPython's loop sleeps on (firmware/ports/circuitpython.py): 0 while the
+    # turn's frame waits to be painted, then the time since the turn.
+    app = device.app
+    device.encoder.turn(1)
+    app.tick(device.clock.ticks_ms())
+    turned = app.now
+    app.dirty = True                       # a frame the frame rate holds back
+    assert app.quiet_ms(app.now) == 0
+    device.wait(500)
+    assert app.quiet_ms(device.clock.ticks_ms()) == device.clock.ticks_ms() - turned
