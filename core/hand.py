@@ -124,7 +124,7 @@ class HandSearch:
         self._hand = None         # the hand array, its last hand's expansion and key
         self._key = None
         self._listed = _zeros(512)  # room for 14-card hands, most of them: grown if short
-        self._ways = [_zeros(512) for _ in range(4)]   # code, lo, hi, cards
+        self._ways = [_zeros(512) for _ in range(3)]   # code, lo, hi
         self._work = None         # a turn search's arrays, kept for the next one
         self._worker = None       # the TurnJob using them
 
@@ -159,7 +159,7 @@ class HandSearch:
 
     def _pack(self):
         count = len(self._records)
-        size = loops.T_MELDS + loops.T_RECORD * count + 13
+        size = loops.T_MELDS + loops.T_RECORD * count + 13 + 16
         for _, _, offsets, tens, _ in self._records:
             size += len(offsets) + len(tens)
         table = _zeros(size)
@@ -169,6 +169,10 @@ class HandSearch:
         for n in range(1, 13):
             table[at + n] = loops.SCALE // n
         at += 13
+        table[loops.T_BITS] = at
+        for n in range(16):
+            table[at + n] = (n & 1) + (n >> 1 & 1) + (n >> 2 & 1) + (n >> 3)
+        at += 16
         deck = bytearray(count)   # the deck's MELD cards of each meld
         for i in range(count):
             kind, optional, offsets, tens, required = self._records[i]
@@ -224,8 +228,7 @@ class HandSearch:
             hand[loops.H_LISTED_CAP] = len(self._listed)
             hand[loops.H_WAYS_CAP] = len(self._ways[0])
             ways = self._ways
-            if loops.expand(self.table, hand, self._listed, ways[0], ways[1], ways[2],
-                            ways[3]):
+            if loops.expand(self.table, hand, self._listed, ways[0], ways[1], ways[2]):
                 break
             # Counted but not all written: room for them and a quarter more, made once.
             listed = (2 * hand[loops.H_LISTED] + 2) * 5 // 4
@@ -235,7 +238,7 @@ class HandSearch:
             size = hand[loops.H_WAYS] * 5 // 4
             if size > len(ways[0]):
                 self._ways = ways = None
-                self._ways = [_zeros(size) for _ in range(4)]
+                self._ways = [_zeros(size) for _ in range(3)]
         self._key = key
         return hand
 
@@ -290,7 +293,7 @@ class HandSearch:
             self._work = work = None
             cards = max(cards, 24)
             ways = max(ways * 5 // 4, 256)
-            stack = 3 * max(ways, melds)
+            stack = max(2 * ways, 3 * melds)
             work = [_zeros(_state_size(cards)), _zeros(stack), _zeros(stack), _zeros(stack)]
             work += [_zeros(ways) for _ in range(loops.A_COPIES - loops.A_GAIN)]
             work.append(_zeros(2 * melds))
@@ -362,6 +365,7 @@ class TurnJob:
         self.held = held
         self.arrays = None
         self.done = False
+        self.proven = True        # False: done, but the heap ran short before the proof
         self._result = (0, (0, []))
 
     def step(self, n=1):
@@ -374,7 +378,13 @@ class TurnJob:
         while not loops.search(self.arrays):
             if not state[loops.S_GROW]:
                 return False
-            self._grow_stack()
+            try:
+                self._grow_stack()
+            except MemoryError:
+                # A hand far past a deal's size on a small board: the best turn found stands,
+                # not proven best (a board's heap has no room for the rest of the search).
+                self.proven = False
+                break
         self.result()
         self.done = True
         self.search._worker = None
@@ -396,13 +406,13 @@ class TurnJob:
         self.arrays = search.workspace(self, ways, cards)     # a search lost: started again
         self.arrays[loops.A_STATE][loops.S_KIND] = self.kind
         w = search._ways
-        loops.prepare(search.table, hand, w[0], w[1], w[2], w[3], self.arrays)
+        loops.prepare(search.table, hand, w[0], w[1], w[2], self.arrays)
         return False
 
     def _grow_stack(self):
         arrays = self.arrays
         state = arrays[loops.A_STATE]
-        size = 2 * state[loops.S_STACK_CAP]
+        size = state[loops.S_STACK_CAP] * 3 // 2
         for a in (loops.A_CANDS, loops.A_RATES, loops.A_SUMS):
             arrays[a] = _grown(arrays[a], size)
         state[loops.S_STACK_CAP] = size

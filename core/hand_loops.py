@@ -14,18 +14,19 @@ so nothing stored is negative; no division (a Cortex-M0+ has no divide instructi
 never passes 2**30 (a small int on every port, so the plain Python allocates nothing).
 
 The arrays (all array('i')):
-- table: the meld set, read once: [meld count, INV at, then per meld kind, positions,
-  offsets at, optional bits, tens at, required pitch classes (12 bits, from the root)] and
-  those offsets, tens by cards (points / 10 for 0..positions cards) and INV (27720 // n for
-  n cards: a rate per card without division).
+- table: the meld set, read once: [meld count, INV at, BITS at, then per meld kind,
+  positions, offsets at, optional bits, tens at, required pitch classes (12 bits, from the
+  root)] and those offsets, tens by cards (points / 10 for 0..positions cards), INV
+  (27720 // n for n cards: a rate per card without division) and BITS (the bits set in each
+  nibble: a play's cards are the bits of its positions).
 - hand: [lo, hi, listing capacity, ways capacity, listed, ways, ways of each kind (3),
   scratch (3 x 12), buckets (51), MELD cards of each meld (0: not held)]. lo/hi: the card
   counts packed six 5-bit fields each (C..F, F#..B), so that a hand minus a meld is one
   subtraction and a missing card shows as a cleared guard bit.
 - listed: each (meld, root) the hand builds with every optional card it holds, packed as
-  core/hand.py's plays, sorted (with as much room again: the sort's); ways (code, lo, hi,
-  cards): each distinct set of cards a meld can be played on (each subset of its holdable
-  optional cards), meld by meld.
+  core/hand.py's plays, sorted (with as much room again: the sort's); ways (code, lo, hi):
+  each distinct set of cards a meld can be played on (each subset of its holdable optional
+  cards), meld by meld.
 - a search's arrays: see prepare().
 """
 
@@ -56,7 +57,8 @@ MAX_SUBSETS = const(64)           # a custom meld with many optional sectors: it
 # table
 T_COUNT = const(0)
 T_INV = const(1)
-T_MELDS = const(2)
+T_BITS = const(2)
+T_MELDS = const(3)
 T_KIND = const(0)
 T_POSITIONS = const(1)
 T_OFFSETS = const(2)
@@ -119,7 +121,7 @@ A_COUNT = const(12)
 
 
 @micropython.viper
-def expand(table, hand, listed, codes, los, his, cards) -> int:  # complexity 29: split, 3 ms a hand
+def expand(table, hand, listed, codes, los, his) -> int:  # complexity 29: split, 3 ms a hand
     """Every meld with MELD cards in `hand` at every root its required cards are in the hand:
     its listing (every holdable optional card played) in `listed`, and each subset of its
     holdable optional cards, once for each distinct set of cards, in the ways arrays. 1, or 0
@@ -134,7 +136,6 @@ def expand(table, hand, listed, codes, los, his, cards) -> int:  # complexity 29
     wc = ptr32(codes)
     wlo = ptr32(los)
     whi = ptr32(his)
-    wn = ptr32(cards)
     hand_lo = h[H_LO] | GUARD
     hand_hi = h[H_HI] | GUARD
     listed_cap = h[H_LISTED_CAP]
@@ -256,7 +257,6 @@ def expand(table, hand, listed, codes, los, his, cards) -> int:  # complexity 29
                             (root << 12) | u
                         wlo[n_ways] = a
                         whi[n_ways] = b
-                        wn[n_ways] = n
                     n_ways += 1
                     h[H_KINDS + kind] = h[H_KINDS + kind] + 1
                 subset -= 1
@@ -340,7 +340,7 @@ def _bounds(arrays, start: int, count: int):
 
 
 @micropython.viper
-def prepare(table, hand, codes, los, his, cards, arrays):
+def prepare(table, hand, codes, los, his, arrays):
     """One type's ways to play (state[S_KIND]) from the ways arrays into the search's arrays,
     in the search's order: melds by their best rate per card (then the set's order), each
     meld's ways richest per card first (then as found), and the first level: every way."""
@@ -349,7 +349,6 @@ def prepare(table, hand, codes, los, his, cards, arrays):
     wc = ptr32(codes)
     wlo = ptr32(los)
     whi = ptr32(his)
-    wn = ptr32(cards)
     state = ptr32(arrays[A_STATE])
     cands = ptr32(arrays[A_CANDS])      # scratch until the first level is written
     rates = ptr32(arrays[A_RATES])
@@ -364,6 +363,7 @@ def prepare(table, hand, codes, los, his, cards, arrays):
     sums = ptr32(arrays[A_SUMS])        # scratch too
     kind = state[S_KIND]
     inv = t[T_INV]
+    bits = t[T_BITS]
     n_ways = h[H_WAYS]
     # The melds of this kind with ways, three numbers a meld in rates[] (first way, ways,
     # best rate per card), by falling rate (insertion: a stable sort keeps the set's order).
@@ -378,7 +378,10 @@ def prepare(table, hand, codes, los, his, cards, arrays):
             best = 0
             way = p
             while way < end:
-                rate = ((MAX_TENS - (wc[way] >> 24)) * 64 + wn[way]) * t[inv + wn[way]]
+                code = wc[way]
+                n = t[bits + (code & 15)] + t[bits + ((code >> 4) & 15)] + \
+                    t[bits + ((code >> 8) & 15)]
+                rate = ((MAX_TENS - (code >> 24)) * 64 + n) * t[inv + n]
                 if rate > best:
                     best = rate
                 way += 1
@@ -401,8 +404,10 @@ def prepare(table, hand, codes, los, his, cards, arrays):
         count = rates[3 * m + 1]
         c = 0
         while c < count:
-            way = first + c
-            rate = ((MAX_TENS - (wc[way] >> 24)) * 64 + wn[way]) * t[inv + wn[way]]
+            code = wc[first + c]
+            n = t[bits + (code & 15)] + t[bits + ((code >> 4) & 15)] + \
+                t[bits + ((code >> 8) & 15)]
+            rate = ((MAX_TENS - (code >> 24)) * 64 + n) * t[inv + n]
             sums[c] = rate
             at = c
             while at > 0 and sums[cands[at - 1]] < rate:
@@ -413,11 +418,14 @@ def prepare(table, hand, codes, los, his, cards, arrays):
         c = 0
         while c < count:
             way = first + cands[c]
-            gains[j] = (MAX_TENS - (wc[way] >> 24)) * 64 + wn[way]
+            code = wc[way]
+            n = t[bits + (code & 15)] + t[bits + ((code >> 4) & 15)] + \
+                t[bits + ((code >> 8) & 15)]
+            gains[j] = (MAX_TENS - (code >> 24)) * 64 + n
             rate_of[j] = sums[cands[c]]
             out_lo[j] = wlo[way]
             out_hi[j] = whi[way]
-            out_cards[j] = wn[way]
+            out_cards[j] = n
             meld_of[j] = m
             out_code[j] = wc[way]
             j += 1

@@ -380,7 +380,8 @@ class Mode(modes.KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
                 text += " (C root: draw %d)" % len(plays.pcs)
             return text
         job = self.jobs[KIND_PLURALS.index(label)]
-        return "best %s %d%s: %s" % (label, points, "" if job.done else " (searching)",
+        state = " (searching)" if not job.done else "" if job.proven else " (not proven)"
+        return "best %s %d%s: %s" % (label, points, state,
                                      " + ".join(self._play_name(p) for p in plays))
 
     def describe(self):

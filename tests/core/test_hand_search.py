@@ -327,3 +327,32 @@ def test_an_odd_hand_s_best_intervals_are_proven_without_trying_every_set():
         steps += 1
     assert job.result()[0] == 120
     assert steps < 200, steps
+
+
+def test_a_search_the_heap_cannot_hold_ends_with_the_best_turn_found_not_proven():
+    # A board's heap may have no room to grow the search's candidate stack for a hand far past
+    # a deal's size: the job ends with the best turn found so far, marked not proven.
+    from core import hand as hand_module
+    from core import hand_loops
+
+    counts = counts_of(deal(1))
+    proven = searcher().best(counts, 1)
+    job = HandSearch(default_set()).turn(counts, 1)
+    while job.arrays is None:                     # the set read, the ways listed, the
+        job.step(1)                               # stack made
+    state = job.arrays[0]
+    grown = hand_module._grown
+
+    def no_room(old, n):
+        raise MemoryError("no room")
+
+    hand_module._grown = no_room
+    try:
+        state[hand_loops.S_STACK_CAP] = 4         # a stack too short at once
+        while not job.step(50):
+            pass
+    finally:
+        hand_module._grown = grown
+    points, plays = job.result()
+    assert job.done and not job.proven
+    assert points <= proven[0] and points == sum(p.points for p in plays)
