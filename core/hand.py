@@ -119,7 +119,7 @@ class HandSearch:
 
     def __init__(self, meldset):
         self.meldset = meldset
-        self._records = []        # the table as it is read: per meld (kind, offsets, tens)
+        self._records = []        # the table as it is read, a tuple a meld (see _pack)
         self.table = None         # then packed (hand_loops' layout)
         self._hand = None         # the hand array, its last hand's expansion and key
         self._key = None
