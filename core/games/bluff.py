@@ -69,6 +69,7 @@ class Game:
         self.half_deck = players < HALF_DECK_BELOW if half_deck is None else half_deck
         rng = Rng(seed)
         self.scales = meldset.of_kind(2)
+        self.scale_cards = len(self.scales)     # the set's SCALE cards (check_cards)
         rng.shuffle(self.scales)
         deck = list(range(NOTE_CARDS))
         self.box = []
@@ -242,7 +243,7 @@ class Game:
         assert sorted(cards) == list(range(NOTE_CARDS)), "NOTE cards lost or doubled"
         assert len(self.placed) <= len(self.codes), "more cards than the scale has degrees"
         on_wheel = 0 if self.scale is None else 1
-        assert self.scales_done + len(self.scales) + on_wheel == len(self.meldset.of_kind(2)), \
+        assert self.scales_done + len(self.scales) + on_wheel == self.scale_cards, \
             "SCALE cards lost"
 
 
