@@ -34,6 +34,7 @@ class Round:
         if not 2 <= players <= 4:
             raise RuleError("Chord Poker is for 2 to 4 players, not %d" % players)
         self.meld = meldset.meld(chord)
+        self._masks_at = {}           # root -> the chord's sector masks there (_masks)
         self.chord = chord
         self.players = players
         self.dealer = dealer
@@ -57,8 +58,16 @@ class Round:
 
     def sectors(self, root=None):
         """(required pcs, optional pcs) of the chord at a root (default: the current one)."""
-        required, optional = chord_sectors(self.meld.codes, self.root if root is None else root)
+        required, optional = self._masks(self.root if root is None else root)
         return _pcs(required), _pcs(optional)
+
+    def _masks(self, root):
+        """chord_sectors() of the chord at `root`, worked out once a round for each root
+        (the moves and the card checks ask at every step)."""
+        found = self._masks_at.get(root)
+        if found is None:
+            found = self._masks_at[root] = chord_sectors(self.meld.codes, root)
+        return found
 
     def placed(self):
         """The sectors holding a card, as a mask."""
@@ -69,7 +78,7 @@ class Round:
         return mask
 
     def complete(self):
-        return is_complete(chord_sectors(self.meld.codes, self.root)[0], self.placed())
+        return is_complete(self._masks(self.root)[0], self.placed())
 
     # ---- legal moves --------------------------------------------------------------------
 
@@ -92,16 +101,16 @@ class Round:
         return self._discards(player)
 
     def _discards(self, player):
-        required, optional = self.sectors()
+        required, optional = self._masks(self.root)
         moves = []
         for card in sorted(self.hands[player]):
             pc = note_pc(card)
             if self.single_taken is not None and pc == self.single_taken:
                 continue
             free = self.wheel[pc] is None
-            if free and pc in required:
+            if free and required >> pc & 1:
                 moves.append(("discard", card, "wheel"))
-            elif free and pc in optional:
+            elif free and optional >> pc & 1:
                 moves.append(("discard", card, "wheel"))
                 moves.append(("discard", card, "pile"))
             else:
@@ -130,7 +139,7 @@ class Round:
             self.hands[player].remove(card)
             self.root = note_pc(card)
             self.wheel[self.root] = card
-            going = going_back(self.placed(), *chord_sectors(self.meld.codes, self.root))
+            going = going_back(self.placed(), *self._masks(self.root))
             for pc in range(12):
                 if going >> pc & 1:
                     self.hands[player].append(self.wheel[pc])
@@ -175,9 +184,9 @@ class Round:
         for pc in range(12):
             card = self.wheel[pc]
             assert card is None or note_pc(card) == pc, "a card on another note's sector"
-        required, optional = self.sectors()
+        required, optional = self._masks(self.root)
         for pc in range(12):
-            assert self.wheel[pc] is None or pc in required or pc in optional, \
+            assert self.wheel[pc] is None or (required | optional) >> pc & 1, \
                 "a card on the Wheel that is not a note of the chord"
 
     def scores(self):
