@@ -74,3 +74,19 @@ def test_core_imports_no_hardware():
                                "from machine", "import dataclasses", "import enum",
                                "import typing"):
                     assert banned not in text, (name, banned)
+
+
+def test_no_module_small_enough_to_sit_inline_on_littlefs_and_padded_ones_still_load(tmp_path):
+    from host_tools.device import deploy
+    pico = dict(deploy.payload("pico", compiled=True))
+    modules = {path: data for path, data in pico.items() if path.endswith(".mpy")}
+    assert not [path for path, data in modules.items() if len(data) <= deploy.INLINE_MAX]
+    assert len(modules["core/pcset.mpy"]) == deploy.INLINE_MAX + 1          # padded
+    assert len(dict(deploy.payload("web", compiled=True))["core/pcset.mpy"]) < 300  # no littlefs
+    # MicroPython's loader stops at the module's end: the padding is never read.
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "pcset.mpy").write_bytes(modules["core/pcset.mpy"])
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "micropython"), "-c",
+                           "from core import pcset; print(pcset.mask_of([0, 4, 7]))"],
+                          cwd=str(tmp_path), capture_output=True, text=True)
+    assert proc.stdout.strip() == str(1 | 1 << 4 | 1 << 7), proc.stderr
