@@ -123,10 +123,12 @@ class HandSearch:
         self.table = None         # then packed (hand_loops' layout)
         self._hand = None         # the hand array, its last hand's expansion and key
         self._key = None
-        self._listed = _zeros(512)  # room for 14-card hands, most of them: grown if short
+        self._listed = _zeros(512)  # room for most 14-card hands: grown if short
         self._ways = [_zeros(512) for _ in range(3)]   # code, lo, hi
-        self._work = None         # a turn search's arrays, kept for the next one
-        self._worker = None       # the TurnJob using them
+        # A turn search's arrays, kept for the next one (a device's heap is not churned at
+        # every hand, nor a piece of its work slowed by making them), and the TurnJob using them.
+        self._work = self._made_work(0, 0)
+        self._worker = None
 
     # -- the set's table ---------------------------------------------------------------------
 
@@ -282,22 +284,12 @@ class HandSearch:
 
     def workspace(self, job, ways, cards):
         """The arrays of a turn search (hand_loops' layout) for `job`, with room for `ways` ways
-        to play and `cards` cards: the last search's, grown if they are short (a device's heap
-        is not churned at every hand). The job using them before loses them (TurnJob.step
-        starts it again)."""
-        melds = self.meldset.count
+        to play and `cards` cards: the last search's, made larger if they are short. The job
+        using them before loses them (TurnJob.step starts it again)."""
         work = self._work
-        if work is None or len(work[loops.A_STATE]) < _state_size(cards) or \
-                len(work[loops.A_GAIN]) < ways:
-            # Made with room to spare (a hand grows a card at a time), freed first.
-            self._work = work = None
-            cards = max(cards, 24)
-            ways = max(ways * 5 // 4, 256)
-            stack = max(2 * ways, 3 * melds)
-            work = [_zeros(_state_size(cards)), _zeros(stack), _zeros(stack), _zeros(stack)]
-            work += [_zeros(ways) for _ in range(loops.A_COPIES - loops.A_GAIN)]
-            work.append(_zeros(2 * melds))
-            self._work = work
+        if len(work[loops.A_STATE]) < _state_size(cards) or len(work[loops.A_GAIN]) < ways:
+            self._work = work = None          # freed before the larger ones are made
+            self._work = work = self._made_work(ways * 5 // 4, cards)
         state = work[loops.A_STATE]
         levels = (len(state) - loops.S_HEADER) // (loops.L_SIZE + 2)     # cards + 2
         state[loops.S_LEVELS] = loops.S_HEADER
@@ -305,6 +297,18 @@ class HandSearch:
         state[loops.S_USABLE] = loops.S_HEADER + levels * (loops.L_SIZE + 1)
         state[loops.S_STACK_CAP] = len(work[loops.A_CANDS])
         self._worker = job
+        return work
+
+    def _made_work(self, ways, cards):
+        """A turn search's arrays with room for `ways` ways to play and a hand of `cards`, and
+        more: a hand grows a card at a time, and most 14-card hands fit the first ones."""
+        melds = self.meldset.count
+        cards = max(cards, 24)
+        ways = max(ways, 256)
+        stack = max(2 * ways, 3 * melds)
+        work = [_zeros(_state_size(cards)), _zeros(stack), _zeros(stack), _zeros(stack)]
+        work += [_zeros(ways) for _ in range(loops.A_COPIES - loops.A_GAIN)]
+        work.append(_zeros(2 * melds))
         return work
 
     def best(self, counts, kind, held=None):

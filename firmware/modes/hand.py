@@ -57,7 +57,10 @@ class Mode(modes.KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
         self.set_changed()
 
     def set_changed(self):
+        # Made with the mode (its arrays, some 20 KB, while the heap is fresh from the switch);
+        # the set's table is read a meld a piece of work as the first listing goes.
         self.search = None
+        self.search = HandSearch(self.ctx.meldset)
         self._restart()
         if self._kept is not None:        # another set: its melds are not the cards marked
             self.held = []
@@ -126,8 +129,6 @@ class Mode(modes.KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
 
     def _work_piece(self):
         """One bounded piece of the search: True when the answers changed."""
-        if self.search is None:
-            self.search = HandSearch(self.ctx.meldset)   # each meld read as the listing goes
         held = self.held or None
         if self.listing is None:
             self.listing = self.search.listing(self.counts, held)

@@ -125,6 +125,23 @@ def test_the_simulators_script_gives_the_simulators_frames(pico_flash):
     assert frames[0]["wheel"][0] == expected[0]["wheel"][0] and leds
 
 
+def test_the_hand_mode_answers_as_the_simulator_with_its_search_in_machine_code(pico_flash):
+    # The deploy compiles the hand search's loops for the Pico's Cortex-M0+ (core/hand_loops.py);
+    # the simulator runs them as plain Python. C D E G Bb entered at a player's pace (the
+    # search after each card done before the knob turns on: a detent meanwhile may share a
+    # pass with the next), the answers asked for on an empty sector and stepped through: the
+    # same lines (the ring's frames differ in the cursor's blink, timed by each board's passes).
+    script = ("click; wait 400; cw 2; click; wait 200; cw 2; click; wait 200; cw 3; click; "
+              "wait 200; cw 3; click; wait 200; cw 1; long; cw 1; cw 1")
+    settings = {"mode": "hand"}
+    frames, console = emulate.run_script(script, board="pico", flash=pico_flash,
+                                         settings=settings, progress=lambda line: None)
+    expected, expected_console = simulator.run_script(script, settings=settings)
+    assert console == expected_console
+    assert console[-1].startswith("hand: C D E G A#/Bb; 3/")
+    assert frames and not sum(f["faults"] for f in frames)
+
+
 def test_a_script_gives_the_same_frames_on_every_run(deployed_image, tmp_path):
     # The script at the script language's own pace (turns 20 ms apart): each step
     # lands on the pins at its exact emulated time from the firmware's start, so two runs
