@@ -17,6 +17,7 @@ import shutil
 import sys
 import tempfile
 
+from host_tools.device.deploy import out_of_line_script
 from host_tools.device.link import DeviceLink
 from host_tools.emulator import emulate
 
@@ -47,8 +48,10 @@ def profile(name="pico"):
         with emulate.emulated(name, flash) as pico:
             emulate.wait_started(pico)
             with DeviceLink(pico.port) as link:
-                link.write_atomic("_boot_timer.py", _TIMER.encode())
-                link.write_atomic("main.py", _MAIN.encode())
+                # Padded as deploy pads the root's scripts: the root folder's metadata, read
+                # at every import, stays as the plain deploy's.
+                link.write_atomic("_boot_timer.py", out_of_line_script(_TIMER.encode()))
+                link.write_atomic("main.py", out_of_line_script(_MAIN.encode()))
             pico.power_cut()
             pico.frames.clear()
             pico.serial.clear()

@@ -90,3 +90,10 @@ def test_no_module_small_enough_to_sit_inline_on_littlefs_and_padded_ones_still_
                            "from core import pcset; print(pcset.mask_of([0, 4, 7]))"],
                           cwd=str(tmp_path), capture_output=True, text=True)
     assert proc.stdout.strip() == str(1 | 1 << 4 | 1 << 7), proc.stderr
+
+
+def test_boot_and_main_are_too_long_to_sit_inline_in_the_root_folder():
+    # The root folder's metadata is read at every import; boot.py says why they are long.
+    from host_tools.device import deploy
+    pico = dict(deploy.payload("pico", compiled=True))
+    assert len(pico["boot.py"]) > deploy.INLINE_MAX and len(pico["main.py"]) > deploy.INLINE_MAX
