@@ -376,7 +376,8 @@ def put_settings(name, flash, settings, progress=print):
     """These settings (settings.json's keys) into board `name`'s powered-off flash image, the
     others kept, where its firmware keeps them: CircuitPython's nvm record; on MicroPython
     settings.json on the littlefs drive, written on the host into the image (as a file copied
-    while the board is off: no boot for it)."""
+    while the board is off: no boot for it), or, on a flash with no drive yet, over the
+    emulated USB serial (the board boots once for it, and the app stops for the link)."""
     from firmware.records import RECORD_KEYS
     from firmware.settings import SETTINGS_PATH
     if is_circuitpython(load_board(name)):
@@ -387,33 +388,46 @@ def put_settings(name, flash, settings, progress=print):
         records.write(SETTINGS_PATH, merged_settings(records.read(SETTINGS_PATH), settings))
         circuitpy_drive.put_nvm(flash, nvm)
         return
-    progress("writing the settings onto the emulated board's drive")
-    with littlefs_drive(flash) as fs:
-        try:
-            with fs.open(SETTINGS_PATH, "rb") as f:
-                saved = f.read()
-        except FileNotFoundError:
-            saved = None
-        # write, then rename over the old file: what the firmware and the laptop's link do
-        with fs.open(SETTINGS_PATH + ".tmp", "wb") as f:
-            f.write(merged_settings(saved, settings))
-        fs.rename(SETTINGS_PATH + ".tmp", SETTINGS_PATH)
+    from littlefs import LittleFSError
+    try:
+        with littlefs_drive(flash) as fs:
+            progress("writing the settings onto the emulated board's drive")
+            try:
+                with fs.open(SETTINGS_PATH, "rb") as f:
+                    saved = f.read()
+            except FileNotFoundError:
+                saved = None
+            # write, then rename over the old file: what the firmware and the link do
+            with fs.open(SETTINGS_PATH + ".tmp", "wb") as f:
+                f.write(merged_settings(saved, settings))
+            fs.rename(SETTINGS_PATH + ".tmp", SETTINGS_PATH)
+        return
+    except LittleFSError:
+        pass              # no drive yet (a frozen UF2's first boot makes it): the board's way
+    from host_tools.device.link import DeviceLink
+    progress("writing the settings onto the emulated board")
+    with emulated(name, flash, parts=False) as pico:
+        wait_started(pico)
+        with DeviceLink(pico.port) as link:
+            link.write_atomic(SETTINGS_PATH, merged_settings(link.read(SETTINGS_PATH), settings))
 
 
 @contextlib.contextmanager
 def littlefs_drive(flash):
     """The littlefs drive of a MicroPython board's powered-off flash image `flash`, mounted on
     the host (littlefs-python, configured as the rp2 port mounts it: builds/littlefs_uf2.py);
-    what is written goes back into the image when the block ends without an error."""
+    what is written goes back into the image when the block ends without an error. A flash
+    with no drive raises littlefs.LittleFSError (never formatted here)."""
     from littlefs import LittleFS, UserContext
     from host_tools.builds import littlefs_uf2 as lfs
     with open(flash, "r+b") as f:
         f.seek(lfs.STORAGE_BASE)
         drive = bytearray(f.read(lfs.STORAGE_BYTES))
-        fs = LittleFS(context=UserContext(buffer=drive), block_size=lfs.BLOCK,
+        fs = LittleFS(context=UserContext(buffer=drive), mount=False, block_size=lfs.BLOCK,
                       block_count=lfs.STORAGE_BYTES // lfs.BLOCK, read_size=lfs.READ_SIZE,
                       prog_size=lfs.PROG_SIZE, lookahead_size=lfs.LOOKAHEAD,
                       disk_version=lfs.DISK_VERSION)
+        fs.mount()
         yield fs
         fs.unmount()
         f.seek(lfs.STORAGE_BASE)
