@@ -298,24 +298,25 @@ class App:
         """One pass: input into the mode (the LEDs' fast answer first), the LEDs, then the
         services."""
         self.now = self.ctx.now = now
+        # Few locals: a frame of 11 words or less stays off the heap (Ring.turn says why).
         steps = self.hw.encoder.take()
         if steps:
-            turned = self.rotates and self._fast(now, steps)     # first: nothing waits on it
+            fast = self.rotates and self._fast(now, steps)     # first: nothing waits on it
             self._input(now)
             self._dispatch(None, steps)
-            if turned and self.error_until is None:
+            if fast and self.error_until is None:
                 self.dirty = False        # the LEDs show the turned state already
         if self.midi is not None and self.midi.poll():
-            lit = self.lights and self._fast(now, 0)      # first, as a turn is
+            fast = self.lights and self._fast(now, 0)      # first, as a turn is
             self._input(now)
             self._notes_changed()
             self.settle_due = True
-            if lit and self.error_until is None:
+            if fast and self.error_until is None:
                 self.dirty = False        # the LEDs show the notes already
-        event = self.presses.update(self.hw.button.pressed(), now)
-        if event:
+        steps = self.presses.update(self.hw.button.pressed(), now)     # a press event
+        if steps:
             self._input(now)
-            self._dispatch(event)
+            self._dispatch(steps)
         self._walk(now, self._leds(now))
 
     def _leds(self, now):
@@ -509,6 +510,9 @@ class App:
             return
         if self.stopped:
             return
+        self._woken_pass()
+
+    def _woken_pass(self):
         try:
             self._pass()
         except Exception as err:                 # for step() to raise, in the loop's frame

@@ -110,16 +110,6 @@ def _turns(size, step):
     return loop, [view[i * step:i * step + size] for i in range(SECTORS)]
 
 
-def _turn(source, target, turns, window):
-    """target = source turned: byte i of the result is byte (i + window * step) of the source,
-    round the end (source and target may be one buffer)."""
-    loop, windows = turns
-    size = len(loop) >> 1
-    loop[0:size] = source
-    loop[size:size + size] = source
-    target[0:size] = windows[window]
-
-
 class Ring:
     def __init__(self, config, output):
         order = config["order"]
@@ -233,10 +223,27 @@ class Ring:
         if 0 <= passed < self._min_gap_us:
             return False
         # Sector s shows what sector s - sectors showed: the window that starts there.
-        back = -sectors % SECTORS if self._turn_bytes > 0 else sectors % SECTORS
-        _turn(self._sent, self._wire, self._wire_turns, back)
+        self._turn_wire(-sectors % SECTORS if self._turn_bytes > 0 else sectors % SECTORS)
         self._output.write(self._wire)
-        # The frame turned the same way, after the write: the LEDs do not wait for it.
+        self._turn_frame(sectors, now_us)       # after the write: the LEDs do not wait for it
+        return True
+
+    # turn()'s steps up to the write each keep their locals and stack within 11 words, which
+    # MicroPython keeps on the C stack (py/objfun.c, VM_MAX_STATE_ON_STACK): a bigger frame is
+    # allocated on the heap at every call, a search through the heap whose length depends on
+    # its garbage, which the detent waited for.
+
+    def _turn_wire(self, back):
+        """The wire = the bytes last sent, turned: byte i of it is byte (i + back * step) of
+        them, round the end."""
+        loop, windows = self._wire_turns
+        size = len(self._wire)
+        loop[0:size] = self._sent
+        loop[size:size + size] = self._sent
+        self._wire[0:size] = windows[back]
+
+    def _turn_frame(self, sectors, now_us):
+        """The frame turned as the wire was, and the write noted."""
         before = self._frame_before
         before[0:3 * SECTORS] = self.frame
         frame = self.frame
@@ -248,7 +255,6 @@ class Ring:
         self._wire, self._sent = self._sent, self._wire
         self._lit = -1
         self.writes += 1
-        return True
 
     def light(self, mask, now_us):
         """The frame becomes full white on the sectors in `mask` (bit 0: C) and off on the
