@@ -165,6 +165,9 @@ function knob(mcu, config, emit, more = {}) {
       busy = true;
       next();
     }
+    // what the verbs gathered at this emulated instant goes now, together (pico.cjs: the
+    // MIDI of one instant in one USB transfer)
+    if (more.flush) more.flush();
   }
 
   return (line) => { queue.push(line); run(); };

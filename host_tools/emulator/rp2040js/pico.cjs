@@ -75,6 +75,7 @@ Object.defineProperty(mcu.qspi[1], 'inputValue', { get: () => true });
 
 const watchdog = mcu.peripherals[0x40058];
 let serialEvents = null;
+let midiAtOnce = [];                          // the knob commands' MIDI of this instant
 // `started` (board.cjs): the script waits for the firmware's first line and the frame after
 // it (safe mode: any frame), seen here in emulated time, never for the host to notice them.
 const STARTED = /meld set |safe mode/;
@@ -120,9 +121,18 @@ if (board) {
       usbState.whenOff = resume;
       return true;
     },
+    // midi HEX: sent with the other MIDI commands of the same emulated instant, in one
+    // transfer as a computer's MIDI driver packs what is played at once (the simulator reads
+    // them in one pass too), not the first alone and the rest at the device's next poll
     midi: ([hex]) => {
       if (!hex || !/^([0-9a-fA-F]{2})+$/.test(hex)) emit(`? midi ${hex || ''}`);
-      else midiHost.send(Buffer.from(hex, 'hex'));
+      else midiAtOnce.push(Buffer.from(hex, 'hex'));
+    },
+    flush: () => {
+      if (!midiAtOnce.length) return;
+      const bytes = Buffer.concat(midiAtOnce);
+      midiAtOnce = [];
+      midiHost.send(bytes);
     },
     started: (_, resume) => {
       start.resume = resume;
