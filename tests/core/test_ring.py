@@ -229,12 +229,3 @@ def test_light_leaves_a_frame_over_the_budget_and_the_latch_gap_to_show():
     lit_frame(ring, 0xFFF)
     assert ring.show(2000) and ring.limited and ring.estimated_ma <= 100
 
-
-def test_the_written_out_gamma_table_is_the_worked_out_one():
-    # hardware/ring.py keeps gamma 2.8's table written out (no float powers at power-up).
-    written = gamma_table(2.8)
-    table = bytearray(256)
-    for i in range(256):
-        table[i] = int(255 * (i / 255) ** 2.8 + 0.5)
-    assert written == table and isinstance(written, bytearray)
-    assert gamma_table(2.2) != written
