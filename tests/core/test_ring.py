@@ -228,4 +228,3 @@ def test_light_leaves_a_frame_over_the_budget_and_the_latch_gap_to_show():
     assert ring.light(0b1, 1000) and len(out.writes) == 2
     lit_frame(ring, 0xFFF)
     assert ring.show(2000) and ring.limited and ring.estimated_ma <= 100
-
