@@ -83,7 +83,10 @@ def points_of(code):
 
 
 def _zeros(n):
-    return array("i", bytes(4 * n))
+    """An array('i') of n ints, made in one block: from a range, whose length the array takes
+    first (from bytes(4 * n) a board's heap would need a second block that size, for a
+    moment). Its values are not zeros: every caller writes one before reading it."""
+    return array("i", range(n))
 
 
 def _grown(old, n):
@@ -168,6 +171,7 @@ class HandSearch:
         table[loops.T_COUNT] = count
         at = loops.T_MELDS + loops.T_RECORD * count
         table[loops.T_INV] = at
+        table[at] = 0             # a way to play of no cards (every position optional)
         for n in range(1, 13):
             table[at + n] = loops.SCALE // n
         at += 13
