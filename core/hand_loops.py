@@ -89,11 +89,10 @@ S_BUDGET = const(5)
 S_KIND = const(6)
 S_STACK_CAP = const(7)
 S_GROW = const(8)                 # 1: the candidate stack is full, grow it and call again
-S_MELDS = const(9)                # melds with ways to play, in the search's order
-S_LEVELS = const(10)              # where the levels start
-S_CHAIN = const(11)               # where the best chain starts
-S_USABLE = const(12)              # where the cards a turn can use, by cards held, start
-S_HEADER = const(13)
+S_LEVELS = const(9)               # where the levels start
+S_CHAIN = const(10)               # where the best chain starts
+S_USABLE = const(11)              # where the cards a turn can use, by cards held, start
+S_HEADER = const(12)
 L_NEXT = const(0)                 # per level: next candidate, score, cards left (lo, hi,
 L_SCORE = const(1)                # count), where its candidates start, how many, the
 L_LO = const(2)                   # candidate taken to the level below
@@ -117,7 +116,6 @@ A_MELD = const(8)                 # the search's meld index (its MELD cards: A_C
 A_RATE = const(9)
 A_CODE = const(10)
 A_COPIES = const(11)              # per search meld: MELD cards, then taken
-A_COUNT = const(12)
 
 
 @micropython.viper
@@ -434,7 +432,6 @@ def prepare(table, hand, codes, los, his, arrays):
         copies[2 * m + 1] = 0
         m += 1
     state[S_WAYS] = j
-    state[S_MELDS] = melds
     state[S_BEST] = 0
     state[S_BEST_LEN] = 0
     state[S_DONE] = 0

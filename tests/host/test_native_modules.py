@@ -2,11 +2,11 @@
 its Cortex-M0+, every port without native code gets them as plain Python, and the plain
 source is what CPython runs (core/hand_loops.py's stand-in decorator)."""
 
-import json
 import os
 import shutil
 import subprocess
 
+import hand_answers
 from host_tools import ROOT
 from host_tools.device import deploy, drive, native
 from host_tools.device.files import compiled_mpy
@@ -58,48 +58,28 @@ def test_the_compiled_cache_keeps_each_architecture_apart():
 
 
 PLAIN_ON_MICROPYTHON = """
-import sys, json
-sys.path.insert(0, %r)
-from core import meldset, hand_loops
-from core.hand import HandSearch, counts_of
-search = HandSearch(meldset.load(%r))
-out = []
-for pcs, held in %r:
-    counts = counts_of(pcs)
-    out.append([list(search.listed(search.expand(counts, held))),
-                [[points, [[p.index, p.root] for p in plays]]
-                 for points, plays in search.best_turns(counts, held)]])
-print(json.dumps([hand_loops.NATIVE, out]))
+import sys
+sys.path[:0] = [%r, %r]
+import hand_answers
+hand_answers.main(%r, %r)
 """
 
 
 def test_the_plain_loops_give_cpython_s_answers_on_micropython(tmp_path):
     # What CircuitPython and the page run: the loops without their decorators, on MicroPython
     # (the unix port), against CPython's answers (the machine code's: test_rp2_port.py).
-    from core.games.rng import Rng
-    from core.hand import HandSearch, counts_of
     from core.meldset import load
     shutil.copytree(os.path.join(ROOT, "core"), str(tmp_path / "core"),
                     ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "core" / "hand_loops.py").write_bytes(native.plain(_source()))
-    hands = []
-    for seed in range(8):
-        deck = [pc for pc in range(12) for _ in range(8)]
-        Rng(seed).shuffle(deck)
-        held = [(seed * 5 + 7 * k) % 60 for k in range(5)] if seed % 4 == 3 else None
-        hands.append((deck[:(14, 12, 10, 16)[seed % 4]], held))
+    hands = hand_answers.dealt(8, (14, 12, 10, 16), 4, 5)
     cwm = os.path.join(ROOT, "core", "meldsets", "default.cwm")
-    search = HandSearch(load(cwm))
-    expected = []
-    for pcs, held in hands:
-        counts = counts_of(pcs)
-        expected.append([list(search.listed(search.expand(counts, held))),
-                         [[points, [[p.index, p.root] for p in plays]]
-                          for points, plays in search.best_turns(counts, held)]])
-    code = PLAIN_ON_MICROPYTHON % (str(tmp_path), cwm, hands)
+    expected = hand_answers.answers(load(cwm), hands)
+    code = PLAIN_ON_MICROPYTHON % (str(tmp_path), os.path.dirname(hand_answers.__file__), cwm,
+                                   hands)
     proc = subprocess.run([micropython_path(), "-c", code], capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    native_code, answers = json.loads(proc.stdout.strip().splitlines()[-1])
+    native_code, answers = hand_answers.read(proc.stdout, hands)
     assert native_code is False
     assert answers == expected

@@ -5,9 +5,9 @@ A 32-bit port: ticks wrap at 2**30 there, so the tick-sensitive core cases (pres
 run against the port's own time.ticks_*. The emulator has no flash writes yet, so the files
 go onto a RAM disk (littlefs on a RAM block device) mounted at /ram."""
 
-import json
 import os
 
+import hand_answers
 import pytest
 
 from host_tools.device.files import ROOT
@@ -80,18 +80,10 @@ def test_the_core_cases_pass_on_the_real_rp2_port(pico, tmp_path):
 
 
 HAND_SEARCH = """
-import sys, json
+import sys
 sys.path[:0] = ['/ram']
-from core import meldset, hand_loops
-from core.hand import HandSearch, counts_of
-search = HandSearch(meldset.load('/ram/default.cwm'))
-print(json.dumps(hand_loops.NATIVE))
-for pcs, held in %r:
-    counts = counts_of(pcs)
-    # a line a hand: one line of them all is a block the RAM disk's heap may not hold
-    print(json.dumps([list(search.listed(search.expand(counts, held))),
-                      [[points, [[p.index, p.root, list(p.pcs)] for p in plays]]
-                       for points, plays in search.best_turns(counts, held)]]))
+import hand_answers
+hand_answers.main('/ram/default.cwm', %r)
 """
 
 
@@ -99,33 +91,21 @@ def test_the_hand_search_runs_as_machine_code_with_cpython_s_answers(tmp_path):
     # The same core answers on CPython (its loops as plain Python) and on the rp2 port, whose
     # deploy compiles them to machine code: dealt hands of 14, 12 and 10 cards, with and
     # without MELD cards held, each listing and each type's best turn, plays and tie-breaks.
-    from core.games.rng import Rng
-    from core.hand import HandSearch, counts_of
     from core.meldset import load
-    hands = []
-    for seed in range(6):
-        deck = [pc for pc in range(12) for _ in range(8)]
-        Rng(seed).shuffle(deck)
-        held = [(seed * 7 + 3 * k) % 60 for k in range(5)] if seed % 3 == 2 else None
-        hands.append((deck[:(14, 12, 10)[seed % 3]], held))
+    hands = hand_answers.dealt(6, (14, 12, 10), 3, 3)
     cwm = os.path.join(ROOT, "core", "meldsets", "default.cwm")
-    search = HandSearch(load(cwm))
-    expected = []
-    for pcs, held in hands:
-        counts = counts_of(pcs)
-        expected.append([list(search.listed(search.expand(counts, held))),
-                         [[points, [[p.index, p.root, list(p.pcs)] for p in plays]]
-                          for points, plays in search.best_turns(counts, held)]])
+    expected = hand_answers.answers(load(cwm), hands)
     rels = ["core/%s.py" % n for n in ("__init__", "degrees", "meldset", "hand", "hand_loops")]
     rels += ["core/games/__init__.py", "core/games/carmony_table.py"]
     files = compiled(rels, str(tmp_path))
+    with open(os.path.join(ROOT, "tests", "host", "hand_answers.py"), "rb") as f:
+        files.append(("/ram/hand_answers.py", f.read()))
     with open(cwm, "rb") as f:
         files.append(("/ram/default.cwm", f.read()))
     with EmulatedPico() as emulated:
         with DeviceLink(emulated.port) as link:
             put_on_ram_disk(link, files)
             said = link.run(HAND_SEARCH % (hands,), timeout=600)
-    lines = said.strip().splitlines()[-1 - len(hands):]
-    native, answers = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    native, answers = hand_answers.read(said, hands)
     assert native is True
     assert answers == expected
