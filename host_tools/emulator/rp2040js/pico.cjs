@@ -29,6 +29,8 @@
 'use strict';
 const fs = require('fs');
 const net = require('net');
+// (before rp2040js loads: its CPU's instruction decode as a table, decode.cjs)
+require('./decode.cjs').install();
 const { Simulator, USBCDC } = require('rp2040js');
 const { attachFlash, loadFlash } = require('./flash.cjs');
 const { ringDecoder, knob } = require('./board.cjs');
@@ -292,10 +294,18 @@ simulator.execute = function execute() {
       // waiting for them (its OUT poll held, not answered empty) would sleep on.
       feed();
     } else {
-      clock.tick(core.executeInstruction() * CYCLE_NANOS);
-      // (due is whole: due <= x is due <= floor(x), without a call a cycle)
-      const now = (clock.nanosCounter / CYCLE_NANOS) * 256;
-      if (pioTiming.due <= now) pioTiming.catchUp(Math.floor(now));
+      // clock.tick(), its alarm list walked only when an alarm is due (most instructions)
+      const delta = core.executeInstruction() * CYCLE_NANOS;
+      const target = clock.nanosCounter + delta;
+      const next = clock.nextAlarm;
+      if (next !== null && next.nanos <= target) clock.tick(delta);
+      else clock.nanosCounter = target;
+      // (dueNanos is a little early, so the exact test, a division, runs only near a tick;
+      // due is whole: due <= x is due <= floor(x), without a call a cycle)
+      if (clock.nanosCounter >= pioTiming.dueNanos) {
+        const now = (clock.nanosCounter / CYCLE_NANOS) * 256;
+        if (pioTiming.due <= now) pioTiming.catchUp(Math.floor(now));
+      }
     }
     if ((i & 0x3ff) === 0) feed();           // the host's bytes, as the FIFO makes room
   }

@@ -106,6 +106,7 @@ function attachPioTiming(mcu, cycleNanos) {
     // The earliest tick due (next()), kept up to date by every change below: the emulation
     // loop reads it after each CPU instruction.
     due: Infinity,
+    dueNanos: Infinity,
     // The next tick of an enabled state machine: one divider period from now.
     schedule(sm) {
       sm.due = now256() + divider(sm);
@@ -209,6 +210,8 @@ function attachPioTiming(mcu, cycleNanos) {
 
   function refresh() {
     timing.due = timing.next();
+    // the same moment in ns, 1 ns early (rounding): the emulation loop's cheap first test
+    timing.dueNanos = (timing.due / 256) * cycleNanos - 1;
   }
 
   function earliest(limit) {
