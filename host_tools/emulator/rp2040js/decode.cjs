@@ -50,12 +50,10 @@ function closing(src, at) {
 
 // Skip whitespace and comments from `at`.
 function skip(src, at) {
-  for (;;) {
-    const rest = src.slice(at);
-    const space = rest.match(/^(\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/)/);
-    if (!space) return at;
-    at += space[0].length;
-  }
+  const space = /(\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/y;
+  space.lastIndex = at;
+  space.exec(src);
+  return space.lastIndex;
 }
 
 // [{cond, body}] and the final else's body, from the chain's text.
@@ -105,25 +103,28 @@ function rewrite(src) {
           .some((w) => !/^opcode2?$/.test(w))) {
       throw new Error('condition not of the opcode alone: ' + cond);
     }
-    return new Function('opcode', 'opcode2', `return !!(${cond});`);
+    return cond;
   });
+  // The chain's conditions as one function returning the first that holds (one compiled
+  // call an opcode: the table takes milliseconds, not a call a condition).
+  const first = new Function('opcode', 'opcode2', tests.map(
+    (cond, k) => `if (${cond}) return ${k};`).join('\n') + `\nreturn ${tests.length};`);
   const SLOW = branches.length + 1;           // the original chain (32-bit instructions)
   const OTHER = branches.length;              // no branch: the chain's final else
   if (SLOW > 255) throw new Error('too many branches');
   const table = new Uint8Array(65536);
-  for (let opcode = 0; opcode < 65536; opcode++) {
-    if (WIDE(opcode)) { table[opcode] = SLOW; continue; }
-    let found = OTHER;
-    for (let k = 0; k < tests.length; k++) {
-      if (tests[k](opcode, 0)) { found = k; break; }
-    }
-    table[opcode] = found;
-  }
+  for (let opcode = 0; opcode < 65536; opcode++) table[opcode] = WIDE(opcode) ? SLOW : first(opcode, 0);
   // The 32-bit instructions' chain: only the branches that can hold for one (those that
   // read opcode2, and those whose opcode pattern is a 32-bit one), in their order; the
   // others never hold there. (The whole chain twice made the method too big to optimize.)
-  const wideOnes = branches.filter(({ cond }, k) => /opcode2/.test(cond) || table.some(
-    (_, opcode) => WIDE(opcode) && tests[k](opcode, 0)));
+  // (of those that do not read opcode2, the first that holds for the opcode is the last
+  // one the chain can reach)
+  const reads2 = tests.map((cond) => /opcode2/.test(cond));
+  const firstPlain = new Function('opcode', tests.map(
+    (cond, k) => (reads2[k] ? '' : `if (${cond}) return ${k};`)).join('\n') + 'return -1;');
+  const reached = new Set();
+  for (let opcode = 0; opcode < 65536; opcode++) if (WIDE(opcode)) reached.add(firstPlain(opcode));
+  const wideOnes = branches.filter((_, k) => reads2[k] || reached.has(k));
   const wideChain = wideOnes.map(({ cond, body }) => `if (${cond}) ${body}`).join('\n else ')
     + `\n else ${otherwise}`;
   const cases = branches.map(({ body }, k) => `case ${k}: ${body} break;`);
