@@ -7,9 +7,11 @@ A pass does the app's own work in the order the user sees it, then walks its ser
    mode (a turn that only rotates the LEDs, or notes shown as lit sectors, are written before
    the mode even hears of them: the modes' opt-in fast paths, firmware/modes/__init__.py);
 2. the LEDs: the mode paints its frame (at most max_fps a second), the ring writes it;
-3. the services (firmware/services.py), a fixed tuple built once for the board's parts and the
-   settings: the console line, the sound, MIDI out, the display (a row a pass, once the knob
-   has rested), the settings saver, the stable-boot mark, the garbage collector, the watchdog.
+3. the services (firmware/services.py), a fixed tuple built for the board's parts and the
+   settings: the console line, the sound, MIDI out, the optional parts (built after the first
+   frame, one a rested pass: firmware/ports/__init__.py), the display (a row a pass, once the
+   knob has rested), the settings saver, the stable-boot mark, the garbage collector, the
+   watchdog.
 So a detent waits at most for the one short piece of work running when it came, never for a
 whole redraw. Where the port can, a detent's interrupt (or MIDI in) has a pass run at once
 (the port's knob_wake: App.wake_pass). A pass allocates nothing in steady state: events,
@@ -36,9 +38,12 @@ _PRESSES = (None, "on_click", "on_double", "on_long")
 
 
 class App:
-    def __init__(self, hw, settings=None):
+    def __init__(self, hw, settings=None, parts=None):
+        """`parts`: the service that builds the optional parts after the first frame
+        (firmware/ports/__init__.py, Parts), or None."""
         self.hw = hw
-        self.records = hw.records
+        # No attribute more than these: a 30th grows the instance's table from 29 entries to
+        # 37 (py/map.c), a 592-byte block the 64-bit port's small-heap run could not spare.
         self.now = hw.clock.ticks_ms()
         self.settings = settings or Settings(hw.records).load()
         for problem in self.settings.problems:
@@ -78,7 +83,10 @@ class App:
         self.ticking = False          # a pass is running
         self.wake_due = False         # a wake asked for a pass while one was running
         self.console = services.Console(self)
-        self.watchdog = services.Watchdog(self.records, self.now)
+        self.watchdog = services.Watchdog(hw.records, self.now)
+        self.parts = parts
+        if parts is not None:
+            parts.hand_over = self.set_part
         self.services = self._services()
 
     @property
@@ -90,28 +98,45 @@ class App:
         return self.console.line
 
     def _log(self, line):
-        self.records.log(line)
+        self.hw.records.log(line)
 
     def _log_exception(self, where, err):
         from firmware.log import exception_text
-        self.records.log(exception_text(where, err))
+        self.hw.records.log(exception_text(where, err))
 
     def _services(self):
-        """The services for the parts the board has and the settings ask for, each made once,
-        in the order that keeps the ring first (firmware/services.py); MIDI out joins them
-        when the `midi` setting first turns it on (event time, never in a pass)."""
+        """The services for the parts the board has and the settings ask for, in the order
+        that keeps the ring first (firmware/services.py); made again (event time, never in a
+        steady pass) when a part arrives or the `midi` setting first turns MIDI on."""
         hw = self.hw
         wanted = [self.console]
         if hw.buzzer is not None:
             wanted.append(services.Sound(hw.buzzer, hw.clock))
         if self.midi is not None:
             wanted.append(self.midi)                 # MIDI out, after the LEDs
+        if self.parts is not None:
+            wanted.append(self.parts)    # before the display: it draws once they are all in
         if hw.display is not None:
-            wanted.append(services.Display(self, self.console, hw.display, self.records.log))
-        wanted.append(services.Saver(self.settings, self.records.log))
+            wanted.append(services.Display(self, self.console, hw.display, hw.records.log))
+        wanted.append(services.Saver(self.settings, hw.records.log))
         wanted.append(services.Collector())
         wanted.append(self.watchdog)
         return tuple(wanted)
+
+    def set_part(self, name, part):
+        """An optional part ("display", "buzzer") built after the first frame (self.parts),
+        or None when it was left out or lost: the devices get it (hw.display, hw.buzzer) and
+        the services are made again for it; a new display shows the current state at once."""
+        setattr(self.hw, name, part)
+        if self.parts is not None and not self.parts.pending:
+            self.parts = None        # all in: the builders and the boot code they keep can go
+        self.services = self._services()
+
+    def build_parts(self):
+        """The optional parts still waiting, built now (tools and tests that want them at
+        once; the loop builds them itself after the first frame)."""
+        if self.parts is not None:
+            self.parts.build_all()
 
     # ---- modes and settings (event time: these may allocate) --------------------------------
 
@@ -240,8 +265,7 @@ class App:
                 return
             if not self.stopped:
                 self.midi.wake_with(self.hw.port, self.wake_pass)
-            at = 1 if self.hw.buzzer is None else 2          # after the console and the sound
-            self.services = self.services[:at] + (self.midi,) + self.services[at:]
+            self.services = self._services()
         else:
             self.midi.follow(self.settings)
         self._notes_changed()
@@ -487,7 +511,7 @@ class App:
         if self.hw.buzzer is not None:
             self.hw.buzzer.stop()
         self.settings.save_before_stop()
-        crashes.set_count(self.records, 0)     # a clean stop is not a crash
+        crashes.set_count(self.hw.records, 0)     # a clean stop is not a crash
 
     def _pass(self):
         """A tick with woken passes held off (a detent meanwhile gets its own pass at the

@@ -11,8 +11,11 @@ collector never runs while the display still draws.
 
 The app builds each service once, for the parts the board has and the settings ask for
 (firmware/app.py, App._services; MIDI out is firmware/midi.py's Midi itself), in the order
-that keeps the ring first and the slow work last. A service sees what it was given and the
-app's public calls (App.text), never the app's own state. None allocates in a pass where nothing happened."""
+that keeps the ring first and the slow work last, and again (event time) when a part arrives
+(the optional display and buzzer are built after the first frame by a service that goes
+with the boot's code, firmware/ports/__init__.py's Parts) or MIDI is first turned on. A
+service sees what it was given and the app's public calls (App.text, App.set_part), never
+the app's own state. None allocates in a pass where nothing happened."""
 
 import gc
 
@@ -100,6 +103,7 @@ class Display:
             # CircuitPython: ENODEV/ETIMEDOUT/EIO): the wheel goes on without its screen.
             self.display = None
             self.log("display lost (%s): running without it" % err)
+            self.app.set_part("display", None)       # for good: no service draws on it
             more = False
         if not more:
             self.rows = None

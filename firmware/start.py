@@ -43,12 +43,14 @@ def _boot():
 
 
 def start_app(hw):
-    """The app, built with boot-only code already gone and start-only code dropped after."""
+    """The app, built with boot-only code already gone and start-only code dropped after. The
+    optional parts (display, buzzer) are built by the app after its first frame: the ring
+    first (firmware/ports/__init__.py, Parts)."""
     from firmware import ports
-    ports.add_parts(hw)
+    parts = ports.optional_parts(hw)
     unload(BOOT_ONLY)
     from firmware.app import App
-    app = App(hw)
+    app = App(hw, parts=parts)
     unload(START_ONLY)
     return app
 

@@ -20,7 +20,11 @@ and this is the only place that reads that name. Each port module has:
 
 A new port is a new module here and a board file. Its backends are imported only by it, so the
 simulator never imports `machine` and a Pico never imports `rotaryio`. Used at boot
-(firmware/start.py); the port module itself stays for the watchdog and restart."""
+(firmware/start.py); the port module itself stays for the watchdog and restart, and this one
+(Parts) until the app has built the optional parts."""
+
+
+import gc
 
 
 def build(board):
@@ -31,14 +35,57 @@ def build(board):
     return hw
 
 
-def add_parts(hw):
-    """The optional display and buzzer, for the app only: built once the boot is counted
-    (firmware/crashes.py), so a part that fails this early still leads to safe mode."""
+def optional_parts(hw):
+    """The optional parts the board file has (the display, the buzzer), as the service that
+    builds them after the app's first frame (Parts), or None when it has neither."""
     board = hw.board
-    if board["display"] is not None:
-        hw.display = _optional("display", board, hw, _display)
-    if board["buzzer"] is not None:
-        hw.buzzer = _optional("buzzer", board, hw, _buzzer)
+    pending = [part for part in ("display", "buzzer") if board[part] is not None]
+    return Parts(hw, pending) if pending else None
+
+
+def add_parts(hw):
+    """Every optional part built now, onto `hw` (tools and tests that want them at once)."""
+    parts = optional_parts(hw)
+    if parts is not None:
+        parts.hand_over = lambda part, made: setattr(hw, part, made)
+        parts.build_all()
+
+
+class Parts:
+    """The service (firmware/services.py: update(now, calm)) that builds the optional parts
+    once the first frame is out, one a rested pass: the ring comes first, a knob turned
+    meanwhile too, and their drivers' imports and buses (about 0.1 s on a Pico, 0.15 s on a
+    QT Py) no longer hold up the power-up. Each goes to `hand_over(part, made)` (App.set_part,
+    which makes the services that use it), None when it was left out (_optional: a console
+    line, the wheel runs without it). The boot is counted long before (firmware/crashes.py),
+    so a part that crashes the board this early still leads to safe mode. It lives here, with
+    the boot-only code: once the parts are in, the app lets go of it and this module goes."""
+
+    def __init__(self, hw, pending):
+        from firmware.services import RESTED     # not at the top: this module runs before
+        self.rested = RESTED                     # safe mode, which needs none of it
+        self.hw = hw
+        self.pending = pending        # the parts still to build, first first
+        self.hand_over = None         # set by the app
+
+    def update(self, now, calm):
+        if calm != self.rested or not self.pending:
+            return False
+        self.build_next()
+        return len(self.pending) > 0
+
+    def build_next(self):
+        # The garbage before it collected first: the driver's code lands in a clean heap
+        # (as unload() does at boot: firmware/__init__.py), not among holes a small heap
+        # then cannot use.
+        gc.collect()
+        part = self.pending.pop(0)
+        make = _display if part == "display" else _buzzer
+        self.hand_over(part, _optional(part, self.hw.board, self.hw, make))
+
+    def build_all(self):
+        while self.pending:
+            self.build_next()
 
 
 def _optional(part, board, hw, make):

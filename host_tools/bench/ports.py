@@ -170,6 +170,7 @@ hw, why = boot._boot()
 app = boot.start_app(hw)
 now = hw.clock.ticks_ms()
 app.tick(now)
+app.build_parts()        # the display and the buzzer, as the loop builds them after the frame
 gc.collect()
 out = {"free_at_repl": free_at_repl, "after_boot": gc.mem_free(), "modes": []}
 for name in MODES:

@@ -15,6 +15,7 @@ from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import EmulatedPico
 from host_tools.sim import simulator
 from host_tools import tools
+from tests.host.test_emulated_pico import UP
 
 pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
@@ -37,7 +38,7 @@ def deployed_copy(deployed_image, board, tmp_path):
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_listen_names_what_the_keyboard_holds(board, deployed_image, tmp_path):
-    script = "note-on C4 E4 G4; wait 60; pedal down; note-off C4 E4 G4; note-on A3; wait 60"
+    script = UP + "note-on C4 E4 G4; wait 60; pedal down; note-off C4 E4 G4; note-on A3; wait 60"
     frames, console = emulate.run_script(script, board=board, settings=LISTEN,
                                          flash=deployed_copy(deployed_image, board, tmp_path),
                                          **QUIET)
@@ -52,7 +53,7 @@ def test_listen_names_what_the_keyboard_holds(board, deployed_image, tmp_path):
 @pytest.mark.parametrize("board", BOARDS)
 def test_a_click_in_the_explorer_sends_the_notes_of_the_meld_shown(board, deployed_image,
                                                                    tmp_path):
-    script = "click; cw 2; click; double"
+    script = UP + "click; cw 2; click; double"
     frames, _ = emulate.run_script(script, board=board, settings={"midi": "out"},
                                    flash=deployed_copy(deployed_image, board, tmp_path),
                                    **QUIET)
