@@ -54,34 +54,35 @@ class Parser:
         self._catch_bound = self._catch          # bound once: feed() allocates nothing
 
     def feed_all(self, buf, count, sink):
+        # Its locals and stack within 11 words (the count of data bytes kept on self): a MIDI
+        # note's way to the LEDs calls it, and MicroPython allocates a bigger call frame on the
+        # heap at every call (tests/host/test_call_frames.py).
         status = self.status
-        need = self._need
-        have = self._have
-        for i in range(count):
+        i = 0
+        while i < count:
             byte = buf[i]
+            i += 1
             if byte >= 0xF8:                     # real time: anywhere, no effect
                 continue
             if byte >= 0xF0:                     # system common, SysEx start or end
                 status = 0
-                have = 0
+                self._have = 0
             elif byte & 0x80:
                 status = byte
-                need = _DATA_BYTES[(byte >> 4) - 8]
-                have = 0
+                self._need = _DATA_BYTES[(byte >> 4) - 8]
+                self._have = 0
             elif status:                         # (data without a status: skipped)
-                if have == 0:
+                if self._have == 0:
                     self.data1 = byte
                     self.data2 = 0
                 else:
                     self.data2 = byte
-                have += 1
-                if have == need:
-                    have = 0                     # running status: the next byte starts anew
+                self._have += 1
+                if self._have == self._need:
+                    self._have = 0               # running status: the next byte starts anew
                     self.status = status
                     sink(status, self.data1, self.data2)
         self.status = status
-        self._need = need
-        self._have = have
 
     def feed(self, byte):
         self._one[0] = byte

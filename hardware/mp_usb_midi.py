@@ -33,6 +33,14 @@ _OPEN_MS = const(1000)            # how long start() waits for the host to confi
 _SETTLE_MS = const(10)            # then for the host to reopen the serial port (DTR)
 _XFER_OK = const(0)               # TinyUSB's XFER_RESULT_SUCCESS (xfer_cb's `result`)
 
+
+
+def ptr8(buf):
+    """viper's cast, where a deploy drops the decorator (a port without machine code): plain
+    Python indexes the buffer itself."""
+    return buf
+
+
 # USB-MIDI 1.0 table 4-1: the MIDI bytes each Code Index Number's packet carries.
 _CIN_SIZE = b"\x00\x00\x02\x03\x03\x01\x02\x03\x03\x03\x03\x03\x02\x02\x03\x01"
 
@@ -169,18 +177,24 @@ class UsbMidi:
 
     def readinto(self, buf):
         """Raw MIDI bytes received since the last call into buf; how many (0: none)."""
+        n = self._take(buf, len(buf))
+        if n and not self._rx_armed:
+            self._schedule_kick()             # room again: the host may send more
+        return n
+
+    @micropython.viper
+    def _take(self, buf, size: int) -> int:
+        # machine code (a MIDI note's way to the LEDs waits on it): the ring into buf
+        out = ptr8(buf)
+        rx = ptr8(self._rx)
+        t = int(self._rx_tail)
+        h = int(self._rx_head)
         n = 0
-        size = len(buf)
-        t = self._rx_tail
-        h = self._rx_head
-        rx = self._rx
         while n < size and t != h:
-            buf[n] = rx[t]
+            out[n] = rx[t]
             t = (t + 1) & (_RX_RING - 1)
             n += 1
         self._rx_tail = t
-        if n and not self._rx_armed:
-            self._schedule_kick()             # room again: the host may send more
         return n
 
     def write(self, buf, n=None):
@@ -375,20 +389,23 @@ class UsbMidi:
         if ep != self._ep_out:
             return
         self._rx_armed = False
-        got = False
-        if result == _XFER_OK:
-            got = self._unpack(count)
-        if got and self.on_receive is not None and not self._heard_queued:
-            # not from here: this is the TinyUSB task, where a print that waits for the
-            # serial port would raise ("TinyUSB callback can't recurse")
-            self._heard_queued = True
-            try:
-                micropython.schedule(self._heard_bound, None)
-            except RuntimeError:              # the queue is full: the program's poll reads it
-                self._heard_queued = False
+        if result == _XFER_OK and self._unpack(count) and self.on_receive is not None:
+            self._schedule_heard()
         # The OUT endpoint armed again after on_receive's pass (the scheduler keeps the order):
         # the LEDs first; the host holds what it has meanwhile (a NAK).
         self._schedule_kick()
+
+    def _schedule_heard(self):
+        # Not called from _xfer: that is the TinyUSB task, where a print that waits for the
+        # serial port would raise ("TinyUSB callback can't recurse"). (Its own function: a
+        # try block in _xfer would put _xfer's frame on the heap at every packet.)
+        if self._heard_queued:
+            return
+        self._heard_queued = True
+        try:
+            micropython.schedule(self._heard_bound, None)
+        except RuntimeError:                  # the queue is full: the program's poll reads it
+            self._heard_queued = False
 
     def _heard(self, _):
         self._heard_queued = False
@@ -396,30 +413,37 @@ class UsbMidi:
         if callback is not None:
             callback()
 
-    def _unpack(self, count):
-        """The received packets' MIDI bytes into the ring (cable 0; SysEx dropped)."""
-        p = self._rx_xfer
-        rx = self._rx
-        h = self._rx_head
-        got = False
+    @micropython.viper
+    def _unpack(self, count: int) -> int:
+        """The received packets' MIDI bytes into the ring (cable 0; SysEx dropped); 1 when
+        some came. Machine code: it runs for every packet a keyboard sends."""
+        p = ptr8(self._rx_xfer)
+        rx = ptr8(self._rx)
+        sizes = ptr8(_CIN_SIZE)
+        h = int(self._rx_head)
+        tail = int(self._rx_tail)
+        dropped = 0
+        got = 0
         at = 0
         while at + 4 <= count:
             head = p[at]
             cin = head & 0x0F
-            size = _CIN_SIZE[cin]
+            size = sizes[cin]
             if head >> 4 or cin == 0x04 or cin == 0x06 or cin == 0x07 or \
                     (cin == 0x05 and p[at + 1] != 0xF6):
                 size = 0                      # another cable, or SysEx
             if size:
-                if ((self._rx_tail - h - 1) & (_RX_RING - 1)) < size:
-                    self.dropped += 1
+                if ((tail - h - 1) & (_RX_RING - 1)) < size:
+                    dropped += 1
                 else:
                     k = 1
                     while k <= size:
                         rx[h] = p[at + k]
                         h = (h + 1) & (_RX_RING - 1)
                         k += 1
-                    got = True
+                    got = 1
             at += 4
         self._rx_head = h
+        if dropped:
+            self.dropped = int(self.dropped) + dropped
         return got
