@@ -1,4 +1,5 @@
-"""Modules with machine code on the way to a board (core/hand_loops.py's @micropython.viper).
+"""Modules with machine code on the way to a board (@micropython.viper: core/hand_loops.py,
+hardware/mp_usb_midi.py).
 
 mpy-cross compiles viper only for a named architecture (-march), and a port without native
 code (CircuitPython, the page's webassembly MicroPython) cannot compile it at all. A board whose
