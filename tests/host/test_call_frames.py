@@ -17,7 +17,8 @@ ON_C_STACK = 11                # words: VM_MAX_STATE_ON_STACK, sizeof(mp_uint_t)
 EXC_BLOCK_WORDS = 3            # mp_exc_stack_t: handler, val_sp, prev_exc
 # From a detent (the knob's interrupt: wake_pass) to the turned frame written (Ring.turn's
 # steps up to the write); what runs after the write may be bigger.
-KNOB_PATH = {"firmware/app.py": ("wake_pass", "_pass", "tick", "_fast"),
+KNOB_PATH = {"firmware/app.py": ("wake_pass", "_woken_pass", "__enter__", "__exit__", "_pass",
+                                  "tick", "_fast"),
              "hardware/ring.py": ("turn", "_turn_wire")}
 
 
