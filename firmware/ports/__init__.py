@@ -24,9 +24,6 @@ simulator never imports `machine` and a Pico never imports `rotaryio`. Used at b
 (Parts) until the app has built the optional parts."""
 
 
-import gc
-
-
 def build(board):
     """The devices that safe mode needs, from the board's own port."""
     port = __import__("firmware.ports." + board["platform"], None, None, ["build"])
@@ -75,10 +72,6 @@ class Parts:
         return len(self.pending) > 0
 
     def build_next(self):
-        # The garbage before it collected first: the driver's code lands in a clean heap
-        # (as unload() does at boot: firmware/__init__.py), not among holes a small heap
-        # then cannot use.
-        gc.collect()
         part = self.pending.pop(0)
         make = _display if part == "display" else _buzzer
         self.hand_over(part, _optional(part, self.hw.board, self.hw, make))

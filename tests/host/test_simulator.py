@@ -57,8 +57,12 @@ def test_runs_in_a_small_heap():
     # today); this runs with a margin. The 48 KB target is not met yet: see docs/devices.md, "Memory".
     # 124 KB since the `private` setting: the run at 120 KB had less than 2 KB left (it ran
     # out at 118 KB before it), and a fifteenth setting tipped it over at the menu's close.
+    # 128 KB since the optional parts are built after the first frame (their modules then
+    # load among the app's data): the smallest heap it ran in, in 1 KB steps, was 123 KB
+    # before, and 123 to 126 KB across builds that differ in nothing but the heap's layout
+    # (a renamed function, a collection more or less), so 124 no longer had a margin.
     frames, console = run_script("cw 12; double; click; double; click; long; long",
-                                 heap=124 * 1024)
+                                 heap=128 * 1024)
     assert console[-4:] == ["C minor second (m2): C Db", "C major second (M2): C D",
                             "menu: mode (click to change, long press to leave)",
                             "C major second (M2): C D"]
