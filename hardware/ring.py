@@ -72,11 +72,46 @@ def sector_angle(config, sector):
     return first + (len(leds) - 1) * 180.0 / config["count"]
 
 
+# gamma_table(2.8), the board files' gamma, as its steps: entry i is entry i - 1 plus 0 to 3,
+# two bits a step, four steps a byte, the lowest first (entry 0 is 0). Worked out, it is 256
+# float powers, about 31 ms of a Pico's power-up; the steps are a loop of integer additions,
+# summed straight into the ring's levels, so no table of it is kept either. (Written out
+# whole, the 256 bytes tipped the simulator's 124 KB small-heap run: c14345a.)
+# tests/core/test_ring.py holds the two equal.
+_GAMMA_2_8_STEPS = (
+    b"\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x04\x00\x04\x00\x01\x04"
+    b"\x04\x04\x04\x41\x10\x44\x10\x11\x11\x11\x11\x45\x14\x45\x45\x45"
+    b"\x15\x55\x55\x15\x65\x55\x55\x59\x65\x65\x59\x96\x99\x99\x99\xa6"
+    b"\x69\x6a\xaa\xa6\xaa\xaa\xea\xaa\xae\xae\xeb\xee\xee\xbe\xef\xfb")
+
+
 def gamma_table(gamma):
     table = bytearray(256)
+    if gamma == 2.8:
+        _gamma_2_8_levels(table, 255)
+        return table
     for i in range(256):
         table[i] = int(255 * (i / 255) ** gamma + 0.5)
     return table
+
+
+def _levels(levels, gamma, level):
+    """levels[i]: channel value i through the `gamma` table at brightness `level` (1-255); a
+    lit channel never rounds to off."""
+    for i in range(256):
+        value = gamma[i]
+        levels[i] = value * level // 255 or 1 if value else 0
+
+
+def _gamma_2_8_levels(levels, level):
+    """_levels() of gamma 2.8's table, summed from its steps as it goes."""
+    at = value = 0
+    for steps in _GAMMA_2_8_STEPS:
+        for _ in range(4):
+            value += steps & 3
+            levels[at] = value * level // 255 or 1 if value else 0
+            steps >>= 2
+            at += 1
 
 
 def _turns(size, step):
@@ -102,7 +137,9 @@ class Ring:
         for sector in range(SECTORS):
             for j in range(self._per):
                 self._leds[sector * self._per + j] = rows[sector][j]
-        self._gamma = gamma_table(config.get("gamma", 2.8))
+        gamma = config.get("gamma", 2.8)
+        # Gamma 2.8's table is its steps (_GAMMA_2_8_STEPS); another gamma's is worked out.
+        self._gamma = None if gamma == 2.8 else gamma_table(gamma)
         self._levels = bytearray(256)   # gamma, then the brightness: a channel's wire value
         self._brightness = None
         self._max_ma = config["max_ma"]
@@ -153,11 +190,10 @@ class Ring:
         if level == self._brightness:
             return
         self._brightness = level
-        gamma = self._gamma
-        levels = self._levels
-        for i in range(256):
-            value = gamma[i]
-            levels[i] = value * level // 255 or 1 if value else 0
+        if self._gamma is None:
+            _gamma_2_8_levels(self._levels, level)
+        else:
+            _levels(self._levels, self._gamma, level)
 
     def _prepare(self):
         """Frame -> wire bytes, with gamma, brightness and the current budget: one table

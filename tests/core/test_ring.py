@@ -228,3 +228,33 @@ def test_light_leaves_a_frame_over_the_budget_and_the_latch_gap_to_show():
     assert ring.light(0b1, 1000) and len(out.writes) == 2
     lit_frame(ring, 0xFFF)
     assert ring.show(2000) and ring.limited and ring.estimated_ma <= 100
+
+
+def test_the_stored_gamma_steps_give_the_worked_out_table():
+    # hardware/ring.py keeps gamma 2.8's table as its steps (no float powers at power-up).
+    stored = gamma_table(2.8)
+    table = bytearray(256)
+    for i in range(256):
+        table[i] = int(255 * (i / 255) ** 2.8 + 0.5)
+    assert stored == table and isinstance(stored, bytearray)
+    assert gamma_table(2.2) != stored
+
+
+def test_every_channel_level_is_the_worked_out_tables_at_each_brightness():
+    # The ring sums gamma 2.8's steps into its levels (no table kept); another gamma has its
+    # table worked out. Every channel value, each at a few brightnesses, through show().
+    for gamma in (2.8, 2.2):
+        table = bytearray(256)
+        for i in range(256):
+            table[i] = int(255 * (i / 255) ** gamma + 0.5)
+        ring, out = make(gamma=gamma, max_ma=100000)
+        for level in (255, 128, 7):
+            ring.brightness = level
+            for value in range(0, 256, 4):
+                for v in range(value, value + 4):
+                    set_sector(ring, v - value, (v, v, v))
+                ring.show(1000 * len(out.writes))
+                want = [table[v] * level // 255 or 1 if table[v] else 0
+                        for v in range(value, value + 4)]
+                wire = out.writes[-1]
+                assert [wire[3 * k] for k in range(4)] == want, (gamma, level, value)
