@@ -1,18 +1,12 @@
-"""MicroPython devices for any port: NeoPixel ring output, pin-IRQ encoder, button pin."""
-
-import sys
+"""MicroPython devices for any port: NeoPixel ring output, pin-IRQ encoder (its own module,
+hardware/irq_encoder.py), button pin."""
 
 import machine
 import micropython
 import neopixel
 
-from hardware.quadrature import QuadratureDecoder
-
 # A board file's "pull" as machine.Pin's; every MicroPython encoder and button driver uses it.
 PIN_PULL = {"up": machine.Pin.PULL_UP, "down": machine.Pin.PULL_DOWN, "none": None}
-# Pin.irq's keywords: ports/esp32/machine_pin.c takes only handler, trigger and wake (its pin
-# IRQs always run from the scheduler) and raises TypeError for hard=; rp2 and others take it.
-_IRQ_KEYWORDS = {} if sys.platform == "esp32" else {"hard": True}
 
 
 class NeoPixelOutput:
@@ -31,37 +25,11 @@ class NeoPixelOutput:
         self._bitstream(self._pin, 0, self._timing, buf)     # 0: high then low, as neopixel
 
 
-class IrqEncoder:
-    """Fallback decoder: an IRQ on both edges of A and B feeds the pure decoder (hard where
-    the port has hard pin IRQs; on ESP32 prefer the "pcnt" driver). The handler reads two pins
-    and updates integers: it allocates nothing."""
-
-    def __init__(self, config):
-        pull = PIN_PULL[config["pull"]]
-        self._a = machine.Pin(config["pin_a"], machine.Pin.IN, pull)
-        self._b = machine.Pin(config["pin_b"], machine.Pin.IN, pull)
-        self.decoder = QuadratureDecoder(config["pulses_per_detent"], config["reverse"],
-                                         config["rest_state"])
-        self.decoder.reset(self._read())
-        self.wake = None                    # the port's knob_wake, set at each detent
-        self._handler = self._edge          # bound once, not per interrupt
-        trigger = machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING
-        self._a.irq(self._handler, trigger, **_IRQ_KEYWORDS)
-        self._b.irq(self._handler, trigger, **_IRQ_KEYWORDS)
-
-    def _read(self):
-        return (self._a.value() << 1) | self._b.value()
-
-    def _edge(self, _pin):
-        self.decoder.feed((self._a.value() << 1) | self._b.value())
-        if self.decoder.detents and self.wake is not None:
-            self.wake.set()
-
-    def take(self):
-        state = machine.disable_irq()
-        count = self.decoder.take()
-        machine.enable_irq(state)
-        return count
+def IrqEncoder(config):  # noqa: N802 (the driver's class, where a port builds it)
+    """The fallback knob driver (hardware/irq_encoder.py), imported only by a board that uses
+    it: a Pico's PIO driver or an ESP32's pcnt leaves its code off the heap (about 1 KB)."""
+    from hardware.irq_encoder import IrqEncoder as driver
+    return driver(config)
 
 
 class ScheduledWake:

@@ -17,11 +17,12 @@ from host_tools.errors import UserError
 #          modules of the other ports that its code imports only on their branches)
 PORTS = {
     "rp2": ("micropython-rp2-rpi-pico-stubs==1.29.0.post1", True,
-            ("hardware/mp_devices.py", "hardware/mp_parts.py", "hardware/rp2_pio_encoder.py",
-             "hardware/mp_usb_midi.py"),
+            ("hardware/mp_devices.py", "hardware/irq_encoder.py", "hardware/mp_parts.py",
+             "hardware/rp2_pio_encoder.py", "hardware/mp_usb_midi.py"),
             ("microcontroller", "watchdog", "traceback", "supervisor")),
     "esp32": ("micropython-esp32-esp32-generic-stubs==1.29.0.post1", True,
-              ("hardware/mp_devices.py", "hardware/mp_parts.py", "hardware/esp32_encoder.py"),
+              ("hardware/mp_devices.py", "hardware/irq_encoder.py", "hardware/mp_parts.py",
+               "hardware/esp32_encoder.py"),
               ("microcontroller", "watchdog", "traceback", "rp2", "supervisor")),
     "circuitpython": ("circuitpython-stubs==10.3.1", False,
                       ("hardware/cp_devices.py", "hardware/cp_parts.py"),

@@ -61,6 +61,7 @@ def machine(monkeypatch):
     micropython.schedule = lambda function, arg: m.scheduled.append((function, arg))
     fake_modules(monkeypatch, machine=m, neopixel=neopixel, micropython=micropython)
     monkeypatch.delitem(sys.modules, "hardware.mp_devices", raising=False)
+    monkeypatch.delitem(sys.modules, "hardware.irq_encoder", raising=False)
     m.written = written
     FakePin.levels = {}
     return m
