@@ -62,44 +62,43 @@ class Context:
         self.host.open_menu()
 
 
+def _nothing(self, *args):
+    """A Mode's default for an event it has no use for, and for display() (None: the console
+    line will do). The defaults share one function, and so do the methods a mode must give
+    (_required): each function is some 80 bytes of a small board's heap, code and all."""
+    return None
+
+
+def _required(self, *args):
+    raise NotImplementedError
+
+
+def _false(self, *args):
+    return False
+
+
+def _true(self, *args):
+    return True
+
+
 class Mode:
     """Events in: on_turn(steps), on_click(), on_double(), on_long(); on_notes() when the
     notes MIDI in holds changed (or MIDI in was turned on or off); set_changed() when the
     meld set was switched. Out: render(frame) paints the 12 sectors and allocates nothing;
     describe() is the console line for the state; display() the display's shorter text, or
-    None for the console line. `name` is the mode's name in MODES (load_mode sets it)."""
+    None for the console line. `name` is the mode's name in MODES (load_mode sets it).
+    A mode overrides the events it uses; render() and describe() it must give."""
 
     name = "mode"
 
     def __init__(self, ctx):
         self.ctx = ctx
 
-    def on_turn(self, steps):
-        pass
-
-    def on_click(self):
-        pass
-
-    def on_double(self):
-        pass
+    on_turn = on_click = on_double = on_notes = set_changed = display = _nothing
+    render = describe = _required
 
     def on_long(self):
         self.ctx.open_menu()            # in every mode, unless it has a use for it first
-
-    def on_notes(self):
-        pass
-
-    def set_changed(self):
-        pass
-
-    def render(self, frame):
-        raise NotImplementedError
-
-    def describe(self):
-        raise NotImplementedError
-
-    def display(self):
-        return None
 
 
 class TurnRotates:
@@ -108,8 +107,7 @@ class TurnRotates:
     then shows the turn at once (Ring.turn), before the mode has even heard of it, and
     render() is not called for it. Asked once an event or a setting may have changed it."""
 
-    def rotates(self):
-        return True
+    rotates = _true
 
 
 class LightsNotes:
@@ -118,11 +116,8 @@ class LightsNotes:
     lights them at once (Ring.light); settle(), run once the LEDs show them, does the slower
     work and returns True when render() would then paint something else."""
 
-    def lights_notes(self):
-        return True
-
-    def settle(self):
-        return False
+    lights_notes = _true
+    settle = _false
 
 
 class KeepsTable:
@@ -151,11 +146,7 @@ class KeepsTable:
     kept_per_set = True       # the state names melds of the set (positions in its lists)
     _kept = None              # the record last read or written; None until load_state()
 
-    def state(self):
-        raise NotImplementedError
-
-    def restore(self, raw):
-        raise NotImplementedError
+    state = restore = _required            # state() -> bytes; restore(raw) -> bool
 
     def state_path(self):
         return self.state_file or kept_file(self.name)
@@ -206,11 +197,7 @@ class Works:
     simulator's virtual time, until the work is done) and returns True when what render()
     or describe() show changed. While it has work the loop does not sleep."""
 
-    def has_work(self):
-        return False
-
-    def work(self, time_left):
-        return False
+    has_work = work = _false                # has_work(); work(time_left) -> bool
 
 
 def mode_names():
