@@ -6,8 +6,17 @@ noisy."""
 from core.meldset import KINDS
 
 from firmware import modes
-from firmware.modes.names import meld_notes, meld_title, root_note, short_title
 from firmware.render import paint_meld
+
+
+def _names():
+    """firmware.modes.names, imported at the first console line, not with the mode: the
+    explorer is the boot's mode, and its first frame needs no text (the console prints a
+    mode's line once the LEDs show its state: firmware/services.py). The names' imports,
+    core.notes and core.spelling, were about 40 ms of the QT Py's power-up to the first
+    frame, measured on the emulated board."""
+    from firmware.modes import names
+    return names
 
 
 class Mode(modes.Mode, modes.TurnRotates):
@@ -24,7 +33,9 @@ class Mode(modes.Mode, modes.TurnRotates):
     def set_changed(self):
         """The meld set changed: rebuild the per-kind lists and keep the cursor in range."""
         meldset = self.ctx.meldset
-        self.kinds = [meldset.of_kind(k) for k in range(len(KINDS))]
+        # bytes, not lists of ints: a set has at most 200 melds (core.meldset.MAX_MELDS),
+        # and the lists were a few hundred bytes more of a small board's heap
+        self.kinds = [bytes(meldset.of_kind(k)) for k in range(len(KINDS))]
         for k in range(len(KINDS)):
             if self.kinds[k]:
                 self.positions[k] %= len(self.kinds[k])
@@ -79,13 +90,15 @@ class Mode(modes.Mode, modes.TurnRotates):
         meldset = self.ctx.meldset
         i = self.meld
         codes = meldset.meld_codes(i)
-        root = root_note(self.ctx, self.root, codes)
-        return "%s: %s" % (meld_title(meldset, i, root), meld_notes(root, codes))
+        names = _names()
+        root = names.root_note(self.ctx, self.root, codes)
+        return "%s: %s" % (names.meld_title(meldset, i, root), names.meld_notes(root, codes))
 
     def display(self):
         """The same, with a long id left out ('C major pentatonic: C D E G A')."""
         meldset = self.ctx.meldset
         i = self.meld
         codes = meldset.meld_codes(i)
-        root = root_note(self.ctx, self.root, codes)
-        return "%s; %s" % (short_title(meldset, i, root), meld_notes(root, codes))
+        names = _names()
+        root = names.root_note(self.ctx, self.root, codes)
+        return "%s; %s" % (names.short_title(meldset, i, root), names.meld_notes(root, codes))
