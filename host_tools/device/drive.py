@@ -87,7 +87,9 @@ def payload(board, compiled=False):
     and lib/'s, as .mpy (circuitpython_mpy) where they compile alike; boot.py and code.py are
     source, which is how CircuitPython runs them."""
     files = []
-    for source, rel in python_files() + library_files(board):
+    # The board's own port modules, as a deploy over the serial port lays them out
+    # (files.python_files): a FAT folder is searched entry by entry at every import.
+    for source, rel in python_files(board) + library_files(board):
         if rel == "boot.py":
             source = os.path.join(ROOT, "firmware", "circuitpy_boot.py")
         elif rel == "main.py":
