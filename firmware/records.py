@@ -27,7 +27,7 @@ DEFAULT_SET = "default"
 MAINTENANCE_PATH = "maintenance"
 
 # The key byte of each record in the nvm log (never reused: a key names its record across
-# firmware updates). The table modes' kept state (firmware/modes/__init__.py: KeepsTable).
+# firmware updates). The table modes' kept state (firmware/modes/kept.py: KeepsTable).
 RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2, "drive_choice": 3, "score.txt": 4,
                "hand.txt": 5, "poker.txt": 6, "meld_check.txt": 7, "looking_glass.txt": 8,
                "bluff.txt": 9, "steps.txt": 10, "alphabet.txt": 11, "key_speller.txt": 12}

@@ -18,9 +18,12 @@ and the app's loop asks it (firmware/app.py). render() stays the one source of t
 a frame shows: tests/host/test_modes.py holds every mode that offers a fast path to render().
 
 So is a kept table: a mode whose table a player would hate to lose mid-game (cards entered,
-a game's step) also subclasses KeepsTable: its state goes to the board's record store at
-each press and comes back when the mode is loaded again (after a mode switch, a reboot or a
-power cut)."""
+a game's step) also subclasses KeepsTable (firmware/modes/kept.py: a module of its own, so
+the explorer alone does not keep its code in RAM): its state goes to the board's record
+store at each press and comes back when the mode is loaded again (after a mode switch, a
+reboot or a power cut)."""
+
+import sys
 
 # The modes, in menu order: the menu name, and the module firmware/modes/<name, _ for spaces>
 # (imported when chosen, so unused modes cost no RAM). The first is the fallback.
@@ -120,75 +123,6 @@ class LightsNotes:
     settle = _false
 
 
-class KeepsTable:
-    """Opt-in (a mixin listed before Mode): the table's state kept in the board's record store
-    (ctx.settings.records: each record written whole and atomically), so a mode switch, a
-    reboot or a power cut loses nothing. The mode gives state() -> bytes (its table, small)
-    and restore(raw) -> bool (that state back; bytes it does not accept change nothing and
-    give False), and calls keep_state() after each press and each change of the meld set.
-    load_mode restores the kept state. A turn's change is kept with the next press (the long
-    press that opens the menu too, below): a spin does not write the flash at each detent.
-
-    The record, `state_file` (by default the mode's name, _ for spaces, .txt), is a header
-    line, `<mode name> <state_format> <meld set name, or * when kept_per_set is False>`, and
-    the state's bytes: a record of another mode, format or set, or one restore() refuses,
-    leaves the mode as it starts. It is written only when it changed, at event time, never
-    from render(); a store that refuses it (full, read-only) is tried again at the next
-    change: the game goes on. CircuitPython's store needs the name in
-    firmware/records.py's RECORD_KEYS."""
-
-    # What the Mode beside this mixin has (Mode.__init__ and load_mode set them): said here
-    # for the port checks' type checker (host_tools/device/port_check.py).
-    name = "mode"
-    ctx = None                # type: Context
-    state_file = None
-    state_format = 1          # a new format of state(): bump it, older records are ignored
-    kept_per_set = True       # the state names melds of the set (positions in its lists)
-    _kept = None              # the record last read or written; None until load_state()
-
-    state = restore = _required            # state() -> bytes; restore(raw) -> bool
-
-    def state_path(self):
-        return self.state_file or kept_file(self.name)
-
-    def _header(self):
-        kept_for = self.ctx.meldset_name if self.kept_per_set else "*"
-        return ("%s %d %s\n" % (self.name, self.state_format, kept_for)).encode()
-
-    def load_state(self):
-        """The kept state, if there is one for this mode, format and set: True when restored."""
-        raw = self.ctx.settings.records.read(self.state_path())
-        self._kept = raw or b""
-        header = self._header()
-        if not raw or bytes(raw[:len(header)]) != header:
-            return False
-        return self.restore(bytes(raw[len(header):]))
-
-    def keep_state(self):
-        """Write the state if it changed since it was last kept (after load_state() only: a
-        mode being built does not overwrite its kept table)."""
-        if self._kept is None:
-            return
-        record = self._header() + self.state()
-        if record == self._kept:
-            return
-        try:
-            self.ctx.settings.records.write(self.state_path(), record)
-        except OSError:
-            return                          # not kept: tried again at the next change
-        self._kept = record
-
-    def on_long(self):
-        self.keep_state()                   # the menu may switch the mode: the turns kept
-        self.ctx.open_menu()
-
-
-def kept_file(name):
-    """The record of the kept table of the mode called `name` ('meld check' ->
-    'meld_check.txt')."""
-    return name.replace(" ", "_") + ".txt"
-
-
 class Works:
     """Opt-in (a mixin beside Mode): work the mode does between passes, a small piece at a
     time, so that the knob stays live while it runs (the hand's search). Once the LEDs show
@@ -213,7 +147,8 @@ def load_mode(name, ctx):
     unload([module_name(other) for other in MODES if other not in (name, FALLBACK)])
     module = __import__(module_name(name), None, None, ["Mode"])
     mode = _made(module, name, ctx)
-    if isinstance(mode, KeepsTable):
+    kept = sys.modules.get("firmware.modes.kept")      # loaded by the modes that keep a table
+    if kept is not None and isinstance(mode, kept.KeepsTable):
         try:
             mode.load_state()
         except Exception:                   # noqa: a kept record this firmware misreads

@@ -8,12 +8,13 @@ green a step under it, the black keys named from it (flat, sharp) dim green (thr
 they read by brightness, not by hue alone); the console spells them. Like the
 Musicards deck (and core/games/musical_alphabet.py, which judges the game), a white key carries
 one letter: an E is never Fb, a C never B#, so they are not offered.
-The last card and the interval are kept in the record store (alphabet.txt, modes.KeepsTable):
+The last card and the interval are kept in the record store (alphabet.txt, KeepsTable):
 they survive mode switches, reboots and power cuts."""
 
 from core.notes import LETTERS, NATURAL_PC, format_note, pc_names
 
 from firmware import modes
+from firmware.modes.kept import KeepsTable
 from firmware.modes.names import plain_names
 from firmware.render import CARD, NOTE_LEVEL, OPTIONAL_LEVEL, PLACED, clear, paint_sector
 
@@ -26,7 +27,7 @@ def carriers(letter):
     return [(letter, acc) for acc in (-1, 0, 1) if (letter, acc) in pc_names(natural + acc)]
 
 
-class Mode(modes.KeepsTable, modes.Mode):
+class Mode(KeepsTable, modes.Mode):
 
     kept_per_set = False
 

@@ -13,7 +13,7 @@ The ring: the scale (its colours, degree 1 full and whitened), the degrees still
 under full, those already placed dim (levels apart: they read by brightness, not by hue alone),
 the cursor blinking on the next degree (steady on degree 1).
 The table (the step, the SCALE card, degree 1's name, the next degree) is kept in the record
-store (bluff.txt, modes.KeepsTable): it survives mode switches, reboots and power cuts; a
+store (bluff.txt, KeepsTable): it survives mode switches, reboots and power cuts; a
 meld set switch starts afresh."""
 
 from core import degrees
@@ -21,6 +21,7 @@ from core.notes import format_note, note_pc, pc_names
 from core.spelling import spell
 
 from firmware import modes
+from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_notes, plain_names, short_title
 from firmware.render import (DIM_LEVEL, NOTE_LEVEL, OPTIONAL_LEVEL, BlinkingCursor, clear,
                              paint_cursor, paint_meld)
@@ -36,7 +37,7 @@ def _scale_sector(frame, pc, to, of):
         frame[at + c] = frame[at + c] * to // of
 
 
-class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
+class Mode(KeepsTable, BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -54,7 +55,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         self._scale_changed()
         self.keep_state()
 
-    # ---- the table, kept (modes.KeepsTable) ----------------------------------------------
+    # ---- the table, kept (KeepsTable) ----------------------------------------------
 
     def state(self):
         return bytes((STEPS.index(self.step), self.position >> 8, self.position & 255,

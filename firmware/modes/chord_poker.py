@@ -16,7 +16,7 @@ blink red. Once every required note is placed the chord is complete
 Undo: a double press in the chord step, or in the wheel step on a sector holding a card (where
 it cannot preview a root change), takes back the last action (a card placed or taken off, a
 root change, the click after "complete"). A long press opens the menu as everywhere.
-The table's state is kept in the record store (poker.txt, modes.KeepsTable: at each press):
+The table's state is kept in the record store (poker.txt, KeepsTable: at each press):
 it survives mode switches, reboots and power cuts; a meld set switch starts afresh. The rules
 are the engine's own (core/games/chord_poker_table.py)."""
 
@@ -26,6 +26,7 @@ from core.notes import format_note, pc_label
 from core.spelling import spell
 
 from firmware import modes
+from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_title, root_note, short_title
 from firmware.render import (GOING, MISSING, NOTE_LEVEL, OPTIONAL_LEVEL, PLACED, ROOT_WHITE,
                              BlinkingCursor, clear, paint_cursor, paint_meld, paint_sector)
@@ -37,7 +38,7 @@ MISSING_LEVEL = 200       # a required note missing: under a placed card's NOTE_
 #                           reads as bright as green for red-blind eyes), over OPTIONAL_LEVEL
 
 
-class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
+class Mode(KeepsTable, BlinkingCursor, modes.Mode):
 
     state_file = "poker.txt"
 
@@ -60,7 +61,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         self._masks()
         self.keep_state()
 
-    # ---- the table's state, kept (modes.KeepsTable) and taken back (undo) ----------------
+    # ---- the table's state, kept (KeepsTable) and taken back (undo) ----------------
 
     def state(self):
         return bytes((STEPS.index(self.step), self.position >> 8, self.position & 255,

@@ -14,7 +14,7 @@ may use: any (the deck's) or those marked as held. A click there lists the set's
 knob walks them, a click marks one more card of the meld held (past the deck's copies: none),
 a double press marks none, a long press goes back to the answers, each held card playing at
 most one meld (as `chromawheel hand --melds`).
-The hand and the MELD cards held are kept in the record store (modes.KeepsTable): they survive
+The hand and the MELD cards held are kept in the record store (KeepsTable): they survive
 mode switches, reboots and power cuts. With the `private` setting the ring shows the cursor
 alone; the answers are on the display and console."""
 
@@ -24,6 +24,7 @@ from core.hand_loops import STEPS_A_PIECE
 from core.notes import format_note, pc_label
 
 from firmware import modes
+from firmware.modes.kept import KeepsTable
 from firmware.modes.names import root_note
 from firmware.render import (CARD, CURSOR, DIM_LEVEL, BlinkingCursor, clear, paint_cursor,
                              paint_kind, paint_sector)
@@ -39,7 +40,7 @@ HELD = "MELD cards"       # the answers' last entry: which MELD cards the answer
 MAX_HELD = 16             # MELD cards marked held (5 are dealt)
 
 
-class Mode(modes.KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
+class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
 
     kept_per_set = False      # the cards are notes; the MELD cards are kept by their ids
     state_format = 2          # 1: the 12 counts alone
@@ -89,7 +90,7 @@ class Mode(modes.KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
         return True
 
     def load_state(self):
-        if modes.KeepsTable.load_state(self):
+        if KeepsTable.load_state(self):
             return True
         raw = self._kept                  # a hand kept before the header: its 12 counts
         return len(raw) == 12 and self.restore(bytes(raw))
@@ -291,7 +292,7 @@ class Mode(modes.KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
         if self.marking:
             self._leave_marking()
         elif self.answering:
-            modes.KeepsTable.on_long(self)     # the menu
+            KeepsTable.on_long(self)     # the menu
         elif self.counts[self.cursor]:
             self.counts[self.cursor] -= 1
             self.hint = "took back %s" % pc_label(self.cursor)
@@ -303,7 +304,7 @@ class Mode(modes.KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
             if self.listing is not None and self.listing.done:
                 self._build_answers()
         else:
-            modes.KeepsTable.on_long(self)     # the menu
+            KeepsTable.on_long(self)     # the menu
 
     # ---- the ring (allocates nothing) ---------------------------------------------------
 

@@ -7,20 +7,21 @@ The ring lights the scale (its colours, the keynote full and whitened, the other
 under full); the degree walked to blinks (steady on the keynote), so it differs by a blink, not
 by hue alone.
 The key, the scale and the degree walked to are kept in the record store (key_speller.txt,
-modes.KeepsTable): they survive mode switches, reboots and power cuts."""
+KeepsTable): they survive mode switches, reboots and power cuts."""
 
 from core import degrees
 from core.notes import format_note, note_pc
 from core.spelling import spell
 
 from firmware import modes
+from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_notes, plain_names
 from firmware.render import BlinkingCursor, clear, paint_cursor, paint_meld
 
 SCALE = 2                 # the meld kind
 
 
-class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
+class Mode(KeepsTable, BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -40,7 +41,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         self._scale_changed()
         self.keep_state()
 
-    # ---- the key, kept (modes.KeepsTable) ------------------------------------------------
+    # ---- the key, kept (KeepsTable) ------------------------------------------------
 
     def state(self):
         return bytes((self.at, self.position >> 8, self.position & 255,

@@ -12,7 +12,7 @@ names them. The cursor (the hand note in the hand step) blinks, so it differs fr
 Wheel's cards by a blink, not only by hue. With the `private` setting the hand step's ring
 shows the cursor (the hand note) alone: the answer is on the display and console.
 The table (the step, the INTERVAL card, the Wheel's cards, the cursor and the hand note) is
-kept in the record store (looking_glass.txt, modes.KeepsTable): it survives mode switches,
+kept in the record store (looking_glass.txt, KeepsTable): it survives mode switches,
 reboots and power cuts; a meld set switch starts afresh."""
 
 from core import degrees
@@ -21,6 +21,7 @@ from core.notes import format_note, pc_label
 from core.spelling import spell
 
 from firmware import modes
+from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_notes, root_note
 from firmware.render import (CARD, CURSOR, DIM_LEVEL, PLACED, BlinkingCursor, clear,
                              paint_cursor, paint_meld, paint_sector)
@@ -30,7 +31,7 @@ STEPS = ("interval", "wheel", "hand")
 OTHER_CARD_LEVEL = DIM_LEVEL  # a Wheel card that does not pick the interval up: dim, clearly on
 
 
-class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
+class Mode(KeepsTable, BlinkingCursor, modes.Mode):
 
     def __init__(self, ctx):
         modes.Mode.__init__(self, ctx)
@@ -48,7 +49,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         self._picks()
         self.keep_state()
 
-    # ---- the table, kept (modes.KeepsTable) ----------------------------------------------
+    # ---- the table, kept (KeepsTable) ----------------------------------------------
 
     def state(self):
         cards = 0

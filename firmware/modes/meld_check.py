@@ -13,7 +13,7 @@ shown and a long press goes back to the cards.
 With the `private` setting the ring shows the cursor alone (one's own cards are not for the
 table to see); the answer is on the display and the console.
 The cards (and the cursor, the reading shown) are kept in the record store (meld_check.txt,
-modes.KeepsTable): they survive a reboot or a power cut.
+KeepsTable): they survive a reboot or a power cut.
 The ring shows the cards (white, brighter for two or more); once they build a meld it shows
 that meld instead (its colours, the root marked, optional sectors not entered dim). The
 console names every meld the cards build, best points first, or what one more card builds
@@ -24,6 +24,7 @@ from core.identify import Identifier
 from core.notes import format_note, pc_label
 
 from firmware import modes
+from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_title, root_note
 from firmware.modes.readings import names_in, one_more
 from firmware.render import (CARD, CURSOR, DIM_LEVEL, BlinkingCursor, clear, paint_cursor,
@@ -33,7 +34,7 @@ MAX_CARDS = 12            # the largest meld, the chromatic scale, has 12 positi
 ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white
 
 
-class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
+class Mode(KeepsTable, BlinkingCursor, modes.Mode):
 
     clicks_at_once = True       # card entry: the app's press detector reports no double press
     kept_per_set = False        # the cards are notes: any set reads them
@@ -66,7 +67,7 @@ class Mode(modes.KeepsTable, BlinkingCursor, modes.Mode):
         self.stepping = False
         self.shown = readings[0] if readings else None
 
-    # ---- the cards, kept (modes.KeepsTable) ----------------------------------------------
+    # ---- the cards, kept (KeepsTable) ----------------------------------------------
 
     def state(self):
         """The cursor, whether it was turned and the readings stepped, the reading shown, the

@@ -3,19 +3,20 @@
 Turn: the top card's note. The ring shows it white, the half step above green, less bright,
 and the whole step above orange, dim: apart by brightness as well as hue (colour-blind eyes).
 Click: a half step is played (it becomes the top card); double press: a whole step is played.
-The top card is kept in the record store (steps.txt, modes.KeepsTable): it survives mode
+The top card is kept in the record store (steps.txt, KeepsTable): it survives mode
 switches, reboots and power cuts."""
 
 from core.notes import pc_label
 
 from firmware import modes
+from firmware.modes.kept import KeepsTable
 from firmware.render import CARD, DIM_LEVEL, MISSING, PLACED, clear, paint_sector
 
 
 HALF_LEVEL = 200          # between the top card's full and the whole step's dim
 
 
-class Mode(modes.KeepsTable, modes.Mode):
+class Mode(KeepsTable, modes.Mode):
 
     kept_per_set = False
 

@@ -1,12 +1,12 @@
-"""The table kept per mode (firmware/modes/__init__.py: KeepsTable): every mode that holds a
+"""The table kept per mode (firmware/modes/kept.py: KeepsTable): every mode that holds a
 table writes it to the board's record store at each press and finds it again when it is
 loaded after a mode switch or a reboot; a record that is garbage, of an older format, of
 another set or of another mode leaves the mode as it starts, without a traceback."""
 
 import pytest
 
-from firmware import modes
-from firmware.modes import Context, KeepsTable, kept_file, load_mode, mode_names
+from firmware.modes import Context, load_mode, mode_names
+from firmware.modes.kept import KeepsTable, kept_file
 from firmware.nvm_records import NvmRecords
 from firmware.records import RECORD_KEYS
 from firmware.settings import Settings
@@ -230,7 +230,7 @@ def test_a_load_reads_one_record_and_a_press_writes_at_most_one():
     mode.on_click()
     mode.on_click()
     assert records.writes == 2
-    assert modes.kept_file("looking glass") == "looking_glass.txt"
+    assert kept_file("looking glass") == "looking_glass.txt"
 
 
 # ---- through the firmware: the simulator's flash, a menu switch, a reboot -------------------
