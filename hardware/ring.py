@@ -30,6 +30,8 @@ SECTORS = 12
 _BITS6 = bytes(bin(n).count("1") for n in range(64))
 # A single bit's position from its value mod 13 (2 is a primitive root mod 13, so 1, 2, 4 ...
 # 2048 leave 12 different remainders): the sectors a mask changes, without testing all 12.
+_WHITE = b"\xff\xff\xff"       # a sector's frame bytes in light()
+_DARK = bytes(3)
 _BIT_AT = bytearray(13)
 for _k in range(SECTORS):
     _BIT_AT[(1 << _k) % 13] = _k
@@ -281,40 +283,52 @@ class Ring:
         passed = ticks_diff(now_us, self._written_at)      # as in turn()
         if 0 <= passed < self._min_gap_us:
             return False
-        level = self._levels[255]
-        per = self._per
-        total = (_BITS6[mask & 63] + _BITS6[mask >> 6]) * 3 * per * level
-        ma = self._idle_ma + total * self._ma_per_channel // 255
-        if ma > self._max_ma and total:
+        ma = self._light_ma(mask)
+        if ma < 0:
             return False
-        wire = self._wire
-        if self._lit < 0:
-            changed = 0xFFF
-        else:
-            changed = mask ^ self._lit
-            wire[0:len(wire)] = self._sent
-        frame = self.frame
-        wire_at = self._wire_at
-        span = 3 * per
-        while changed:
-            bit = changed & -changed
-            changed ^= bit
-            sector = _BIT_AT[bit % 13]
-            value = level if mask & bit else 0
-            shade = 255 if value else 0
-            frame[3 * sector] = shade
-            frame[3 * sector + 1] = shade
-            frame[3 * sector + 2] = shade
-            for k in range(span * sector, span * sector + span):
-                wire[wire_at[k]] = value
-        self._output.write(wire)
+        self._light_wire(mask)
+        self._output.write(self._wire)
         self._written_at = now_us
-        self._wire, self._sent = self._sent, wire
+        self._wire, self._sent = self._sent, self._wire
         self._lit = mask
         self.estimated_ma = ma
         self.limited = False
         self.writes += 1
         return True
+
+    # light()'s steps keep their frames within 11 words, as turn()'s do: a MIDI note's way to
+    # the LEDs (tests/host/test_call_frames.py).
+
+    def _light_ma(self, mask):
+        """light()'s frame's current estimate, or -1 when it is over the budget (show() scales
+        such a frame)."""
+        total = (_BITS6[mask & 63] + _BITS6[mask >> 6]) * 3 * self._per * self._levels[255]
+        ma = self._idle_ma + total * self._ma_per_channel // 255
+        return -1 if ma > self._max_ma and total else ma
+
+    def _light_wire(self, mask):
+        """The wire and the frame lit as `mask` says: where light() wrote the bytes last sent,
+        from them, only the sectors that changed."""
+        if self._lit < 0:
+            changed = 0xFFF
+        else:
+            changed = mask ^ self._lit
+            self._wire[0:len(self._wire)] = self._sent
+        while changed:
+            bit = changed & -changed
+            changed ^= bit
+            self._light_sector(_BIT_AT[bit % 13], self._levels[255] if mask & bit else 0)
+
+    def _light_sector(self, sector, value):
+        """A sector full white (`value`: its wire value) or off."""
+        k = 3 * sector
+        self.frame[k:k + 3] = _WHITE if value else _DARK
+        wire_at = self._wire_at
+        k = 3 * self._per * sector
+        end = k + 3 * self._per
+        while k < end:
+            self._wire[wire_at[k]] = value
+            k += 1
 
     def show(self, now_us=None):
         """Prepare the frame and write it if it changed. True when the LEDs show it (written

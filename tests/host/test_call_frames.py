@@ -10,6 +10,8 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from host_tools import ROOT
 from host_tools.tools import micropython_path
 
@@ -20,6 +22,15 @@ EXC_BLOCK_WORDS = 3            # mp_exc_stack_t: handler, val_sp, prev_exc
 KNOB_PATH = {"firmware/app.py": ("wake_pass", "_woken_pass", "__enter__", "__exit__", "_pass",
                                   "tick", "_fast"),
              "hardware/ring.py": ("turn", "_turn_wire")}
+# From a USB packet of MIDI in (the TinyUSB task's transfer callback) to the notes' sectors lit
+# (Ring.light's steps up to the write); the byte loops between are viper machine code, whose
+# frames are the C stack's.
+MIDI_PATH = {"hardware/mp_usb_midi.py": ("_xfer", "_schedule_heard", "_heard", "readinto"),
+             "firmware/midi.py": ("poll",),
+             "core/midi.py": ("feed_all", "apply", "_press", "_let_go"),
+             "firmware/app.py": ("wake_pass", "_woken_pass", "__enter__", "__exit__", "_pass",
+                                 "tick", "_fast"),
+             "hardware/ring.py": ("light", "_light_ma", "_light_wire", "_light_sector")}
 
 
 def frame_words(source, name="<source>"):
@@ -53,8 +64,9 @@ def test_the_sizes_are_read_as_the_vm_counts_them():
     assert frame_words(guarded)["f"][0] >= 2 * EXC_BLOCK_WORDS
 
 
-def test_the_knob_path_keeps_its_frames_on_the_c_stack():
-    for path, names in KNOB_PATH.items():
+@pytest.mark.parametrize("path_to_leds", [KNOB_PATH, MIDI_PATH], ids=["knob", "midi"])
+def test_the_way_to_the_leds_keeps_its_frames_on_the_c_stack(path_to_leds):
+    for path, names in path_to_leds.items():
         with open(os.path.join(ROOT, path)) as f:
             words = frame_words(f.read(), path)
         for name in names:
