@@ -459,11 +459,12 @@ def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
         with emulated(board, flash, held=hold, uf2=uf2, parts=parts) as pico:
             # Sent at power-up and run on the emulated clock from the firmware's start (the
             # simulator's prelude: the boot frame, then 20 ms): the same frames every run.
-            pico.send(*(script_start(hold) + commands + ["wait 50"]))
+            # Its end marked with it ("done"): what the board did up to the script's end, not
+            # what reached us after it, so two runs give the same frames (a tone still
+            # sounding at the end has no length yet).
+            pico.send(*(script_start(hold) + commands + ["wait 50", "done"]))
             wait_started(pico)
-            # What the board did up to the script's end, not what reached us after it: two
-            # runs give the same frames (a tone still sounding at the end has no length yet).
-            done_ns = pico.wait_done(timeout=600)
+            done_ns = pico.wait_done(timeout=600, sent=True)
             frames = frames_of(pico, config["ring"], until_ns=done_ns)
             console = console_lines(pico)
         if drive is not None and is_circuitpython(config):

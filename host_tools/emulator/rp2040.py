@@ -300,12 +300,16 @@ class EmulatedPico:
         from the computer over USB), run in emulated time, in order."""
         os.write(self._commands_out, ("\n".join(lines) + "\n").encode())
 
-    def wait_done(self, timeout=120):
+    def wait_done(self, timeout=120, sent=False):
         """Block until every command sent so far has run (in emulated time); the emulated time
         (ns) they were done at. The board runs on meanwhile: what it does after that time
-        reaches the host a little earlier or later from run to run."""
-        marker = len(self.events)
-        self.send("done")
+        reaches the host a little earlier or later from run to run. `sent`: a "done" went
+        with the commands (the first answer counts): one sent now would run when it arrives,
+        if the board has finished them by then, at an emulated time that hangs on the wall
+        clock's."""
+        marker = 0 if sent else len(self.events)
+        if not sent:
+            self.send("done")
         deadline = time.time() + timeout
         while time.time() < deadline:
             with self._lock:
