@@ -36,6 +36,7 @@ const { attachFlash, loadFlash } = require('./flash.cjs');
 const { ringDecoder, knob } = require('./board.cjs');
 const { oled, piezo } = require('./parts.cjs');
 const { attachPioTiming } = require('./pio_timing.cjs');
+const { attachSpinSkip } = require('./spin.cjs');
 const { UsbMidiHost } = require('./midi_host.cjs');
 
 const [bootromPath, uf2Path, imagePath, boardJson] = process.argv.slice(2);
@@ -261,6 +262,11 @@ function paceLimit() {
   pace.nanos = mcu.clock.nanos;
   return pace.nanos + STEP_NANOS;
 }
+
+// A CPU spinning on the timer (CircuitPython's power-up windows) moves on in steps of
+// emulated time, never past what the sleeping CPU's clock may reach (spin.cjs).
+attachSpinSkip(mcu, CYCLE_NANOS, () => Math.min(
+  mcu.clock.nextAlarm ? mcu.clock.nextAlarm.nanos : Infinity, pioTiming.dueNanos, paceLimit()));
 
 simulator.execute = function execute() {
   const { clock } = this;
