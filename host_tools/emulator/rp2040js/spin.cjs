@@ -3,19 +3,21 @@
 // CircuitPython's power-up waits out its double-tap and safe-mode windows (1.2 s) in a busy
 // loop on the RP2040's timer (pico-sdk busy_wait_until: TIMERAWH, TIMERAWL, compare, again),
 // some 70 million emulated instructions, 3 CPU seconds of every QT Py boot here, where a chip
-// simply waits. Here, once the CPU has read the timer from the same two instructions, a few
-// cycles apart, for SPIN_NS of emulated time on end, each further read of the loop first lets
-// STEP_NS pass (the clock jumps, as when the CPU sleeps). Such a loop reads nothing else (a
-// few cycles between reads leave no room for more than a compare and a branch), so it does
-// what it did, in fewer rounds: it ends at most STEP_NS after its deadline, once a loop has
-// spun for SPIN_NS (a wait of microseconds, as a bit-banged bus's, never reaches that). A step
-// never passes an alarm (a timer interrupt, the knob's next edge), a state machine's next tick
-// or the paced clock's limit (pico.cjs), so they come at their own time as before.
+// simply waits. Here, once the CPU has read the timer from the same two instructions, at
+// most NEAR_NS (20 cycles) apart, for SPIN_NS of emulated time on end, each further read of
+// the loop first lets STEP_NS pass (the clock jumps, as when the CPU sleeps). The loop seen
+// there is 13 cycles a read: two timer reads (3 cycles each), a compare and a branch; 20
+// cycles leave no room for a loop that also drives a pin or a bus between its reads, which
+// would then run fewer rounds (none such is known here). A wait ends at most STEP_NS after its
+// deadline, and only once it has spun for SPIN_NS (a wait of microseconds, as a bit-banged
+// bus's, never reaches that). A step never passes an alarm (a timer interrupt, the knob's next
+// edge), a state machine's next tick or the paced clock's limit (pico.cjs), so they come at
+// their own time as before.
 'use strict';
 
 const SPIN_NS = 200000;          // a loop this long on the timer alone is a wait: 200 us
 const STEP_NS = 1000;            // then the clock moves 1 us a round
-const NEAR_NS = 400;             // reads this close (about 50 cycles) are one loop's
+const NEAR_NS = 160;             // reads this close (20 cycles) are one loop's
 const COUNTS = new Set([0x08, 0x0c, 0x24, 0x28]);    // TIMEHR, TIMELR, TIMERAWH, TIMERAWL
 
 // limit(): the latest emulated ns the clock may reach now (the next alarm, the PIO's next
