@@ -10,13 +10,9 @@ Layout (little-endian):
                u8 kind, u8 len + id, u8 len + name, u8 n + n degree codes
 
 The blob stays one bytes object; masks and offsets are small arrays, strings are decoded only
-when asked for. A blob is checked whole (length, CRC, every field) before a MeldSet exists, so a
-truncated or corrupted file is refused, never half-loaded.
+when asked for. A blob is checked whole (length, CRC, every field: core/meldset_check.py) before
+a MeldSet exists, so a truncated or corrupted file is refused, never half-loaded.
 """
-
-from array import array
-
-from core import degrees
 
 KINDS = ("interval", "chord", "scale")
 KIND_PLURALS = ("intervals", "chords", "scales")
@@ -52,9 +48,6 @@ def crc32(data):
     return crc ^ 0xFFFFFFFF
 
 
-_ROOT_CODE = degrees.encode(1, 0)    # every meld's first position: a required 1
-
-
 class MeldSetError(ValueError):
     """A meld set that cannot be used. `problems` lists (where, what) pairs."""
 
@@ -68,49 +61,17 @@ class MeldSetError(ValueError):
         super().__init__("\n".join(lines))
 
 
-def _u16(data, at):
-    return data[at] | (data[at + 1] << 8)
-
-
-def _u32(data, at):
-    return data[at] | (data[at + 1] << 8) | (data[at + 2] << 16) | (data[at + 3] << 24)
-
-
 class MeldSet:
     """A loaded meld set. Index melds 0..count-1 in the order of the source."""
 
     def __init__(self, blob, source=None):
+        # The checks live in a module of their own (core/meldset_check.py), which a device
+        # drops once its set is loaded (firmware/installed_sets.py): a small board's heap.
+        from core.meldset_check import checked
         blob = bytes(blob)
-        problem = _check_header(blob)
-        if problem:
-            raise MeldSetError([("", problem)], source)
-        count = blob[5]
-        codes = degrees.code_table()
-        offsets = array("H")
-        required = array("H")
-        optional = array("H")
-        at = HEADER_SIZE
-        end = len(blob)
-        try:
-            name_len = blob[at]
-            self.name = str(blob[at + 1:at + 1 + name_len], "utf-8")
-            at += 1 + name_len
-            for i in range(count):
-                offsets.append(at)
-                at, req, opt = _check_meld(blob, at, end, i, codes)
-                required.append(req)
-                optional.append(opt)
-        except (IndexError, UnicodeError) as err:
-            raise MeldSetError([("", "damaged meld set (%s)" % err)], source)
-        except ValueError as err:
-            raise MeldSetError([("", "damaged meld set: %s" % err)], source)
-        if at != end:
-            raise MeldSetError([("", "damaged meld set (%d stray bytes)" % (end - at))], source)
+        self.name, self._offsets, self._required, self._optional = checked(blob, source)
         self._blob = blob
-        self._offsets = offsets
-        self._required = required
-        self._optional = optional
-        self.count = count
+        self.count = blob[5]
         self.size = len(blob)
 
     def __len__(self):
@@ -156,66 +117,6 @@ class MeldSet:
 
     def of_kind(self, kind):
         return [i for i in range(self.count) if self.kind(i) == kind]
-
-
-def _check_header(blob):
-    if len(blob) < HEADER_SIZE:
-        return "damaged meld set (only %d bytes)" % len(blob)
-    if blob[0:4] != MAGIC:
-        return "not a compiled meld set (bad magic)"
-    if blob[4] != FORMAT_VERSION:
-        return "compiled meld set format %d, this firmware reads %d" % (blob[4], FORMAT_VERSION)
-    length = _u16(blob, 6)
-    if HEADER_SIZE + length != len(blob):
-        return "damaged meld set (%d bytes, header says %d)" % (len(blob), HEADER_SIZE + length)
-    if crc32(blob[HEADER_SIZE:]) != _u32(blob, 8):
-        return "damaged meld set (checksum mismatch)"
-    if blob[5] > MAX_MELDS:
-        return "damaged meld set (%d melds, at most %d)" % (blob[5], MAX_MELDS)
-    return None
-
-
-def _check_meld(blob, at, end, i, codes):
-    """Check meld i's fields from `at`; (where the next meld starts, its required mask, its
-    optional mask (sectors not also required)). `codes`: degrees.code_table(). Run for every
-    meld at power-up: the constants are locals (a global is a dict lookup on MicroPython)."""
-    if blob[at] >= 3:                     # KINDS
-        raise ValueError("meld %d has kind %d" % (i, blob[at]))
-    at += 1
-    id_length = blob[at]
-    name_at = at + 1 + id_length
-    if id_length == 0 or name_at >= end:
-        raise ValueError("meld %d has a bad text field" % i)
-    name_length = blob[name_at]
-    if name_length == 0 or name_at + 1 + name_length > end:
-        raise ValueError("meld %d has a bad text field" % i)
-    if name_length < 0x80:
-        # One UTF-8 check for both fields (the decode is the check): the length byte between
-        # them is ASCII, so an id cut off mid-character, or a name that starts inside one,
-        # still fails. Half the calls of checking each field (this runs for every meld at
-        # power-up).
-        str(blob[at + 1:name_at + 1 + name_length], "utf-8")
-    else:
-        str(blob[at + 1:name_at], "utf-8")
-        str(blob[name_at + 1:name_at + 1 + name_length], "utf-8")
-    at = name_at + 1 + name_length
-    n = blob[at]
-    if n < 2 or n > MAX_POSITIONS or at + 1 + n > end:
-        raise ValueError("meld %d has %d positions" % (i, n))
-    if blob[at + 1] != _ROOT_CODE:
-        raise ValueError("meld %d does not start with a required 1" % i)
-    optional_bit = degrees.OPTIONAL
-    required = 0
-    optional = 0
-    for code in blob[at + 1:at + 1 + n]:
-        sector = codes[code & 0x7F]
-        if not sector:
-            raise ValueError("meld %d has degree byte %d" % (i, code))
-        if code & optional_bit:
-            optional |= 1 << (sector - 1)
-        else:
-            required |= 1 << (sector - 1)
-    return at + 1 + n, required, optional & ~required
 
 
 def load(path):

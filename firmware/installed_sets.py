@@ -4,9 +4,13 @@ Loading falls back from the chosen set to the last good one, then to the default
 came with the firmware, and says on the console what it refused and why."""
 
 import os
+import sys
 
 from core.meldset import MeldSetError, load
 from firmware.records import DEFAULT_SET as DEFAULT_NAME, MELD_DIR, SET_SUFFIX as SUFFIX
+
+
+CHECKS = "core.meldset_check"
 
 
 def path_of(name):
@@ -33,7 +37,24 @@ def load_named(name):
 
 def load_with_fallback(wanted, last_good, say=print):
     """(meldset, name) of the first of wanted, last_good, default that loads; raises
-    MeldSetError only when none does."""
+    MeldSetError only when none does. The sets' checks are dropped after (_drop_checks)."""
+    try:
+        return _first_loading(wanted, last_good, say)
+    finally:
+        _drop_checks()
+
+
+def _drop_checks():
+    """Forget core/meldset_check.py, wanted again only when a set is loaded next (the menu):
+    its code leaves the heap at the next collection (about 1.5 KB of a Pico's heap after
+    boot). Not collected here: the boot's next step collects (firmware.modes.load_mode)."""
+    sys.modules.pop(CHECKS, None)
+    core = sys.modules.get("core")
+    if core is not None and "meldset_check" in core.__dict__:
+        delattr(core, "meldset_check")
+
+
+def _first_loading(wanted, last_good, say):
     tried = []
     for name in (wanted, last_good, DEFAULT_NAME):
         if name in tried:

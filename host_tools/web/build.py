@@ -53,7 +53,8 @@ RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 # The laptop's side of a meld set, run by the page's second MicroPython: the validator and the
 # modules it imports (host-only modules included: the device never compiles a source).
 HOST_CORE = ("core/__init__.py", "core/degrees.py", "core/notes.py", "core/parse.py",
-             "core/spelling.py", "core/meldset.py", "core/meldset_compiler.py", "core/midi.py")
+             "core/spelling.py", "core/meldset.py", "core/meldset_check.py",
+             "core/meldset_compiler.py", "core/midi.py")
 SIMULATOR = os.path.join(ROOT, "host_tools", "sim", "simulator.py")
 SCRIPT_NAMES = ("TURN_GAP_MS", "WAIT_LIMIT_MS", "gestures", "compile_script", "_note_messages",
                 "_number")
