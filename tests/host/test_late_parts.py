@@ -3,8 +3,10 @@ pass (firmware/services.py, Parts): the ring comes first, and a knob turned mean
 display shows the current state as soon as it arrives, the buzzer plays from then on; a part
 that does not answer is left out with a console line, and the wheel runs without it."""
 
+import gc
 import os
 import types
+import weakref
 
 import pytest
 
@@ -100,6 +102,7 @@ def wheel(tmp_path, monkeypatch):
 
 def test_the_first_frame_comes_before_the_parts_one_a_pass(wheel):
     app = wheel.start()
+    builder = weakref.ref(app.parts)
     assert wheel.built == [] and wheel.hw.display is None and wheel.hw.buzzer is None
     wheel.tick()
     assert wheel.built == [("display", 1)]          # the frame was out before its driver
@@ -107,6 +110,8 @@ def test_the_first_frame_comes_before_the_parts_one_a_pass(wheel):
     assert wheel.built == [("display", 1), ("buzzer", 1)]
     assert wheel.hw.buzzer is not None
     assert app.parts is None                        # its work done: let go of
+    gc.collect()
+    assert builder() is None                        # with the boot's code it kept
     for _ in range(12):
         wheel.tick()
     # The display shows the state at once, not only after the next change.
