@@ -20,6 +20,7 @@ MAGIC = 0xC7
 END = 0x0A
 ERASED = 0xFF
 OVERHEAD = 7
+ERASED_CHUNK = 512
 
 
 def _check(data):
@@ -72,12 +73,16 @@ class NvmRecords:
         return at if self._erased_from(at) else None
 
     def _erased_from(self, at):
-        """Is everything from `at` on erased (nothing half-written after the last record)?"""
+        """Is everything from `at` on erased (nothing half-written after the last record)?
+        Read ERASED_CHUNK bytes at a time, against one blank made once: every boot asks it
+        of most of the sector, and each slice of CircuitPython's nvm is a call and a fresh
+        buffer."""
+        blank = b"\xff" * ERASED_CHUNK
         while at < self.size:
-            chunk = self.nvm[at:min(at + 64, self.size)]
-            if chunk != b"\xff" * len(chunk):
+            chunk = self.nvm[at:min(at + ERASED_CHUNK, self.size)]
+            if chunk != (blank if len(chunk) == ERASED_CHUNK else blank[:len(chunk)]):
                 return False
-            at += 64
+            at += ERASED_CHUNK
         return True
 
     def read(self, name):
