@@ -5,11 +5,19 @@ board's heap."""
 
 from array import array
 
-from core import degrees
 from core.meldset import (FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_MELDS, MAX_POSITIONS,
                           MeldSetError, crc32)
 
-_ROOT_CODE = degrees.encode(1, 0)    # every meld's first position: a required 1
+# core/degrees.py's code_table() written out (tests/core/test_meldset.py holds the two equal):
+# a degree code without its optional bit -> 0 where no vocabulary degree has it, else 1 + its
+# semitones above the root in the octave. Written out, a boot's set check does not import
+# core.degrees, which the first frame does not need (about 10 ms of the QT Py's power-up).
+CODES = (b"\x00\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x00\x00\x00\x00\x00\x00"
+         b"\x00\x00\x02\x04\x00\x07\x09\x0b\x00\x02\x00\x00\x00\x00\x00\x00"
+         b"\x00\x01\x03\x05\x06\x08\x0a\x0c\x01\x03\x00\x06\x00\x0a\x00\x00"
+         b"\x00\x00\x04\x00\x07\x09\x00\x00\x00\x04\x00\x07\x00\x00\x00\x00") + bytes(64)
+OPTIONAL = 0x80                       # core.degrees.OPTIONAL
+_ROOT_CODE = 0x21                     # core.degrees.encode(1, 0): a required 1
 
 
 def _u16(data, at):
@@ -27,7 +35,7 @@ def checked(blob, source=None):
     if problem:
         raise MeldSetError([("", problem)], source)
     count = blob[5]
-    codes = degrees.code_table()
+    codes = CODES
     offsets = array("H")
     required = array("H")
     optional = array("H")
@@ -70,7 +78,7 @@ def _check_header(blob):
 
 def _check_meld(blob, at, end, i, codes):
     """Check meld i's fields from `at`; (where the next meld starts, its required mask, its
-    optional mask (sectors not also required)). `codes`: degrees.code_table(). Run for every
+    optional mask (sectors not also required)). `codes`: CODES. Run for every
     meld at power-up: the constants are locals (a global is a dict lookup on MicroPython)."""
     if blob[at] >= 3:                     # KINDS
         raise ValueError("meld %d has kind %d" % (i, blob[at]))
@@ -97,7 +105,7 @@ def _check_meld(blob, at, end, i, codes):
         raise ValueError("meld %d has %d positions" % (i, n))
     if blob[at + 1] != _ROOT_CODE:
         raise ValueError("meld %d does not start with a required 1" % i)
-    optional_bit = degrees.OPTIONAL
+    optional_bit = OPTIONAL
     required = 0
     optional = 0
     for code in blob[at + 1:at + 1 + n]:

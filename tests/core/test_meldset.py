@@ -183,3 +183,11 @@ def test_text_fields_must_be_utf8_each_on_its_own():
     assert MeldSet(_resealed(long_name)).meld_name(0) == "x" * 130
     long_name[first + 3 + 129] = 0xE2              # the long name ends mid-character
     raises(MeldSetError, MeldSet, _resealed(long_name))
+
+
+def test_the_checks_code_table_is_the_degrees_own():
+    # core/meldset_check.py writes the table out, so a boot's check need not import the degrees
+    from core import degrees
+    from core.meldset_check import CODES, OPTIONAL, _ROOT_CODE
+    assert CODES == bytes(degrees.code_table())
+    assert OPTIONAL == degrees.OPTIONAL and _ROOT_CODE == degrees.encode(1, 0)
