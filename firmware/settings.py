@@ -3,6 +3,7 @@ means all defaults, never a failed boot), saved only after the knob has been sti
 (flash wears out), in the board's record store (firmware/records.py)."""
 
 import json
+import sys
 
 SETTINGS_PATH = "settings.json"
 SAVE_AFTER_MS = 5000
@@ -31,30 +32,12 @@ _FIELDS = (
     ("midi_optional", False, "bool"),         # a played meld's optional notes too
     ("midi_split", 128, "int", 0, 128),       # notes from here up are melody (128: none)
 )
-_MELDSET_FIELD = [field for field in _FIELDS if field[0] == "meldset"][0]
+NAME_MAX = 24                             # a "name" setting: 1 to 24 characters
 
 
 def is_set_name(value):
     """Could `value` be the meldset setting (a name of 1 to 24 characters)?"""
-    return _good(value, _MELDSET_FIELD)
-
-
-def _is_int(value, low, high):
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
-def _good(value, field):
-    kind = field[2]
-    if isinstance(field[1], tuple):
-        return (isinstance(value, list) and len(value) == len(field[1])
-                and not [v for v in value if not _is_int(v, field[3], field[4])])
-    if kind == "int":
-        return _is_int(value, field[3], field[4])
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "name":
-        return isinstance(value, str) and 0 < len(value) <= 24
-    return value in kind
+    return isinstance(value, str) and 0 < len(value) <= NAME_MAX
 
 
 def defaults():
@@ -74,25 +57,20 @@ class Settings:
         self.retry_ms = 0             # extra wait after failed saves (0: the last one worked)
 
     def load(self):
-        """Read the file; every field that is missing or bad keeps its default."""
+        """Read the record; every field that is missing or bad keeps its default. The checks
+        are firmware/settings_file.py's, dropped once read: needed at start only, their code
+        leaves a small board's heap with the start's next collection."""
         raw = self.records.read(self.path)
         if raw is None:
             return self
+        from firmware import settings_file
         try:
-            data = json.loads(raw)
-        except ValueError:
-            self.problems.append("settings file unreadable: using defaults")
-            return self
-        if not isinstance(data, dict):
-            self.problems.append("settings file is not an object: using defaults")
-            return self
-        for field in _FIELDS:
-            name = field[0]
-            if name in data:
-                if _good(data[name], field):
-                    self.values[name] = data[name]
-                else:
-                    self.problems.append("setting %s: bad value, using the default" % name)
+            settings_file.take(raw, self.values, self.problems)
+        finally:
+            sys.modules.pop("firmware.settings_file", None)
+            package = sys.modules.get("firmware")
+            if package is not None and "settings_file" in package.__dict__:
+                delattr(package, "settings_file")
         return self
 
     def __getitem__(self, name):
