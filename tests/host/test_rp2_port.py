@@ -23,7 +23,8 @@ CASES = ("expect", "test_notes", "test_degrees", "test_spelling", "test_melds", 
 HARDWARE = ("__init__", "clock", "presses", "ring", "quadrature")
 # The core modules those cases import, no more: the RAM disk shares the Pico's heap, and with
 # every core module on it (the hand search and score pad too) the cases ran out of memory.
-CORE = ("__init__", "check", "degrees", "identify", "melds", "meldset", "meldset_compiler",
+CORE = ("__init__", "check", "degrees", "identify", "melds", "meldset", "meldset_check",
+        "meldset_compiler",
         "notes", "parse", "pcset", "spelling")
 DATA = ("core/meldsets/default.json",)
 
@@ -95,7 +96,8 @@ def test_the_hand_search_runs_as_machine_code_with_cpython_s_answers(tmp_path):
     hands = hand_answers.dealt(6, (14, 12, 10), 3, 3)
     cwm = os.path.join(ROOT, "core", "meldsets", "default.cwm")
     expected = hand_answers.answers(load(cwm), hands)
-    rels = ["core/%s.py" % n for n in ("__init__", "degrees", "meldset", "hand", "hand_loops")]
+    rels = ["core/%s.py" % n for n in ("__init__", "degrees", "meldset", "meldset_check", "hand",
+                                        "hand_loops")]
     rels += ["core/games/__init__.py", "core/games/carmony_table.py"]
     files = compiled(rels, str(tmp_path))
     with open(os.path.join(ROOT, "tests", "host", "hand_answers.py"), "rb") as f:
