@@ -35,7 +35,8 @@ from host_tools.device.files import board_key, board_path, merged_settings
 from host_tools.errors import UserError
 from host_tools.emulator.parts import Parts, part_events
 from host_tools.emulator.rp2040 import EmulatedPico, flash_with_uf2, image
-from host_tools.sim.simulator import compile_script, decode_frame, midi_messages
+from host_tools.sim.simulator import (SCRIPT_START_MS, compile_script, decode_frame,
+                                      midi_messages)
 
 CACHE = cache("emulator")
 # A bound on a boot that never comes, not a measure: the emulator runs at a tenth of a Pico's
@@ -241,7 +242,7 @@ def script_start(hold=False):
     """Knob commands that start a script where `chromawheel sim` starts it: once the firmware
     has started (its first line and frame, in emulated time), 20 ms on, or at once when the
     button was held through power-up (the simulator's prelude)."""
-    return ["started"] + ([] if hold else ["wait 20"])
+    return ["started"] + ([] if hold else ["wait %d" % SCRIPT_START_MS])
 
 
 def wait_started(pico, timeout=BOOT_TIMEOUT_S):
@@ -458,7 +459,8 @@ def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
             put_settings(board, flash, settings, progress)
         with emulated(board, flash, held=hold, uf2=uf2, parts=parts) as pico:
             # Sent at power-up and run on the emulated clock from the firmware's start (the
-            # simulator's prelude: the boot frame, then 20 ms): the same frames every run.
+            # simulator's prelude: the boot frame, then SCRIPT_START_MS): the same frames
+            # every run.
             # Its end marked with it ("done"): what the board did up to the script's end, not
             # what reached us after it, so two runs give the same frames (a tone still
             # sounding at the end has no length yet).

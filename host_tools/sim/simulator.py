@@ -29,6 +29,12 @@ TURN_GAP_MS = 20          # more than a 60 fps frame: each turn gets its own fra
 SCRIPT_TIMEOUT_S = 120
 
 
+# A script's first step comes this long after the boot frame (with the button held through
+# power-up: at once), on every runner (this one, emulate --script, the page's ?script=): the
+# optional parts (OLED, piezo) are built after the first frame, one a rested pass, and a
+# detent during a build waits for it, so by then a script's turns are shown as they come.
+SCRIPT_START_MS = 300
+
 def parse_heap(text):
     """'48k', '1m', '65536' -> bytes, for micropython -X heapsize."""
     if text is None:
@@ -230,7 +236,8 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
             merge_settings(flash, settings)
         firmware = Firmware(flash, heap, board, reset_cause)
         # The boot frame shows before the first command (a real user cannot be faster).
-        prelude = ["clock virtual %d" % uptime_ms] + (["press"] if hold else ["wait 20"])
+        prelude = ["clock virtual %d" % uptime_ms] + (["press"] if hold else
+                                                     ["wait %d" % SCRIPT_START_MS])
         try:
             out, err = firmware.proc.communicate(
                 ("\n".join(prelude + commands + ["wait 50", "quit"]) + "\n").encode(),

@@ -15,7 +15,6 @@ from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import EmulatedPico
 from host_tools.sim import simulator
 from host_tools import tools
-from tests.host.test_emulated_pico import UP
 
 pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
@@ -38,7 +37,7 @@ def deployed_copy(deployed_image, board, tmp_path):
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_listen_names_what_the_keyboard_holds(board, deployed_image, tmp_path):
-    script = UP + "note-on C4 E4 G4; wait 60; pedal down; note-off C4 E4 G4; note-on A3; wait 60"
+    script = "note-on C4 E4 G4; wait 60; pedal down; note-off C4 E4 G4; note-on A3; wait 60"
     frames, console = emulate.run_script(script, board=board, settings=LISTEN,
                                          flash=deployed_copy(deployed_image, board, tmp_path),
                                          **QUIET)
@@ -53,7 +52,7 @@ def test_listen_names_what_the_keyboard_holds(board, deployed_image, tmp_path):
 @pytest.mark.parametrize("board", BOARDS)
 def test_a_click_in_the_explorer_sends_the_notes_of_the_meld_shown(board, deployed_image,
                                                                    tmp_path):
-    script = UP + "click; cw 2; click; double"
+    script = "click; cw 2; click; double"
     frames, _ = emulate.run_script(script, board=board, settings={"midi": "out"},
                                    flash=deployed_copy(deployed_image, board, tmp_path),
                                    **QUIET)

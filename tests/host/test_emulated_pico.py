@@ -104,14 +104,9 @@ def same_display(frames, expected):
                 row(e["display"], r) for e in expected[:at + 1]], (at, r, frame["display"])
 
 
-# The optional parts (the OLED, the piezo) are built in the first passes after the first frame
-# (firmware/services.py, Parts: their drivers take about 0.1 s on a Pico, 0.15 s on a QT Py,
-# while the simulator's take no virtual time); a script to run as the simulator runs it starts
-# once they are in, not in the middle of them.
-UP = "wait 300; "
 # The simulator's script at its own pace (turns 20 ms apart): every detent gets its own frame
 # on the real port too, and the display follows once the knob rests.
-SCRIPT = UP + "cw 3; click; ccw 1; double; long; wait 200"
+SCRIPT = "cw 3; click; ccw 1; double; long; wait 200"
 
 
 def test_the_simulators_script_gives_the_simulators_frames(pico_flash):
@@ -136,7 +131,7 @@ def test_the_hand_mode_answers_as_the_simulator_with_its_search_in_machine_code(
     # search after each card done before the knob turns on: a detent meanwhile may share a
     # pass with the next), the answers asked for on an empty sector and stepped through: the
     # same lines (the ring's frames differ in the cursor's blink, timed by each board's passes).
-    script = (UP + "click; wait 400; cw 2; click; wait 200; cw 2; click; wait 200; cw 3; click; "
+    script = ("click; wait 400; cw 2; click; wait 200; cw 2; click; wait 200; cw 3; click; "
               "wait 200; cw 3; click; wait 200; cw 1; long; cw 1; cw 1")
     settings = {"mode": "hand"}
     frames, console = emulate.run_script(script, board="pico", flash=pico_flash,
@@ -151,7 +146,7 @@ def test_a_script_gives_the_same_frames_on_every_run(deployed_image, tmp_path):
     # The script at the script language's own pace (turns 20 ms apart): each step
     # lands on the pins at its exact emulated time from the firmware's start, so two runs
     # give the same frames to the nanosecond, and the simulator's six meld lines.
-    script = UP + "cw 3; click; double"
+    script = "cw 3; click; double"
     image, runs = deployed_image("pico"), []
     for run in ("first", "second"):                 # each from its own copy of one image
         flash = str(tmp_path / (run + ".img"))
@@ -169,9 +164,9 @@ def test_a_script_gives_the_same_frames_on_every_run(deployed_image, tmp_path):
 def test_a_tune_sounds_on_the_piezo_pin(pico_flash):
     # The click's C minor arpeggio, read off the PWM pin: C4, Eb4, G4 for 180 ms each (within
     # one 10 ms loop period and a PWM period), as the simulator plays it.
-    frames, _ = emulate.run_script(UP + "click; wait 1500", board="pico", flash=pico_flash,
+    frames, _ = emulate.run_script("click; wait 1500", board="pico", flash=pico_flash,
                                    progress=lambda line: None)
-    expected, _ = simulator.run_script(UP + "click; wait 1500")
+    expected, _ = simulator.run_script("click; wait 1500")
     heard, played = frames[-1]["tones"][:3], expected[-1]["tones"][:3]
     assert [t[0] for t in heard] == [t[0] for t in played] == [262, 311, 392]
     assert all(abs(a[1] - b[1]) <= 12 for a, b in zip(heard, played))
@@ -286,7 +281,7 @@ def test_a_24_led_ring_on_the_real_port(pico_flash, tmp_path):
     with EmulatedPico(pico_flash, emulate.load_board(path)) as pico:
         report = deploy.deploy(pico.port, path, progress=lambda line: None)
     assert report["sent"] == 1
-    frames, _ = emulate.run_script(UP + "cw 1", board=path, flash=pico_flash,
+    frames, _ = emulate.run_script("cw 1", board=path, flash=pico_flash,
                                    progress=lambda line: None)
     leds = frames[-1]["leds"]
     assert len(leds) == 24 and not sum(f["faults"] for f in frames)

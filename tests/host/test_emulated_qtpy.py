@@ -17,7 +17,6 @@ from host_tools.cli.main import main
 from host_tools.device.files import board_path
 from host_tools.emulator import circuitpy_drive, emulate
 from host_tools.sim import simulator
-from tests.host.test_emulated_pico import UP
 
 pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
@@ -26,7 +25,7 @@ BOARD = emulate.load_board(NAME)
 BANNER = "Adafruit CircuitPython 10.2.1 on 2026-05-12; Adafruit QT Py RP2040 with rp2040"
 # The simulator's script at its own pace (turns 20 ms apart): every detent gets its own frame
 # on the real port too, and the display follows once the knob rests.
-SCRIPT = UP + "cw 3; click; ccw 1; double; long; wait 200"
+SCRIPT = "cw 3; click; ccw 1; double; long; wait 200"
 
 
 def lit(frame):
@@ -103,7 +102,7 @@ def test_the_simulators_script_gives_the_simulators_frames(deployed, tmp_path):
 def test_a_script_gives_the_same_frames_on_every_run():
     # As on the Pico (tests/host/test_emulated_pico.py): the steps land at their emulated
     # time from the firmware's start, so two runs on rotaryio agree to the nanosecond.
-    script = UP + "cw 3; click; double"
+    script = "cw 3; click; double"
     first = emulate.run_script(script, board=NAME, progress=lambda line: None)
     second = emulate.run_script(script, board=NAME, progress=lambda line: None)
     assert first == second

@@ -12,7 +12,7 @@ import subprocess
 from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import JS, node_path
 from host_tools.sim import simulator
-from tests.host.test_emulated_pico import UP, same_display
+from tests.host.test_emulated_pico import same_display
 
 import pytest
 
@@ -25,7 +25,7 @@ NO_DISPLAY = ("display not found (No pull up found on SDA or SCL; check your wir
               "without it; check its wiring and the board file's \"display\" section")
 # The simulator's script at its own pace (turns 20 ms apart): every detent gets its own frame
 # on the real port too, and the display follows once the knob rests.
-SCRIPT = UP + "cw 3; click; ccw 1; double; long; wait 200"
+SCRIPT = "cw 3; click; ccw 1; double; long; wait 200"
 CLOCK_HZ = 125000000                   # CircuitPython runs the QT Py's RP2040 at 125 MHz
 
 
@@ -60,8 +60,8 @@ def test_a_tune_sounds_on_the_piezo_pin():
     # plays them. Each at the frequency pwmio makes of it (263, 311, 391 Hz), and as long
     # within 14 ms: a note ends at the first 10 ms loop tick after its time, and the edges
     # date a tone's start and end to within one PWM period (3.8 ms at C4).
-    frames, _ = run(UP + "click; wait 1500")
-    expected, _ = simulator.run_script(UP + "click; wait 1500")
+    frames, _ = run("click; wait 1500")
+    expected, _ = simulator.run_script("click; wait 1500")
     heard, played = frames[-1]["tones"][:3], expected[-1]["tones"][:3]
     assert [t[0] for t in played] == [262, 311, 392]
     assert [t[0] for t in heard] == [round(pwmio_hz(t[0])) for t in played] == [263, 311, 391]
@@ -70,7 +70,7 @@ def test_a_tune_sounds_on_the_piezo_pin():
 
 def test_a_bare_stemma_port_runs_without_the_oled():
     # Nothing on SDA1/SCL1: no pull-ups, so busio.I2C refuses the bus; the wheel goes on.
-    frames, console = run(UP + "cw 1; wait 100", parts=False)
+    frames, console = run("cw 1; wait 100", parts=False)
     # The display is looked for after the first frame (firmware/services.py, Parts).
     assert [line for line in console if line != NO_DISPLAY] == [
         "meld set default loaded: 60 melds", "C major triad (maj): C E G",

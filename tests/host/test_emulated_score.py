@@ -8,7 +8,6 @@ import pytest
 
 from firmware.modes import mode_names
 from host_tools.emulator import emulate
-from tests.host.test_emulated_pico import UP
 
 pytestmark = pytest.mark.usefixtures("emulator")
 
@@ -26,7 +25,7 @@ def test_the_score_survives_a_power_cut(deployed_image, tmp_path):
     flash = str(tmp_path / "flash.img")
     shutil.copyfile(deployed_image("pico"), flash)
     # Presses 400 ms apart: a press inside the double-press window (350 ms) would be a double.
-    enter = UP + "long; wait 400; click; wait 400; cw %d; click; wait 400; long; wait 1000" % (
+    enter = "long; wait 400; click; wait 400; cw %d; click; wait 400; long; wait 1000" % (
         mode_names().index("score"))
     # Items credited (a 4-card meld, the turn passed, a power chord), each kept at its click.
     frames, console = emulate.run_script(enter + "; cw 2; click; wait 400; double; wait 400; "

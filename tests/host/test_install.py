@@ -214,9 +214,7 @@ def test_the_emulator_installs_its_packages_on_first_use(installed, deployed_ima
     kept = os.path.join(chromawheel.env["CHROMAWHEEL_CACHE"], "emulator")
     os.makedirs(kept, exist_ok=True)
     shutil.copyfile(image, os.path.join(kept, os.path.basename(image)))
-    # (started once the optional parts are in, as tests/host/test_emulated_pico.py's UP: a
-    # detent while they build waits for them, past a script that ends at once)
-    run = chromawheel("emulate", "--script", "wait 300; cw 1")
+    run = chromawheel("emulate", "--script", "cw 1")
     assert run.returncode == 0, run.stderr[-2000:]
     assert "installing the emulator's npm packages" in run.stderr
     assert "deploying the firmware" not in run.stderr, run.stderr[-2000:]

@@ -11,7 +11,6 @@ from host_tools.device import deploy
 from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import flash_with_uf2, image
 from host_tools.sim import simulator
-from tests.host.test_emulated_pico import UP
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +61,7 @@ def test_the_emulated_pico_boots_the_uf2_and_runs_the_simulators_script(uf2, tmp
     flash = str(tmp_path / "flash.img")
     with open(flash, "wb") as f:
         f.write(flash_with_uf2(uf2))
-    script = UP + "cw 3; click; double"
+    script = "cw 3; click; double"
     frames, console = emulate.run_script(script, board="pico", flash=flash,
                                          progress=lambda line: None)
     expected, expected_console = simulator.run_script(script)

@@ -402,9 +402,10 @@ async function main() {
       document.body.dataset.scriptError = error;
       return;
     }
-    // As chromawheel sim --script: virtual time, the boot frame first, a last wait, quit.
+    // As chromawheel sim --script: virtual time, the boot frame first, then 300 ms (the
+    // simulator's SCRIPT_START_MS: the optional parts are in), a last wait, quit.
     const hold = params.has("hold");
-    const commands = ["clock virtual 0", hold ? "press" : "wait 20", ...compiled.lines,
+    const commands = ["clock virtual 0", hold ? "press" : "wait 300", ...compiled.lines,
                       "wait 50", "quit"];
     board.addEventListener("quit", () => {
       status(`script done: ${board.frames.frames.length} frames (virtual time, as chromawheel sim)`);
