@@ -501,6 +501,9 @@ class App:
         """No more passes, not even one the knob asks for (the REPL after Ctrl-C must not
         hear the app, and a save must not run twice at once)."""
         self.stopped = True
+        dog = self.watchdog.dog
+        if dog is not None and hasattr(dog, "stop"):
+            dog.stop()                # the REPL after Ctrl-C is not reset under the host
         if hasattr(self.hw.encoder, "wake"):
             self.hw.encoder.wake = None
         if self.midi is not None:

@@ -68,11 +68,21 @@ class PinButton:
 
 
 class Watchdog:
-    """machine.WDT, started only by the app (never in safe mode: it cannot be stopped)."""
+    """machine.WDT, started only by the app (never in safe mode: MicroPython cannot stop it).
+    `clear_enable`: where the chip's watchdog can still be stopped by hand, the (address,
+    bits) whose write does it (firmware/ports/rp2.py), for stop()."""
 
-    def __init__(self, timeout_ms=8000):
+    def __init__(self, timeout_ms=8000, clear_enable=None):
         self._wdt = machine.WDT(timeout=timeout_ms)
+        self._clear_enable = clear_enable
 
     def feed(self):
         self._wdt.feed()
+
+    def stop(self):
+        """A deliberate stop (Ctrl-C: a deploy, mpremote): the REPL after it must not be reset
+        8 s later, in the middle of the host's work. A chip without a way: nothing."""
+        if self._clear_enable is not None:
+            address, bits = self._clear_enable
+            machine.mem32[address] = bits
 
