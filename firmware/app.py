@@ -501,13 +501,18 @@ class App:
         """No more passes, not even one the knob asks for (the REPL after Ctrl-C must not
         hear the app, and a save must not run twice at once)."""
         self.stopped = True
-        dog = self.watchdog.dog
-        if dog is not None and hasattr(dog, "stop"):
-            dog.stop()                # the REPL after Ctrl-C is not reset under the host
         if hasattr(self.hw.encoder, "wake"):
             self.hw.encoder.wake = None
         if self.midi is not None:
             self.midi.wake_with(self.hw.port, None)
+
+    def stop_watchdog(self):
+        """A deliberate stop (Ctrl-C: a deploy, mpremote): the REPL after it is not reset under
+        the host, where the chip's watchdog can stop (never after a crash: the restart that
+        follows must come even if reporting it hangs)."""
+        dog = self.watchdog.dog
+        if dog is not None and hasattr(dog, "stop"):
+            dog.stop()
 
     def end(self):
         self.stop()

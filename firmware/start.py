@@ -85,6 +85,7 @@ def main():
     except KeyboardInterrupt:
         if app is not None:
             app.stop()             # the knob's interrupt asks for no more passes
+            app.stop_watchdog()
             _quietly(app.silence, True)     # no note left hanging on a synth
         _silence(hw)               # else the piezo sounds on at the REPL
         crashes.set_count(hw.records, 0)      # a deliberate stop (mpremote), not a crash
