@@ -21,13 +21,7 @@ from hardware.sim import SimButton, SimClock, SimEncoder
 from host_tools.device.files import build_flash
 from host_tools.sim.display_image import DisplayImage
 
-
-class Capture:
-    def __init__(self):
-        self.frames = []
-
-    def write(self, buf):
-        self.frames.append(bytes(buf))
+from firmware_harness import Capture
 
 
 class Panel:
