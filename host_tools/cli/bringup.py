@@ -50,6 +50,7 @@ def _paint(cells):
         pass
 
 def _knob(want, limit, rest):
+    print("listening")
     total = 0
     start = last = time.ticks_ms()
     while time.ticks_diff(time.ticks_ms(), start) < limit:
@@ -63,6 +64,7 @@ def _knob(want, limit, rest):
     print(json.dumps({"detents": total}))
 
 def _button(limit):
+    print("listening")
     start = time.ticks_ms()
     down = up = False
     while time.ticks_diff(time.ticks_ms(), start) < limit and not up:
@@ -276,9 +278,9 @@ def _on_port(port, output, yes, skip, ask, progress):
                                        lambda cells: link.run("_paint(%r)" % (cells,)))
                 link.run("_paint([])")
             if "knob" not in skip:
-                progress("Knob: turn it %d clicks clockwise now." % KNOB_DETENTS)
                 counted = _json(link.run("_knob(%d, %d, %d)" % (
-                    KNOB_DETENTS, KNOB_LIMIT_MS, REST_MS), timeout=600))
+                    KNOB_DETENTS, KNOB_LIMIT_MS, REST_MS), timeout=600, on_line=_prompt(
+                    progress, "Knob: turn it %d clicks clockwise now." % KNOB_DETENTS)))
                 report["detents"] = counted["detents"]
                 if counted["detents"] == 0:
                     progress("knob: no click counted: check A and B (%s) and C to GND"
@@ -290,8 +292,9 @@ def _on_port(port, output, yes, skip, ask, progress):
                         abs(counted["detents"]), ", the other way round: direction -1"
                         if learned and counted["detents"] < 0 else ""))
             if "button" not in skip:
-                progress("Button: press the knob once now.")
-                seen = _json(link.run("_button(%d)" % BUTTON_LIMIT_MS, timeout=600))
+                seen = _json(link.run("_button(%d)" % BUTTON_LIMIT_MS, timeout=600,
+                                      on_line=_prompt(progress, "Button: press the knob "
+                                                      "once now.")))
                 report["button"] = seen["down"] and seen["up"]
                 progress("button: %s" % ("pressed and released" if report["button"] else
                                          "not seen: check SW (%s) and its other leg to GND"
@@ -326,6 +329,12 @@ def _on_port(port, output, yes, skip, ask, progress):
         target.done()
     result.update(report)
     return result
+
+
+def _prompt(progress, line):
+    """Shows the step's prompt once the device says it is listening: a press made on the
+    prompt is never missed because the device had not started looking."""
+    return lambda said: said == "listening" and progress(line)
 
 
 def _json(text):

@@ -148,14 +148,17 @@ class DeviceLink:
                 pass
             self.transport = None
 
-    def run(self, code, timeout=10):
+    def run(self, code, timeout=10, on_line=None):
         """Run code on the device; its printed output as text. timeout: seconds the device
-        may stay silent (mpremote's exec allows 10)."""
+        may stay silent (mpremote's exec allows 10). on_line(text) is called with each line
+        as it arrives, while the code still runs."""
         try:
-            out, err = self.transport.exec_raw(code, timeout=timeout * self.slower)
+            lines = _Lines(on_line) if on_line else None
+            out, err = self.transport.exec_raw(code, timeout=timeout * self.slower,
+                                               data_consumer=lines)
             if err:
                 raise TransportExecError(out, err.decode("utf-8", "replace"))
-            return out.decode("utf-8", "replace")
+            return (lines.text() if lines else out).decode("utf-8", "replace")
         except TransportExecError as err:
             lines = err.error_output.strip().splitlines()
             raise UserError("%s: the device raised %s" % (self.port, lines[-1] if lines else "?"))
@@ -308,6 +311,27 @@ class DeviceLink:
     def leave_maintenance(self):
         """Remove the flag if no firmware was there to use it up (a fresh board)."""
         self.remove(MAINTENANCE_PATH)
+
+
+class _Lines:
+    """mpremote's data_consumer: keeps the output (mpremote then keeps none) and hands each
+    finished line on as it comes."""
+
+    def __init__(self, on_line):
+        self.on_line = on_line
+        self.out = bytearray()
+        self.start = 0
+
+    def __call__(self, data):
+        self.out += data
+        end = self.out.find(b"\n", self.start)
+        while end >= 0:
+            self.on_line(bytes(self.out[self.start:end]).decode("utf-8", "replace").strip())
+            self.start = end + 1
+            end = self.out.find(b"\n", self.start)
+
+    def text(self):
+        return bytes(self.out.rstrip(b"\x04"))
 
 
 def traceback_of(lines):
