@@ -10,6 +10,8 @@
                                 (core/meldset_compiler.py and what it imports), the page's source
                                 reader and checks (host_tools/web/py), and the simulator's
                                 script language, copied out of host_tools/sim/simulator.py
+                                (compiled .mpy as the flash's are; the example meld sets as
+                                they are)
   site.json                     where each file lies in those two, the board file, the
                                 wheel's colours (firmware/render.py), the display's glyphs
                                 (as the simulator reads them back), the device-side code of
@@ -38,7 +40,7 @@ from hardware.ring import sector_leds
 
 from host_tools import ROOT, shipped
 from host_tools.device import deploy
-from host_tools.device.files import board_path
+from host_tools.device.files import board_path, compiled_mpy
 from host_tools.errors import UserError
 from host_tools.sim.display_image import GLYPHS
 from host_tools.web import markdown
@@ -184,6 +186,15 @@ def device_code():
             "write_chunk": link.WRITE_CHUNK, "hashes": link._HASHES, "call": target.CALL}
 
 
+def host_module(source, rel, compiled):
+    """(name, bytes) of a module of the page's laptop side: compiled .mpy when the runtime
+    reads mpy-cross's version, as the flash's are, so that each page load does not compile
+    ~100 KB of source again (a phone waits for it); else the source."""
+    if compiled:
+        return rel[:-3] + ".mpy", compiled_mpy(source, rel)
+    return rel, _read(source)
+
+
 def _bundle(path, files):
     """Write (name, bytes) one after another; [[name, offset, size], ...]."""
     table = []
@@ -208,17 +219,21 @@ def build(out=OUT, progress=print):
     compiled = device_mpy == deploy.mpy_cross_version()
     board = board_file.load(board_path(BOARD))
     flash = deploy.payload(BOARD, compiled)
-    host = [(rel, _read(os.path.join(ROOT, rel))) for rel in HOST_CORE]
-    for name in sorted(os.listdir(PAGE_PY)):
-        if name.endswith(".py"):
-            host.append((name, _read(os.path.join(PAGE_PY, name))))
-    host.append(("script.py", script_language().encode()))
-    examples = sorted(n for n in os.listdir(MELDSETS) if n.endswith(".json"))
-    host += [("meldsets/" + n, _read(os.path.join(MELDSETS, n))) for n in examples]
-
     fresh = out + ".new"
     shutil.rmtree(fresh, ignore_errors=True)
     shutil.copytree(SITE, fresh)
+    sources = [(os.path.join(ROOT, rel), rel) for rel in HOST_CORE]
+    sources += [(os.path.join(PAGE_PY, name), name) for name in sorted(os.listdir(PAGE_PY))
+                if name.endswith(".py")]
+    script = os.path.join(fresh, "script.py")          # generated: compiled from here
+    with open(script, "w", encoding="utf-8") as f:
+        f.write(script_language())
+    sources.append((script, "script.py"))
+    host = [host_module(source, rel, compiled) for source, rel in sources]
+    os.remove(script)
+    examples = sorted(n for n in os.listdir(MELDSETS) if n.endswith(".json"))
+    host += [("meldsets/" + n, _read(os.path.join(MELDSETS, n))) for n in examples]
+
     os.makedirs(os.path.join(fresh, "runtime"))
     for name in RUNTIME_FILES:
         shutil.copyfile(os.path.join(folder, name), os.path.join(fresh, "runtime", name))

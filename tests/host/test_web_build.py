@@ -73,8 +73,11 @@ def test_the_flash_is_what_a_deploy_sends(site):
     # Laptop-only code never reaches the board's flash; the page's laptop side has it.
     host = _unbundle(out, "host.bin", manifest["host"])
     assert "core/meldset_compiler.py" not in flash and "core/meldset_compiler.mpy" not in flash
-    assert {"core/meldset_compiler.py", "core/parse.py", "sourcefile.py", "studio.py",
-            "script.py"} <= set(host)
+    # Compiled as the flash is: a page load compiles no Python.
+    assert {"core/meldset_compiler.mpy", "core/parse.mpy", "sourcefile.mpy", "studio.mpy",
+            "script.mpy"} <= set(host)
+    assert not [name for name in host if name.endswith(".py")]
+    assert all(data[:2] == b"M\x06" for name, data in host.items() if name.endswith(".mpy"))
 
 
 def test_the_device_code_is_the_command_lines(site):
