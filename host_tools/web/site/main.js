@@ -365,13 +365,15 @@ async function main() {
     "power-up" : "reset"} --`));
   board.addEventListener("stopped", (event) => status("the firmware stopped: " + event.detail));
 
-  // Without a script the board starts first (its first frame is not kept waiting); the
-  // laptop's side comes up after it.
+  // The board and the laptop's side start at once, each in a worker of its own: neither waits
+  // for the other's runtime (a scripted board boots later, when its script is compiled).
+  const hostStarting = Host.start(site, hostBundle);
+  hostStarting.catch(() => {});          // its failure is the await's below, not unhandled
   if (script === null) {
     await board.boot("power");
     status("the wheel is running: turn the knob or press push");
   }
-  const host = await Host.start(site, hostBundle);
+  const host = await hostStarting;
   api.host = host;
   const gestures = {};
   for (const name of ["click", "double", "long"]) {
