@@ -351,8 +351,10 @@ class App:
             self.error_until = None
             self.dirty = True
             self.console.due = True
-        if isinstance(self.active, render.BlinkingCursor) and self.active.blink_due(now):
-            self.dirty = True             # a blinking cursor's next phase (firmware/render.py)
+        if hasattr(self.active, "blink_due") and self.active.blink_due(now):
+            # a blinking cursor's next phase (a table mode's: firmware/modes/table_paint.py,
+            # which the app does not import: a board that never starts one keeps its code off)
+            self.dirty = True
         if self.dirty and ticks_since(now, self.rendered_at) >= self.frame_ms:
             self._render()
             self.rendered_at = now

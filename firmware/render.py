@@ -2,9 +2,11 @@
 
 Levels are chosen to stay readable at the lowest brightness: the ring driver gamma-corrects
 and never rounds a lit channel to off, and the root differs from the other notes in level as
-well as in hue (full and mixed with white, over the other notes a step under full)."""
+well as in hue (full and mixed with white, over the other notes a step under full).
 
-from hardware.clock import ticks_diff
+Here is what the first frame and the menu need; the table modes' colours, cursor and sector
+helpers are in firmware/modes/table_paint.py, which only they import: a board that never
+starts one keeps that code off its heap."""
 
 # Colour by meld kind: intervals, chords, scales.
 KIND_COLOURS = bytes((0, 150, 255,   255, 110, 0,   40, 255, 60))
@@ -37,7 +39,9 @@ SAFE_MODE = bytes((255, 140, 0))     # amber, on the 4 quarter sectors
 ERROR = bytes((255, 0, 0))           # red, every other sector
 
 
-def _put(frame, sector, palette, at, level, white):
+def put(frame, sector, palette, at, level, white):
+    """Sector `sector` in palette[at:at + 3] (no slice: nothing allocated) at `level`, with
+    `white` of 255 mixed in."""
     for c in range(3):
         value = palette[at + c] * level // 255
         frame[3 * sector + c] = value + (255 - value) * white // 255
@@ -56,11 +60,11 @@ def paint_meld(frame, required, optional, root, kind, colours):
         at = 3 * sector if by_note else 3 * kind
         if required & degree_bit:
             if sector == root:
-                _put(frame, sector, palette, at, 255, ROOT_WHITE)
+                put(frame, sector, palette, at, 255, ROOT_WHITE)
             else:
-                _put(frame, sector, palette, at, NOTE_LEVEL, 0)
+                put(frame, sector, palette, at, NOTE_LEVEL, 0)
         elif optional & degree_bit:
-            _put(frame, sector, palette, at, OPTIONAL_LEVEL, 0)
+            put(frame, sector, palette, at, OPTIONAL_LEVEL, 0)
         else:
             for c in range(3):
                 frame[3 * sector + c] = 0
@@ -74,15 +78,6 @@ def paint_pattern(frame, colour, every):
             frame[3 * sector + c] = colour[c] if on else 0
 
 
-# The table modes' colours.
-CARD = bytes((255, 255, 255))        # a NOTE card entered or on the Wheel
-CURSOR = bytes((0, 90, 255))         # where a click acts, on a dark sector
-PLACED = bytes((40, 255, 60))        # a sector already holding its card
-MISSING = bytes((255, 110, 0))       # a sector still waiting for its card
-GOING = bytes((255, 0, 0))           # a card a root change sends back to the hand
-CURSOR_WHITE = 170                   # white mixed into a lit sector under the cursor
-
-
 # The colour-order test: red on C, green on C#, blue on D (clockwise from the top).
 COLOUR_TEST = (bytes((255, 0, 0)), bytes((0, 255, 0)), bytes((0, 0, 255)))
 COLOUR_TEST_TEXT = ("colour test: C red, C# green, D blue (clockwise from the top). Other "
@@ -93,53 +88,9 @@ COLOUR_TEST_TEXT = ("colour test: C red, C# green, D blue (clockwise from the to
 def paint_colour_test(frame):
     clear(frame)
     for sector in range(3):
-        _put(frame, sector, COLOUR_TEST[sector], 0, 255, 0)
+        put(frame, sector, COLOUR_TEST[sector], 0, 255, 0)
 
 
 def clear(frame):
     for i in range(36):
         frame[i] = 0
-
-
-def paint_sector(frame, sector, colour, level=255, white=0):
-    _put(frame, sector, colour, 0, level, white)
-
-
-def paint_kind(frame, sector, kind, level=255, white=0):
-    """A sector in a meld kind's colour (KIND_COLOURS, no slice: nothing allocated)."""
-    _put(frame, sector, KIND_COLOURS, 3 * kind, level, white)
-
-
-BLINK_MS = 400            # the cursor's half period: on 400 ms, off 400 ms
-
-
-class BlinkingCursor:
-    """A mixin for a mode whose cursor blinks (where it is not the root), so that it differs
-    from the root by a blink, not by a hue. The phase runs from the mode's last input (call
-    blink_restart(now) on each): a turn shows the cursor at once. The app asks blink_due(now)
-    every pass and paints the next phase; in the simulator's virtual time the frames record
-    it. Nothing here allocates (small ints)."""
-
-    blink_from = 0
-    blink_on = True
-
-    def blink_restart(self, now):
-        self.blink_from = now
-
-    def blink_phase(self, now):
-        """True while the cursor shows."""
-        return (ticks_diff(now, self.blink_from) // BLINK_MS) & 1 == 0
-
-    def blink_due(self, now):
-        return self.blink_phase(now) != self.blink_on
-
-
-def paint_cursor(frame, sector):
-    """Mark the cursor: blue on a dark sector, whitened on a lit one (its colour still shows)."""
-    at = 3 * sector
-    if frame[at] or frame[at + 1] or frame[at + 2]:
-        for c in range(3):
-            value = frame[at + c]
-            frame[at + c] = value + (255 - value) * CURSOR_WHITE // 255
-    else:
-        _put(frame, sector, CURSOR, 0, 255, 0)

@@ -16,7 +16,8 @@ from core.notes import LETTERS, NATURAL_PC, format_note, pc_names
 from firmware import modes
 from firmware.modes.kept import KeepsTable
 from firmware.modes.names import plain_names
-from firmware.render import CARD, NOTE_LEVEL, OPTIONAL_LEVEL, PLACED, clear, paint_sector
+from firmware.modes.table_paint import CARD, PLACED, paint_sector
+from firmware.render import NOTE_LEVEL, OPTIONAL_LEVEL, clear
 
 INTERVAL_NAMES = ("Seconds", "Thirds", "Fourths", "Fifths", "Sixths", "Sevenths")
 

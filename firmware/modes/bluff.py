@@ -23,8 +23,8 @@ from core.spelling import spell
 from firmware import modes
 from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_notes, plain_names, short_title
-from firmware.render import (DIM_LEVEL, NOTE_LEVEL, OPTIONAL_LEVEL, BlinkingCursor, clear,
-                             paint_cursor, paint_meld)
+from firmware.modes.table_paint import BlinkingCursor, paint_cursor
+from firmware.render import DIM_LEVEL, NOTE_LEVEL, OPTIONAL_LEVEL, clear, paint_meld
 
 SCALE = 2                 # the meld kind
 STEPS = ("scale", "root", "play")

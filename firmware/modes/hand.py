@@ -26,8 +26,9 @@ from core.notes import format_note, pc_label
 from firmware import modes
 from firmware.modes.kept import KeepsTable
 from firmware.modes.names import root_note
-from firmware.render import (CARD, CURSOR, DIM_LEVEL, BlinkingCursor, clear, paint_cursor,
-                             paint_kind, paint_sector)
+from firmware.modes.table_paint import (CARD, CURSOR, BlinkingCursor, paint_cursor, paint_kind,
+                                        paint_sector)
+from firmware.render import DIM_LEVEL, clear
 
 MAX_CARDS = 24            # more than any deal (14) plus the draws of a long turn
 ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white

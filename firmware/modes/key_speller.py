@@ -16,7 +16,8 @@ from core.spelling import spell
 from firmware import modes
 from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_notes, plain_names
-from firmware.render import BlinkingCursor, clear, paint_cursor, paint_meld
+from firmware.modes.table_paint import BlinkingCursor, paint_cursor
+from firmware.render import clear, paint_meld
 
 SCALE = 2                 # the meld kind
 

@@ -15,7 +15,8 @@ from core.notes import format_note, pc_label
 from firmware import modes
 from firmware.modes.names import meld_title, root_note
 from firmware.modes.readings import names_in, one_more
-from firmware.render import CARD, paint_meld, paint_sector
+from firmware.modes.table_paint import CARD, paint_sector
+from firmware.render import paint_meld
 
 
 

@@ -27,8 +27,8 @@ from firmware import modes
 from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_title, root_note
 from firmware.modes.readings import names_in, one_more
-from firmware.render import (CARD, CURSOR, DIM_LEVEL, BlinkingCursor, clear, paint_cursor,
-                             paint_meld, paint_sector)
+from firmware.modes.table_paint import CARD, CURSOR, BlinkingCursor, paint_cursor, paint_sector
+from firmware.render import DIM_LEVEL, clear, paint_meld
 
 MAX_CARDS = 12            # the largest meld, the chromatic scale, has 12 positions
 ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white

@@ -11,7 +11,8 @@ the console names the next dealer by the game's rule."""
 from core.scorepad import GAMES, MAX_PLAYERS, MIN_PLAYERS, TITLES, ScorePad
 
 from firmware import modes, scorebook
-from firmware.render import DIM_LEVEL, clear, paint_kind
+from firmware.modes.table_paint import paint_kind
+from firmware.render import DIM_LEVEL, clear
 
 ACTIONS = ("next player", "undo", "end of round")
 SEAT_LEVEL = DIM_LEVEL    # a seat not playing: dim, clearly on

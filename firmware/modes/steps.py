@@ -10,7 +10,8 @@ from core.notes import pc_label
 
 from firmware import modes
 from firmware.modes.kept import KeepsTable
-from firmware.render import CARD, DIM_LEVEL, MISSING, PLACED, clear, paint_sector
+from firmware.modes.table_paint import CARD, MISSING, PLACED, paint_sector
+from firmware.render import DIM_LEVEL, clear
 
 
 HALF_LEVEL = 200          # between the top card's full and the whole step's dim

@@ -439,7 +439,7 @@ def test_a_mode_that_lights_notes_paints_them_white_until_it_settles():
 TRIVIAL = '''"""Trivial: one sector lit where the knob points."""
 from core.games.chord_poker_table import CHORD_POINTS
 from firmware import modes
-from firmware.render import paint_sector
+from firmware.modes.table_paint import paint_sector
 
 class Mode(modes.Mode):
     def __init__(self, ctx):
