@@ -37,33 +37,3 @@ def semitones(code):
 
 def to_text(code):
     return _ALTER_TEXT[alter(code)] + str(number(code))
-
-
-_TEXT_ALTER = {"bb": -2, "b": -1, "": 0, "#": 1, "##": 2}
-_code_table = None
-
-
-def code_table():
-    """128 bytes, one a degree code without its optional bit: 0 where no vocabulary degree has
-    that code, else 1 + its semitones above the root within the octave. Made once from the 23
-    vocabulary degrees: a set's check at power-up reads it instead of spelling every byte."""
-    global _code_table
-    if _code_table is None:
-        table = bytearray(128)
-        for text in VOCABULARY:
-            digits = 0
-            while text[digits] in "b#":
-                digits += 1
-            code = encode(int(text[digits:]), _TEXT_ALTER[text[:digits]])
-            table[code] = 1 + semitones(code) % 12
-        _code_table = table
-    return _code_table
-
-
-def is_valid_code(code):
-    """True when a byte read from a compiled meld set names a vocabulary degree."""
-    num = code & 0x0F
-    alt_bits = (code >> 4) & 0x07
-    if num < 1 or num > 13 or alt_bits > 4:
-        return False
-    return to_text(code & 0x7F) in VOCABULARY

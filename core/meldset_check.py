@@ -8,7 +8,7 @@ from array import array
 from core.meldset import (FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_MELDS, MAX_POSITIONS,
                           MeldSetError, crc32)
 
-# core/degrees.py's code_table() written out (tests/core/test_meldset.py holds the two equal):
+# core/parse.py's code_table() written out (tests/core/test_meldset.py holds the two equal):
 # a degree code without its optional bit -> 0 where no vocabulary degree has it, else 1 + its
 # semitones above the root in the octave. Written out, a boot's set check does not import
 # core.degrees, which the first frame does not need (about 10 ms of the QT Py's power-up).
