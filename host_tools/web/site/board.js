@@ -80,15 +80,30 @@ function unbase64(text) {
   return out;
 }
 
+const HEAPSIZE = 1024 * 1024;
+
+function newWorker() {
+  return new Worker(new URL("board_worker.js", import.meta.url), { type: "module" });
+}
+
+// A board's worker that loads MicroPython now, before the page has its flash (the runtime's
+// download and compile need neither): WebBoard's first boot takes it (options.loaded).
+export function loadedWorker(heapsize = HEAPSIZE) {
+  const worker = newWorker();
+  worker.postMessage({ t: "load", heapsize });
+  return { worker, heapsize };
+}
+
 export class WebBoard extends EventTarget {
-  // site: site.json; flash: the bytes of flash.bin; options: {persist, heapsize}
+  // site: site.json; flash: the bytes of flash.bin; options: {persist, heapsize, loaded}
   constructor(site, flash, options = {}) {
     super();
     this.site = site;
     this.board = site.board;
     this.flashBin = flash;
     this.persist = options.persist !== false;
-    this.heapsize = options.heapsize || 1024 * 1024;
+    this.heapsize = options.heapsize || HEAPSIZE;
+    this.loaded = options.loaded || null;
     this.state = this.persist ? this.loadState() : new Map();   // files the firmware wrote
     this.worker = null;
     this.frames = null;
@@ -145,7 +160,11 @@ export class WebBoard extends EventTarget {
     this.frames = new Frames(this.board, this.site.glyphs, this.persist ? 500 : Infinity);
     this.firstFrameAt = null;
     this.bootedAt = performance.now();
-    const worker = new Worker(new URL("board_worker.js", import.meta.url), { type: "module" });
+    const loaded = this.loaded;            // the first boot's, loading since the page began
+    this.loaded = null;
+    const reuse = loaded && loaded.heapsize === this.heapsize;
+    if (loaded && !reuse) loaded.worker.terminate();
+    const worker = reuse ? loaded.worker : newWorker();
     this.worker = worker;
     this.running = true;
     worker.onmessage = (event) => this.received(worker, event.data);

@@ -37,6 +37,7 @@ exec(open('main.py').read())
 `;
 
 let mp = null;
+let runtime = null;                      // loadMicroPython's promise, from "load" or the boot
 let manifest = new Set();
 let queue = [];
 let events = [];
@@ -103,6 +104,18 @@ function stateChanged() {
   }
 }
 
+function say(line) {
+  post({ t: "console", line });
+}
+
+function load(heapsize) {
+  runtime = loadMicroPython({
+    url: new URL("runtime/micropython.wasm", import.meta.url).href,
+    heapsize, stdout: say, stderr: say, linebuffer: true,
+  });
+  return runtime;
+}
+
 async function boot(message) {
   const { flash, table, state, resetCause, commands, heapsize, code } = message;
   queue = commands.slice();
@@ -125,11 +138,7 @@ async function boot(message) {
     reset: () => post({ t: "reset", cause: "reset" }),
     crashed: () => post({ t: "crashed" }),
   };
-  const say = (line) => post({ t: "console", line });
-  mp = await loadMicroPython({
-    url: new URL("runtime/micropython.wasm", import.meta.url).href,
-    heapsize, stdout: say, stderr: say, linebuffer: true,
-  });
+  mp = await (runtime || load(heapsize));
   mp.registerJsModule("webpins", pins);
   mp.FS.mkdir(FLASH);
   for (const [path, offset, size] of table) {
@@ -157,7 +166,9 @@ async function boot(message) {
 
 onmessage = (event) => {
   const message = event.data;
-  if (message.t === "boot") {
+  if (message.t === "load") {            // the page's first board: loaded while it fetches
+    load(message.heapsize).catch(() => {});        // (the boot reports a failure)
+  } else if (message.t === "boot") {
     boot(message).catch((err) => postMessage({ t: "failed", why: String(err.message || err) }));
   } else if (message.t === "send") {
     queue.push(...message.commands);

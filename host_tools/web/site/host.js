@@ -1,20 +1,28 @@
 // The laptop's side, as the page sees it: requests to host_worker.js, answered in order.
 
 export class Host {
-  static async start(site, bundle) {
-    const host = new Host();
-    host.worker = new Worker(new URL("host_worker.js", import.meta.url), { type: "module" });
-    host.asked = 0;
-    host.waiting = new Map();
-    host.worker.onmessage = (event) => {
+  // The worker (and its MicroPython: host_worker.js loads it at once) before the bundle.
+  constructor() {
+    this.worker = new Worker(new URL("host_worker.js", import.meta.url), { type: "module" });
+    this.asked = 0;
+    this.waiting = new Map();
+    this.worker.onmessage = (event) => {
       const { id, value, error } = event.data;
-      const [resolve, reject] = host.waiting.get(id);
-      host.waiting.delete(id);
+      const [resolve, reject] = this.waiting.get(id);
+      this.waiting.delete(id);
       if (error !== undefined) reject(new Error(error));
       else resolve(value);
     };
-    await host.ask({ t: "start", table: site.host, bundle });
-    return host;
+  }
+
+  // The laptop's side with the modules of host.bin laid out and imported.
+  async start(site, bundle) {
+    await this.ask({ t: "start", table: site.host, bundle });
+    return this;
+  }
+
+  static start(site, bundle) {
+    return new Host().start(site, bundle);
   }
 
   ask(message) {

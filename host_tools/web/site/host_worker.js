@@ -9,6 +9,16 @@ import { loadMicroPython } from "./runtime/micropython.mjs";
 
 let mp = null;
 let studio = null;
+const printed = [];
+// MicroPython loads as soon as the page makes this worker, while the page still fetches the
+// bundle that "start" brings.
+const runtime = loadMicroPython({
+  url: new URL("runtime/micropython.wasm", import.meta.url).href,
+  heapsize: 4 * 1024 * 1024,
+  stdout: (line) => printed.push(line),
+  stderr: (line) => printed.push(line),
+});
+runtime.catch(() => {});                 // reported by "start"
 
 function mkdirs(path) {
   let at = "";
@@ -19,13 +29,7 @@ function mkdirs(path) {
 }
 
 async function start({ table, bundle }) {
-  const printed = [];
-  mp = await loadMicroPython({
-    url: new URL("runtime/micropython.wasm", import.meta.url).href,
-    heapsize: 4 * 1024 * 1024,
-    stdout: (line) => printed.push(line),
-    stderr: (line) => printed.push(line),
-  });
+  mp = await runtime;
   for (const [path, offset, size] of table) {
     mkdirs("/host/" + path);
     mp.FS.writeFile("/host/" + path, bundle.subarray(offset, offset + size));

@@ -3,7 +3,7 @@
 // text for a screen reader, the console; ?script= plays the simulator's step language in the
 // simulator's virtual time and marks <body data-script-done> when it has run; the studio.
 
-import { WebBoard } from "./board.js";
+import { WebBoard, loadedWorker } from "./board.js";
 import { Host } from "./host.js";
 import { Sound } from "./sound.js";
 import { Studio } from "./studio.js";
@@ -318,9 +318,12 @@ function startSettings(params, board) {
 async function main() {
   const params = new URLSearchParams(location.search);
   const script = params.get("script");
+  // Both MicroPythons load (download, compile) while the page fetches what they will run.
+  const loaded = loadedWorker();
+  const laptop = new Host();
   const [site, flash, hostBundle] = await Promise.all([
     fetch("site.json").then((r) => r.json()), fetchBytes("flash.bin"), fetchBytes("host.bin")]);
-  const board = new WebBoard(site, flash, { persist: script === null });
+  const board = new WebBoard(site, flash, { persist: script === null, loaded });
   const wheel = new Wheel(site);
   const oled = new Oled();
   const sound = new Sound();
@@ -367,7 +370,7 @@ async function main() {
 
   // The board and the laptop's side start at once, each in a worker of its own: neither waits
   // for the other's runtime (a scripted board boots later, when its script is compiled).
-  const hostStarting = Host.start(site, hostBundle);
+  const hostStarting = laptop.start(site, hostBundle);
   hostStarting.catch(() => {});          // its failure is the await's below, not unhandled
   if (script === null) {
     await board.boot("power");
