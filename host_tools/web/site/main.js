@@ -450,6 +450,8 @@ function help(site) {
 }
 
 // Offline after one visit, and installable: the service worker (sw.js, written by the build).
+// Registered once the page is ready (or has failed): its install fetches every file of the site again (about
+// 1.1 MB), which a first visit's own load should not wait behind.
 function offline() {
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("sw.js").then(() => navigator.serviceWorker.ready).then(() => {
@@ -461,9 +463,8 @@ function offline() {
 $("details").open = !matchMedia("(pointer: coarse)").matches;
 
 fetch("site.json").then((r) => r.json()).then(help, () => help(null));
-offline();
 
 main().catch((err) => {
   status("the page failed: " + (err.message || err));
   console.error(err);
-});
+}).finally(offline);
