@@ -8,9 +8,9 @@ from array import array
 from core.meldset import (FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_MELDS, MAX_POSITIONS,
                           MeldSetError, crc32)
 
-# core/parse.py's code_table() written out (tests/core/test_meldset.py holds the two equal):
-# a degree code without its optional bit -> 0 where no vocabulary degree has it, else 1 + its
-# semitones above the root in the octave. Written out, a boot's set check does not import
+# A degree code without its optional bit -> 0 where no vocabulary degree (core/degrees.py) has
+# it, else 1 + its semitones above the root in the octave (tests/core/test_meldset.py derives
+# it from the vocabulary). Written out, a boot's set check does not import
 # core.degrees, which the first frame does not need (about 10 ms of the QT Py's power-up).
 CODES = (b"\x00\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x00\x00\x00\x00\x00\x00"
          b"\x00\x00\x02\x04\x00\x07\x09\x0b\x00\x02\x00\x00\x00\x00\x00\x00"

@@ -102,34 +102,6 @@ def parse_degree(text):
     return code
 
 
-# A compiled set's degree bytes, derived from the vocabulary. The device checks a set with
-# core/meldset_check.py's CODES, this table written out (tests/core/test_meldset.py holds the
-# two equal): here, off the device, these cost a small board no heap.
-_TEXT_ALTER = {"bb": -2, "b": -1, "": 0, "#": 1, "##": 2}
-
-
-def code_table():
-    """128 bytes, one a degree code without its optional bit: 0 where no vocabulary degree has
-    that code, else 1 + its semitones above the root within the octave."""
-    table = bytearray(128)
-    for text in degrees.VOCABULARY:
-        digits = 0
-        while text[digits] in "b#":
-            digits += 1
-        code = degrees.encode(int(text[digits:]), _TEXT_ALTER[text[:digits]])
-        table[code] = 1 + degrees.semitones(code) % 12
-    return table
-
-
-def is_valid_code(code):
-    """True when a byte read from a compiled meld set names a vocabulary degree."""
-    num = code & 0x0F
-    alt_bits = (code >> 4) & 0x07
-    if num < 1 or num > 13 or alt_bits > 4:
-        return False
-    return degrees.to_text(code & 0x7F) in degrees.VOCABULARY
-
-
 # Chord symbols: the suffix after the root -> the default set's meld id (docs/music.md,
 # "Chord symbols"). Case matters for a lone M (major) and m (minor): CM7 is Cmaj7, Cm7 is
 # Cmin7. Parentheses are dropped before the look-up, so Cm(maj7) is CmMaj7 and C7(b9) is C7b9.

@@ -1,7 +1,7 @@
 from expect import raises
 
 from core import degrees
-from core.parse import DegreeError, code_table, is_valid_code, parse_degree
+from core.parse import DegreeError, parse_degree
 
 # docs/music.md's table, semitones above the root.
 TABLE = {"1": 0, "b2": 1, "2": 2, "b3": 3, "3": 4, "4": 5, "#4": 6, "b5": 6, "5": 7, "#5": 8,
@@ -35,24 +35,3 @@ def test_not_degrees():
         err = raises(DegreeError, parse_degree, bad)
         assert str(err) == "%r is not a degree" % bad, str(err)
     raises(DegreeError, parse_degree, 3)
-
-
-def test_code_validity_for_compiled_bytes():
-    for text in TABLE:
-        assert is_valid_code(parse_degree(text))
-        assert is_valid_code(parse_degree(text) | degrees.OPTIONAL)
-    assert not is_valid_code(0)
-    assert not is_valid_code(degrees.encode(4, -1))   # b4
-    assert not is_valid_code(0x7F)
-
-
-def test_the_code_table_agrees_with_the_degrees_spelled_out():
-    # core.meldset checks a set's bytes with the table: it must say what is_valid_code and
-    # semitones say, for every byte a file may hold.
-    table = code_table()
-    for code in range(256):
-        low = code & 0x7F
-        if is_valid_code(code):
-            assert table[low] == 1 + degrees.semitones(code) % 12, code
-        else:
-            assert table[low] == 0, code
