@@ -1,6 +1,6 @@
 """One file to drag onto a Pico: the stock MicroPython UF2 with the firmware already on its
 drive. No compiler: the UF2's own blocks, then a littlefs image of what `chromawheel deploy`
-would copy (the modules compiled to .mpy, the OLED's library, boot.py, main.py, the board file,
+would copy (the modules compiled to .mpy, boot.py, main.py, the board file,
 the default meld set), laid out as MicroPython's rp2 port lays out its drive, as more UF2
 blocks.
 

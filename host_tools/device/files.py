@@ -193,15 +193,13 @@ CIRCUITPYTHON_DISPLAY_LIBS = ("adafruit_ssd1306.py", "adafruit_framebuf.py",
 
 def library_files(board):
     """(source path, path on the device) of the outside libraries the board needs, in lib/
-    (host_tools/device/libs.py pins them): micropython-lib's ssd1306 for a MicroPython board
-    with a display; Adafruit's SSD1306 driver for a CircuitPython board with a display. The
-    simulator needs none."""
+    (host_tools/device/libs.py pins them): Adafruit's SSD1306 driver for a CircuitPython board
+    with a display. A MicroPython board needs none (hardware/mp_parts.py drives its SSD1306
+    itself), nor does the simulator."""
     from hardware import board as board_file
     from host_tools.device import libs
     config = board_file.load(board_path(board))
     platform = config["platform"]
-    if platform in ("rp2", "esp32") and config["display"]:
-        return [(source, "lib/" + rel) for source, rel in libs.files("micropython")]
     if platform == "circuitpython" and config["display"]:
         return [(source, "lib/" + rel) for source, rel in libs.files("circuitpython")
                 if rel.startswith(CIRCUITPYTHON_DISPLAY_LIBS)]

@@ -1,5 +1,5 @@
-"""The optional OLED: the firmware's text through the real drivers (micropython-lib's ssd1306
-on the MicroPython unix port, Adafruit's adafruit_ssd1306 on CPython) into a model of the chip
+"""The optional OLED: the firmware's text through the real drivers (hardware/mp_parts.py's on
+the MicroPython unix port, Adafruit's adafruit_ssd1306 on CPython) into a model of the chip
 at the I2C boundary, read back pixel by pixel; the simulator's display and tones."""
 
 import json
@@ -51,7 +51,6 @@ def test_layout_is_read_back_from_the_pixels():
 
 MP_SCRIPT = """
 import sys, json
-sys.path.insert(0, %(libs)r)
 sys.path.insert(0, %(root)r)
 sys.path.insert(0, %(tests)r)
 from ssd1306_model import MicroPythonPin, Ssd1306Chip, micropython_i2c
@@ -64,7 +63,6 @@ machine.Pin = MicroPythonPin
 machine.I2C = micropython_i2c(chip)
 sys.modules["machine"] = machine
 
-import ssd1306
 from hardware.mp_parts import Ssd1306Panel
 from hardware.oled import TextDisplay
 from firmware.screen import layout
@@ -75,13 +73,13 @@ display.show(layout(%(line)r))
 first = chip.data_bytes
 display.show(layout(%(line2)r))
 print(json.dumps({"ram": list(chip.ram), "on": chip.on, "rotated": chip.rotated_180(),
-                  "setup": panel._oled.i2c.setup, "first": first,
+                  "setup": panel.i2c.setup, "first": first,
                   "second": chip.data_bytes - first}))
 """
 
 
 def run_micropython(config, line, line2):
-    script = MP_SCRIPT % {"libs": libs.lib_dir("micropython"), "root": ROOT,
+    script = MP_SCRIPT % {"root": ROOT,
                           "tests": os.path.join(ROOT, "host_tools", "emulator"),
                           "config": json.dumps(config), "line": line, "line2": line2}
     proc = subprocess.run([micropython_path(), "-c", script], capture_output=True, text=True,
@@ -90,9 +88,9 @@ def run_micropython(config, line, line2):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def test_micropython_lib_ssd1306_on_the_unix_port():
+def test_the_ssd1306_panel_on_the_unix_port():
     result = run_micropython(CONFIG, LINE, "C diminished seventh (dim7): C Eb Gb A")
-    # The driver's own init cleared the panel (1024 bytes) and turned it on; our first show
+    # The panel's set-up cleared it (1024 bytes) and turned it on; our first show
     # sent pages 0-2 only; the second changed one row: one page, 128 bytes.
     assert result["on"] and not result["rotated"]
     assert result["setup"] == [0, 5, 4, 400000]

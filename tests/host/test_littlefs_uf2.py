@@ -41,7 +41,7 @@ def test_the_uf2_is_the_stock_firmware_and_a_drive_where_the_rp2_port_keeps_it(u
     for path, data in deploy.payload("pico", compiled=True):
         with fs.open(path, "rb") as f:
             assert f.read() == data, path
-    assert {"boot.py", "main.py", "board.json", "lib"} <= set(fs.listdir("/"))
+    assert {"boot.py", "main.py", "board.json", "melds"} <= set(fs.listdir("/"))
 
 
 def test_a_board_of_another_platform_is_refused(capsys, tmp_path):
