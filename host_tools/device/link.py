@@ -130,6 +130,11 @@ class DeviceLink:
                 # A failed attempt prints what it read; this is retried, so keep it quiet.
                 with contextlib.redirect_stdout(io.StringIO()):
                     self.transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=4)
+                # In the session, a read waits longer on an emulated board: mpremote's
+                # raw-paste handshake reads its two-byte answer once, and an emulator slowed by
+                # a busy machine answered after the 2 s (CI: "could not exec command
+                # (response: b'R\x01')": the answer arrived where "OK" was expected).
+                self.transport.serial.timeout = 2 * self.slower
                 return
             except (TransportError, OSError) as err:
                 self.close()
