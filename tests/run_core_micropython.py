@@ -1,6 +1,7 @@
 """Run the core cases (tests/core/test_*.py) under MicroPython:
-micropython -X heapsize=8M tests/run_core_micropython.py (make test-core-mpy; the unix port's
-2 MB default heap fragments over all the cases: tests/host/test_core_on_micropython.py)
+micropython -X heapsize=8M tests/run_core_micropython.py [test_x ...] (make test-core-mpy; the
+unix port's 2 MB default heap fragments over all the cases: tests/host/test_core_on_micropython.py
+runs one file a process). Names given: those case files alone.
 
 Prints one line per failure and the closing 'N passed, N failed' line; exits 1 on any failure.
 """
@@ -18,8 +19,10 @@ def main():
     passed = 0
     failed = 0
     # Sources here; compiled .mpy files where a board's RAM is short (tests/host/test_rp2_port.py).
+    wanted = getattr(sys, "argv", [])[1:]
     names = sorted(n for n in os.listdir(HERE + "/core")
-                   if n.startswith("test_") and (n.endswith(".py") or n.endswith(".mpy")))
+                   if n.startswith("test_") and (n.endswith(".py") or n.endswith(".mpy"))
+                   and (not wanted or n.rsplit(".", 1)[0] in wanted))
     for filename in names:
         gc.collect()
         module = __import__(filename.rsplit(".", 1)[0])
