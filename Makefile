@@ -18,7 +18,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 sim: $(STAMP)
 	$(BIN)/chromawheel sim
 
-# Outside libraries for the devices (micropython-lib's ssd1306, Adafruit's bundle modules),
+# Outside libraries for the devices (Adafruit's bundle modules, for CircuitPython boards),
 # pinned by checksum in host_tools/device/libs.py and fetched from PyPI once.
 DEVICE_LIBS := build/device-libs/.fetched
 # The emulated RP2040 too when Node.js is there (`chromawheel emulate`, make bench); make test

@@ -168,13 +168,13 @@ def smallest_heap(exe, flash):
 
 
 def bench_display():
-    """The OLED path with micropython-lib's real driver on the unix port (chip modelled)."""
-    from host_tools.device import libs
+    """The OLED path with the MicroPython boards' driver (hardware/mp_parts.py) on the unix
+    port (chip modelled)."""
     exe = micropython()
     if exe is None:
         return None
     prelude = "import sys\n" + "".join("sys.path.insert(0, %r)\n" % p for p in (
-        libs.lib_dir("micropython"), ROOT, os.path.join(ROOT, "host_tools", "emulator")))
+        ROOT, os.path.join(ROOT, "host_tools", "emulator")))
     with open(os.path.join(HERE, "display_mpy.py")) as f:
         code = prelude + f.read()
     # A heap of its own: the chip model keeps every command it was sent, more than the unix
@@ -442,7 +442,8 @@ def main():
             kb is not None and kb <= 48)
         display = bench_display()
         if display is not None:
-            print("OLED (micropython-lib ssd1306 on the unix port, the chip modelled at I2C)")
+            print("OLED (hardware/mp_parts.py's SSD1306 panel on the unix port, the chip modelled "
+                  "at I2C)")
             row("  lay out and draw a changed line", "%.0f us" % display["us_per_change"])
             row("  bytes sent per change (only changed pages)",
                 "%.0f in %.0f transfers" % (display["data_bytes_per_change"],

@@ -1,5 +1,5 @@
-"""Run by `make bench` under the MicroPython unix port (the project root and the pinned
-micropython-lib ssd1306 on sys.path, see bench.py): the OLED path with the real driver and a
+"""Run by `make bench` under the MicroPython unix port (the project root on sys.path, see
+__main__.py): the OLED path with the MicroPython boards' driver (hardware/mp_parts.py) and a
 model of the chip at the I2C boundary. Per display change: the time to lay the line out and
 draw it, the bytes and transfers on the bus. Prints one JSON line."""
 

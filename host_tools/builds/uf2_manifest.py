@@ -1,5 +1,5 @@
 # MicroPython build manifest for the frozen build (host_tools/builds/build_uf2.sh frozen): MicroPython's own rp2 manifest, plus the
-# firmware's modules and micropython-lib's ssd1306, frozen as bytecode into the UF2 (code and
+# firmware's modules (the OLED's driver among them: hardware/mp_parts.py), frozen as bytecode into the UF2 (code and
 # names then live in flash, not on the heap). boot.py, main.py, board.json and the meld sets
 # stay files on the littlefs drive, so a board file or a set changes without a rebuild (a
 # first boot writes board.json and the default set from the frozen chromawheel_defaults); no
@@ -20,7 +20,6 @@ require("onewire")  # noqa: F821
 require("ds18x20")  # noqa: F821
 require("dht")  # noqa: F821
 require("neopixel")  # noqa: F821
-require("ssd1306")  # noqa: F821
 
 for _source, _rel in python_files():
     if "/" in _rel:                     # boot.py and main.py stay files

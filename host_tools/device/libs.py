@@ -3,10 +3,12 @@ file on PyPI with its SHA-256, and the modules taken from it. Fetched once into
 build/device-libs/<platform>/ (by `make setup`, or on first use) and copied into the device's
 lib/ by deploy, circup-style:
 
-- micropython: micropython-lib's `ssd1306` (the OLED), as published on PyPI;
 - circuitpython: Adafruit's bundle libraries (the same modules the CircuitPython bundle
   ships as source): the SSD1306 driver and what it imports, and the NeoPixel library (which
   the tests hold our wire bytes against).
+
+A MicroPython board needs none: its OLED is driven by hardware/mp_parts.py itself (the
+micropython-lib driver's module held about 2.8 KB of a Pico's heap for two kinds of write).
 
 Run `python -m host_tools.device.libs` to fetch them all."""
 
@@ -27,10 +29,6 @@ FILES = "https://files.pythonhosted.org/packages/"
 
 # (platform, file, URL tail, sha256, members: path in the archive -> path under lib/)
 PINNED = (
-    ("micropython", "micropython-ssd1306-0.3.tar.gz",
-     "01/d0/0841d47772962c80af3ab178ef062ed2cd524cb99eb38463e669428402a8/",
-     "d00cae1ff680e6ae504e258e700f002874b0d924b1a604253b6ea63144b58289",
-     {"micropython-ssd1306-0.3/ssd1306.py": "ssd1306.py"}),
     ("circuitpython", "adafruit_circuitpython_ssd1306-2.12.24-py3-none-any.whl",
      "5d/84/6e6525dc9a974174ef002441f8959a667e6d9a37dfdb483974aaeb7221a9/",
      "f6bc9bf726cc7f8f8c79e1156d785a73dbf8770d64c2b78ec58396d4bfca4e1a",
@@ -114,7 +112,7 @@ def files(platform):
 
 
 def main():
-    for platform in ("micropython", "circuitpython"):
+    for platform in sorted({p[0] for p in PINNED}):
         print("%s: %d modules in %s" % (platform, len(files(platform)), lib_dir(platform)))
 
 

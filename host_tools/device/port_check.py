@@ -77,10 +77,13 @@ def check(port, extra=()):
         args += ["--custom-typeshed-dir", stubs]
     if port != "circuitpython":      # firmware/ holds CircuitPython's boot.py too
         args += ["--exclude", "firmware/circuitpy_boot.py"]
-    # The outside libraries deploy installs in lib/ are checked as the device would run them.
-    from host_tools.device import libs
-    libs = libs.lib_dir("circuitpython" if port == "circuitpython" else "micropython")
-    env = dict(os.environ, MYPYPATH=stubs + os.pathsep + libs)
+    # The outside libraries deploy installs in lib/ (a CircuitPython board's; a MicroPython
+    # board has none) are checked as the device would run them.
+    path = stubs
+    if port == "circuitpython":
+        from host_tools.device import libs
+        path += os.pathsep + libs.lib_dir("circuitpython")
+    env = dict(os.environ, MYPYPATH=path)
     proc = subprocess.run(args + list(COMMON) + list(files) + list(extra), cwd=ROOT, env=env,
                           capture_output=True, text=True)
     if proc.returncode not in (0, 1):           # 1: errors found; anything else: mypy failed
