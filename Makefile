@@ -69,7 +69,7 @@ web-screenshot: web
 # each core: the tests that share a module's fixture (a board, a browser) go to
 # one worker together, the others one by one, the slowest rigs first (tests/conftest.py).
 test: setup $(EMULATOR) $(WEB_RUNTIME)
-	$(PYTEST) -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
+	$(PYTEST) -n $(WORKERS) --dist loadgroup --no-loadscope-reorder --durations=15
 
 # The fast tier, for each change: the core cases on both interpreters and every test that needs
 # no board in a subprocess, no emulator and no browser (tests/conftest.py marks those).
