@@ -1,0 +1,33 @@
+"""make bench's device-side figures run on a RAM disk holding only the core modules
+host_tools/bench/modules.py finds: that set must import and load a meld set on a real
+MicroPython with nothing else on its path (a hand-kept list once lacked core/meldset_check.py,
+and make bench skipped every emulated-Pico figure)."""
+
+import os
+import shutil
+import subprocess
+
+from host_tools.bench.modules import ROOT, core_closure
+from host_tools.tools import micropython_path
+
+SCRIPT = """
+import sys
+sys.path[:] = [%r]
+from core import meldset, identify, check, hand
+ms = meldset.load(%r)
+print(ms.count, type(identify.Identifier(ms)).__name__, 'hand' in dir(hand))
+"""
+
+
+def test_the_benchs_core_modules_are_all_a_device_needs(tmp_path):
+    rels = core_closure("core.meldset", "core.identify", "core.check", "core.hand")
+    assert "core/meldset_check.py" in rels and "core/games/__init__.py" in rels, rels
+    for rel in rels:
+        os.makedirs(os.path.dirname(tmp_path / rel), exist_ok=True)
+        shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
+    default = os.path.join(ROOT, "core", "meldsets", "default.cwm")
+    proc = subprocess.run([micropython_path(), "-c", SCRIPT % (str(tmp_path), default)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    count, name, _ = proc.stdout.split()
+    assert int(count) > 0 and name == "Identifier", proc.stdout
