@@ -336,6 +336,16 @@ def pytest_collection_modifyitems(config, items):
     return (yield)
 
 
+def pytest_collection_finish(session):
+    """What the session has built by now (pytest, the plugins, every test module) lives to the
+    end: moved out of the collector's way. The firmware collects at each mode load and boot
+    step, as on a device; on CPython a full collection also walked these few hundred thousand
+    objects, about 38 ms each time (test_kept_state: 2.2 s of 2.6 s in gc.collect)."""
+    import gc
+    gc.collect()
+    gc.freeze()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     global _requested
