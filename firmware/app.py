@@ -144,8 +144,11 @@ class App:
         try:
             return load_mode(name, self.ctx)
         except Exception as err:
+            # The explorer first: its load collects what the failed one left, so a
+            # MemoryError still has room for its log line.
+            mode = load_mode("explorer", self.ctx)
             self._log_exception("mode %s" % name, err)
-            return load_mode("explorer", self.ctx)
+            return mode
 
     @property
     def active(self):
@@ -196,6 +199,9 @@ class App:
         self.settings.set(key, value, self.now)
         if key == "mode":
             self.silence()
+            # The old mode and its tables go before the new one loads: a QT Py with MIDI on
+            # had no room for both after the hand mode (its search's arrays, ~37 KB).
+            self.mode = None
             self.mode = self._start_mode(value)
         elif key == "midi":
             self._midi_setting()
@@ -275,6 +281,7 @@ class App:
         self._log_exception("mode %s" % self.active.name, err)
         self.menu = None
         self.error_until = ticks_add(self.now, ERROR_SHOW_MS)
+        self.mode = None                    # as apply_setting: the failed mode goes first
         self.mode = load_mode("explorer", self.ctx)
         self.settings.set("mode", "explorer", self.now)
         self.dirty = True

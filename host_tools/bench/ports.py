@@ -159,7 +159,8 @@ def _sent(pico):
 
 
 # Run at CircuitPython's REPL (after Ctrl-C stopped code.py): boot the firmware as start.py
-# does, then put each mode through turns and clicks; the free heap after each.
+# does, then choose each mode as the menu does (apply_setting) and put it through turns and
+# clicks; the free heap after each.
 _CP_HEAP = """
 import gc, json
 gc.collect()
@@ -174,7 +175,7 @@ app.build_parts()        # the display and the buzzer, as the loop builds them a
 gc.collect()
 out = {"free_at_repl": free_at_repl, "after_boot": gc.mem_free(), "modes": []}
 for name in MODES:
-    app.mode = app._start_mode(name)
+    app.apply_setting("mode", name)
     for step in range(12):
         app.mode.on_turn(1) if step % 3 else app.mode.on_click()
         app.announce()

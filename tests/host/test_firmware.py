@@ -359,3 +359,29 @@ def test_quiet_ms_counts_from_the_last_input_once_nothing_waits(device):
     assert app.quiet_ms(app.now) == 0
     device.wait(500)
     assert app.quiet_ms(device.clock.ticks_ms()) == device.clock.ticks_ms() - turned
+
+
+def test_a_mode_chosen_in_the_menu_loads_after_the_old_one_is_gone(device, monkeypatch):
+    # A QT Py with MIDI on had no room for the hand mode's search arrays and the next mode
+    # at once: choosing the score after the hand ran out of memory (make bench's heap run).
+    import gc
+    import weakref
+    from firmware import app as app_module
+    device.long()
+    device.click()                                  # the mode item: explorer -> hand
+    device.turn(2)
+    device.click()
+    assert device.app.mode.name == "hand"
+    old = weakref.ref(device.app.mode)
+    gone = []
+    load = app_module.load_mode
+
+    def load_after_collecting(name, ctx):
+        gc.collect()
+        gone.append(old() is None)
+        return load(name, ctx)
+    monkeypatch.setattr(app_module, "load_mode", load_after_collecting)
+    device.click()                                  # hand -> score
+    device.turn(1)
+    device.click()
+    assert device.app.mode.name == "score" and gone == [True]
