@@ -78,6 +78,10 @@ for _p in _files + EXTRA:
 """
 
 
+class LostConnection(UserError):
+    """The device stopped answering in the middle of an exchange."""
+
+
 class DeviceLink:
     def __init__(self, port):
         self.port = port
@@ -89,7 +93,16 @@ class DeviceLink:
         self._wait_for_port()
         self.connect()
         try:
-            self._refuse_circuitpython()
+            try:
+                self._refuse_circuitpython()
+            except LostConnection:
+                # The board went from under the first exchange (the app's own stop after the
+                # interrupt, a reset just asked for: CI once saw a raw paste never acknowledged
+                # right after a deploy): open it again, once.
+                self.close()
+                time.sleep(0.5)
+                self.connect()
+                self._refuse_circuitpython()
         except BaseException:
             self.close()
             raise
@@ -168,7 +181,7 @@ class DeviceLink:
             lines = err.error_output.strip().splitlines()
             raise UserError("%s: the device raised %s" % (self.port, lines[-1] if lines else "?"))
         except (TransportError, OSError) as err:
-            raise UserError("%s: lost the connection (%s)" % (self.port, _message(err)))
+            raise LostConnection("%s: lost the connection (%s)" % (self.port, _message(err)))
 
     def read(self, path):
         """A file's bytes, or None when the device has no such file."""
