@@ -256,8 +256,8 @@ def bench_rp2():
 
     from host_tools.device.link import DeviceLink
     from host_tools.emulator.rp2040 import EmulatedPico, compiled, put_on_ram_disk
-    from host_tools.bench.modules import core_closure
-    rels = core_closure("core.meldset", "core.identify", "core.check")
+    from host_tools.device.files import import_closure
+    rels = sorted(import_closure(["core/meldset.py", "core/identify.py", "core/check.py"]))
     with tempfile.TemporaryDirectory() as tmp:
         files = compiled(rels, tmp)
     with open(os.path.join(ROOT, "core", "meldsets", "default.cwm"), "rb") as f:

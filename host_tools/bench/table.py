@@ -190,8 +190,8 @@ def hand_on_rp2(hand):
     disk, as tests/host/test_rp2_port.py runs the core cases)."""
     from host_tools.device.link import DeviceLink
     from host_tools.emulator.rp2040 import EmulatedPico, compiled, put_on_ram_disk
-    from host_tools.bench.modules import core_closure
-    rels = core_closure("core.meldset", "core.hand")
+    from host_tools.device.files import import_closure
+    rels = sorted(import_closure(["core/meldset.py", "core/hand.py"]))
     with tempfile.TemporaryDirectory() as tmp:
         files = compiled(rels, tmp)     # the search's loops as machine code, as a deploy's
     with open(os.path.join(ROOT, "core", "meldsets", "default.cwm"), "rb") as f:

@@ -101,6 +101,19 @@ def _imported(rel):
     return found
 
 
+def import_closure(rels):
+    """`rels` and every module of this tree they import, transitively (paths, with their
+    packages)."""
+    wanted = set()
+    todo = list(rels)
+    while todo:
+        rel = todo.pop()
+        if rel not in wanted:
+            wanted.add(rel)
+            todo.extend(_imported(rel) - wanted)
+    return wanted
+
+
 _port_modules = {}
 
 
@@ -113,13 +126,8 @@ def port_modules(platform):
         for rel in _all_modules():
             if not rel.startswith(PORT_FOLDERS):
                 todo.append(rel)
-        wanted = set()
-        while todo:
-            rel = todo.pop()
-            if rel not in wanted:
-                wanted.add(rel)
-                todo.extend(_imported(rel) - wanted)
-        _port_modules[platform] = frozenset(r for r in wanted if r.startswith(PORT_FOLDERS))
+        _port_modules[platform] = frozenset(r for r in import_closure(todo)
+                                            if r.startswith(PORT_FOLDERS))
     return _port_modules[platform]
 
 

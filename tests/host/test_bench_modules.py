@@ -1,5 +1,5 @@
 """make bench's device-side figures run on a RAM disk holding only the core modules
-host_tools/bench/modules.py finds: that set must import and load a meld set on a real
+host_tools.device.files.import_closure finds (from their imports): that set must import and load a meld set on a real
 MicroPython with nothing else on its path (a hand-kept list once lacked core/meldset_check.py,
 and make bench skipped every emulated-Pico figure)."""
 
@@ -7,7 +7,8 @@ import os
 import shutil
 import subprocess
 
-from host_tools.bench.modules import ROOT, core_closure
+from host_tools import ROOT
+from host_tools.device.files import import_closure
 from host_tools.tools import micropython_path
 
 SCRIPT = """
@@ -20,7 +21,8 @@ print(ms.count, type(identify.Identifier(ms)).__name__, 'hand' in dir(hand))
 
 
 def test_the_benchs_core_modules_are_all_a_device_needs(tmp_path):
-    rels = core_closure("core.meldset", "core.identify", "core.check", "core.hand")
+    rels = import_closure(["core/meldset.py", "core/identify.py", "core/check.py",
+                           "core/hand.py"])
     assert "core/meldset_check.py" in rels and "core/games/__init__.py" in rels, rels
     for rel in rels:
         os.makedirs(os.path.dirname(tmp_path / rel), exist_ok=True)
