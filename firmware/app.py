@@ -330,6 +330,10 @@ class App:
         services."""
         self.now = self.ctx.now = now
         # Few locals: a frame of 11 words or less stays off the heap (Ring.turn says why).
+        steps = self.presses.due(now)       # a click whose window closed before this pass
+        if steps:                           # came before any detent this pass takes
+            self._input(now)
+            self._dispatch(steps)
         steps = self.hw.encoder.take()
         if steps:
             fast = self.rotates and self._fast(now, steps)     # first: nothing waits on it

@@ -30,20 +30,29 @@ class PressDetector:
         """Feed the raw contact state; returns an event (NONE most of the time)."""
         if pressed != self._down and (self._changed_at is None or
                                       ticks_since(now, self._changed_at) >= self.debounce_ms):
+            # A press after the double-press window closed is a new press even when no poll
+            # ran in between (a slow pass): the click before it is reported now.
+            late = self._pending_click and ticks_since(now, self._changed_at) >= self.double_ms
             self._down = pressed
             self._changed_at = now
             if pressed:
+                self._handled = not late and self._pending_click
                 if self._pending_click:
                     self._pending_click = False
-                    self._handled = True
-                    return DOUBLE
-                self._handled = False
+                    return CLICK if late else DOUBLE
                 return NONE
             if not self._handled:
                 if self.at_once:
                     return CLICK
                 self._pending_click = True
             return NONE
+        return self.due(now)
+
+    def due(self, now):
+        """The event that time alone makes due (a click once the double-press window closes, a
+        long press while held), the contact not read: the app asks this before it takes the
+        knob's detents, so a click whose window closed during a slow pass comes before a turn
+        made after it."""
         if self._changed_at is None:
             return NONE
         held_for = ticks_since(now, self._changed_at)

@@ -93,3 +93,33 @@ def test_a_press_after_days_idle_past_half_the_tick_period():
     assert detector.update(True, ticks_add(now, 800)) == LONG
     assert detector.update(False, later(now, 7 * 86400000)) == 0
     assert detector.update(True, later(now, 7 * 86400000 + 100)) == 0
+
+
+def test_a_press_seen_after_the_window_closed_unpolled_is_a_new_press():
+    # A slow pass (no poll between 350 and 420 ms after the release): the next press is not a
+    # double press of the first; the first is a click, reported as the second goes down.
+    detector = PressDetector(50, 700, 350)
+    assert detector.update(True, 100) == 0
+    assert detector.update(False, 170) == 0
+    assert detector.update(True, 170 + 420) == CLICK
+    assert detector.update(False, 170 + 490) == 0
+    assert detector.update(False, 170 + 490 + 349) == 0
+    assert detector.update(False, 170 + 490 + 350) == CLICK
+    # Within the window it is still a double press.
+    assert detector.update(True, 2000) == 0
+    assert detector.update(False, 2070) == 0
+    assert detector.update(True, 2070 + 340) == DOUBLE
+
+
+def test_due_reports_what_time_alone_makes_due_without_reading_the_contact():
+    detector = PressDetector(50, 700, 350)
+    detector.update(True, 0)
+    assert detector.due(699) == 0
+    assert detector.due(700) == LONG
+    detector.update(False, 900)
+    assert detector.due(2000) == 0              # a long press makes no click after it
+    detector.update(True, 3000)
+    detector.update(False, 3070)
+    assert detector.due(3070 + 349) == 0
+    assert detector.due(3070 + 350) == CLICK
+    assert detector.due(3070 + 351) == 0

@@ -385,3 +385,21 @@ def test_a_mode_chosen_in_the_menu_loads_after_the_old_one_is_gone(device, monke
     device.turn(1)
     device.click()
     assert device.app.mode.name == "score" and gone == [True]
+
+
+def test_a_click_whose_window_closed_during_a_slow_pass_comes_before_the_next_turn(device):
+    # The page's gestures are queued: a click (press 70 ms, release, 420 ms) then a detent.
+    # When no pass runs between the window's end (350 ms) and the detent (a busy browser, a
+    # long flash write), the one pass that sees both takes the click first, as it happened.
+    device.long()
+    device.turn(2)
+    assert device.line == "menu: brightness (click to change, long press to leave)"
+    device.button.down = True
+    device.wait(70)
+    device.button.down = False
+    device.wait(10)
+    device.clock.advance(420)                  # no pass in this time
+    device.encoder.turn(1)
+    device.wait(20)
+    device.click()
+    assert device.app.settings["brightness"] == 96      # 64 -> 96: the click entered the item
