@@ -2,7 +2,21 @@
 fixtures, headless Chromium and the built site, are in tests/conftest.py: a fixture module
 imported under two names made two of each."""
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from conftest import unavailable  # noqa: F401 (test_web.py's, with the fixtures)
+
+
+def console_says(page, text, timeout=60000):
+    """Wait until the page's console shows `text`; if it never does, fail with the console's
+    last lines, so a CI log says where the wheel went instead."""
+    try:
+        page.wait_for_function("(t) => document.querySelector('#console').textContent.includes(t)",
+                               arg=text, timeout=timeout)
+    except PlaywrightTimeout:
+        lines = page.text_content("#console").splitlines()
+        raise AssertionError("the console never said %r; its last lines:\n  %s"
+                             % (text, "\n  ".join(lines[-15:]))) from None
 
 
 def power_up(page, says, timeout=60000):

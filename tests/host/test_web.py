@@ -26,7 +26,7 @@ from host_tools.sim import simulator
 from host_tools.web import browser, build
 from host_tools.web.testing.bridge import SerialBridge
 
-from browser_fixtures import power_up, unavailable
+from browser_fixtures import console_says, power_up, unavailable
 from waiting import wait_until
 
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
@@ -124,15 +124,13 @@ def test_web_midi_plays_the_wheel_and_hears_a_keyboard(chromium, site):
                       ["long"], ["click"], ["ccw 1"], ["click"], ["long"]):
             page.evaluate("(lines) => window.chromawheel.board.send(lines)",
                           _gesture(page, steps))
-        page.wait_for_function("document.querySelector('#console').textContent"
-                               ".includes('listen: no notes held')", timeout=60000)
+        console_says(page, "listen: no notes held", timeout=60000)
         page.click("#midi")
         page.wait_for_selector("#midi-ports:not([hidden])")
         page.select_option("#midi-in", "keyboard-1")
         page.select_option("#midi-out", "synth-1")
         assert page.evaluate("globalThis.midiStandIn.play([0x90, 62, 90, 65, 90, 69, 90])")
-        page.wait_for_function("document.querySelector('#console').textContent"
-                               ".includes('listen: D F A: D minor triad (min)')", timeout=60000)
+        console_says(page, "listen: D F A: D minor triad (min)", timeout=60000)
         lit = page.eval_on_selector_all("#ring .led.lit", "items => items.map(i => i.dataset.pc)")
         assert lit == ["2", "5", "9"]
         # Back to the explorer (menu, mode, cw 1 from listen wraps to explorer): a click plays.
@@ -183,18 +181,15 @@ def test_the_knob_button_and_keys_drive_the_firmware(page, site):
     page.focus("#knob")
     for _ in range(2):
         page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.querySelector('#console').textContent"
-                           ".includes('D major triad (maj): D F# A')", timeout=30000)
+    console_says(page, "D major triad (maj): D F# A", timeout=30000)
     lit = [pc for pc, rgb in _leds(page) if rgb != "0,0,0"]
     assert lit == [2, 6, 9]
     page.keyboard.press("Space")             # the simulator's click gesture, in real time
-    page.wait_for_function("document.querySelector('#console').textContent"
-                           ".includes('D minor triad (min): D F A')", timeout=30000)
+    console_says(page, "D minor triad (min): D F A", timeout=30000)
     box = page.locator("#knob").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.wheel(0, -120)                # three detents clockwise
-    page.wait_for_function("document.querySelector('#console').textContent"
-                           ".includes('F minor triad (min): F Ab C')", timeout=30000)
+    console_says(page, "F minor triad (min): F Ab C", timeout=30000)
     assert "minor triad" in page.text_content("#oled-text")
     # Dragged a quarter turn clockwise (18 degrees a detent): five detents, F to A#/Bb.
     box = page.locator("#knob").bounding_box()
@@ -205,8 +200,7 @@ def test_the_knob_button_and_keys_drive_the_firmware(page, site):
         angle = math.pi / 2 * step / 10
         page.mouse.move(cx + r * math.sin(angle), cy - r * math.cos(angle))
     page.mouse.up()
-    page.wait_for_function("document.querySelector('#console').textContent"
-                           ".includes('Bb minor triad (min): Bb Db F')", timeout=30000)
+    console_says(page, "Bb minor triad (min): Bb Db F", timeout=30000)
     page.keyboard.press("l")                 # the long press: the menu, on the display too
     page.wait_for_function("document.querySelector('#oled-text').textContent"
                            ".startsWith('menu: mode')", timeout=30000)

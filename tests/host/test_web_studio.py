@@ -25,7 +25,7 @@ from host_tools.web import browser, build
 PAGE_PY = os.path.join(ROOT, "host_tools", "web", "py")
 sys.path.insert(0, PAGE_PY)
 import editor  # noqa: E402  (the page's module, run here on CPython)
-from browser_fixtures import power_up  # noqa: E402
+from browser_fixtures import console_says, power_up  # noqa: E402
 
 MELDSETS = os.path.join(ROOT, "core", "meldsets")
 AXE = os.path.join(ROOT, "host_tools", "web", "node_modules", "axe-core", "axe.min.js")
@@ -197,11 +197,6 @@ def _settle(page):
 
 def _texts(page, selector):
     return page.eval_on_selector_all(selector, "items => items.map(i => i.textContent)")
-
-
-def _console_says(page, text, timeout=60000):
-    page.wait_for_function("(t) => document.querySelector('#console').textContent.includes(t)",
-                           arg=text, timeout=timeout)
 
 
 def _edit_json(page, old, new):
@@ -488,7 +483,7 @@ def test_the_keyboard(size, site):
     page.reload()                                   # a second visit: help shut
     page.wait_for_selector("body[data-ready]", state="attached", timeout=90000)
     _settle(page)
-    _console_says(page, "C major triad (maj): C E G")
+    console_says(page, "C major triad (maj): C E G")
     assert page.is_hidden("#help")
     # The console and the key hints: open on a computer, behind "details" on a touch screen.
     assert page.evaluate("document.querySelector('#details').open") == (not page.touch)
@@ -502,10 +497,10 @@ def test_the_keyboard(size, site):
     page.focus("#knob")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    _console_says(page, "D major triad (maj): D F# A")
+    console_says(page, "D major triad (maj): D F# A")
     assert "minor" not in page.text_content("#console")    # nothing pressed the wheel's button
     page.keyboard.press("Enter")                    # the knob focused: its button
-    _console_says(page, "D minor triad (min): D F A")
+    console_says(page, "D minor triad (min): D F A")
     page.wait_for_function("document.querySelector('#ring-text').textContent"
                            ".startsWith('the ring shows D F A')")
     assert page.get_attribute("#ring-text", "aria-live") == "polite"
@@ -530,7 +525,7 @@ def test_a_vertical_swipe_over_the_wheel_scrolls(chromium, site):
     context = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     _ready(page, site.url)
-    _console_says(page, "C major triad (maj): C E G")
+    console_says(page, "C major triad (maj): C E G")
     for viewport in (PHONE, TABLET, {"width": 1180, "height": 820}):
         page.set_viewport_size(viewport)
         page.evaluate("scrollTo(0, 0)")
@@ -560,7 +555,7 @@ def test_axe_finds_no_violations(view, site):
     if not os.path.exists(AXE):
         pytest.skip("axe-core is not installed (make web runs npm ci in host_tools/web)")
     _ready(view, site.url)
-    _console_says(view, "C major triad (maj): C E G")
+    console_says(view, "C major triad (maj): C E G")
     view.add_script_tag(path=AXE)
     run = """async () => {
         const result = await axe.run(document, {resultTypes: ['violations']});
@@ -785,7 +780,7 @@ def test_a_preview_lasts_until_stopped_or_reloaded(view, site):
     view.click('#meld-list [data-meld="3"]')             # maj9: C maj9 on the wheel
     _settle(view)
     view.click("#preview")
-    _console_says(view, "C major ninth (maj9): C E (G) B D")
+    console_says(view, "C major ninth (maj9): C E (G) B D")
     assert not view.is_hidden("#stop-preview")
     lit = [int(pc) for pc, rgb in view.eval_on_selector_all(
         "#ring .led", "items => items.map(i => [i.dataset.pc, i.dataset.rgb])") if rgb != "0,0,0"]
@@ -795,10 +790,10 @@ def test_a_preview_lasts_until_stopped_or_reloaded(view, site):
                            ".pop().includes('meld set default loaded')", timeout=60000)
     assert view.is_hidden("#stop-preview")
     view.click("#preview")
-    _console_says(view, "C major ninth (maj9)")
+    console_says(view, "C major ninth (maj9)")
     view.reload()
     view.wait_for_selector("body[data-ready]", state="attached", timeout=90000)
-    _console_says(view, "meld set default loaded: 60 melds")
+    console_says(view, "meld set default loaded: 60 melds")
     assert "jazz" not in view.text_content("#console")
     view.evaluate("localStorage.clear()")
 
@@ -847,7 +842,7 @@ def test_the_knob_turns_by_a_touch_drag(chromium, site):
     scrolled = page.evaluate("scrollY")
     # A quarter turn clockwise on the knob, 18 degrees a detent: five detents, C to F.
     drag(r, 1)
-    _console_says(page, "F major triad (maj): F A C", timeout=30000)
+    console_says(page, "F major triad (maj): F A C", timeout=30000)
     # A quarter turn back, the finger on the ring round the knob: F to C again.
     drag(box["width"] * 0.9, -1)
     page.wait_for_function("document.querySelector('#console').textContent.trim()"
@@ -881,7 +876,7 @@ def test_the_page_installs_and_runs_offline(chromium, site):
         page.evaluate("fetch('http://127.0.0.1:9/never').then(r => r.status)")
     page.reload()
     page.wait_for_selector("body[data-ready]", state="attached", timeout=90000)
-    _console_says(page, "major triad")
+    console_says(page, "major triad")
     assert any(rgb != "0,0,0" for rgb in page.eval_on_selector_all(
         "#ring .led", "items => items.map(i => i.dataset.rgb)"))
     _settle(page)                 # the studio checks the set after the board has started
