@@ -330,12 +330,9 @@ class App:
         services."""
         self.now = self.ctx.now = now
         # Few locals: a frame of 11 words or less stays off the heap (Ring.turn says why).
-        steps = self.presses.due(now)       # a click whose window closed before this pass
-        if steps:                           # came before any detent this pass takes
-            self._input(now)
-            self._dispatch(steps)
         steps = self.hw.encoder.take()
         if steps:
+            self._press_due(now)
             fast = self.rotates and self._fast(now, steps)     # first: nothing waits on it
             self._input(now)
             self._dispatch(None, steps)
@@ -353,6 +350,14 @@ class App:
             self._input(now)
             self._dispatch(steps)
         self._walk(now, self._leds(now))
+
+    def _press_due(self, now):
+        """A press event time alone made due (a click whose double-press window closed
+        before this pass) came before the detent this pass takes: to the mode first."""
+        press = self.presses.due(now)
+        if press:
+            self._input(now)
+            self._dispatch(press)
 
     def _leds(self, now):
         """The mode's frame painted (at most max_fps a second) and written; True when the LEDs
