@@ -21,7 +21,8 @@ from core.games.carmony_table import MAJOR_SCALE_SHAPE, can_go_out, meld_points,
 # - Seats are numbered clockwise: a player's left is seat + 1, the right seat - 1.
 
 from core import degrees
-from core.games import NOTE_CARDS, RoundsGame, RuleError, ScoreError, note_pc, round_winner
+from core.games import (NOTE_CARDS, NOTE_COPIES, RoundsGame, RuleError, ScoreError, note_pc,
+                        round_winner)
 from core.games.rng import Rng
 
 NOTES_DEALT = {2: 14, 3: 12, 4: 10}
@@ -92,12 +93,11 @@ class Round:
         if players not in NOTES_DEALT:
             raise RuleError("Carmony is for 2 to 4 players, not %d" % players)
         self.meldset = meldset
-        self.melds = [meldset.meld(i) for i in range(meldset.count)]
+        self.melds, self._ranks, self._choices = _worked_out(meldset)
         self.players = players
         self.dealer = dealer
         self.rng = rng
         self.meld_of = meld_cards(meldset)          # MELD card id -> meld index
-        self._ranks, self._choices = _worked_out(meldset, self.melds)
         self.note_deck = list(range(NOTE_CARDS))
         self.meld_deck = list(range(len(self.meld_of)))
         rng.shuffle(self.note_deck)
@@ -187,64 +187,69 @@ class Round:
         verb = move[0]
         if verb == "end":
             return move == ("end",)
-        if verb == "play" and len(move) > 1:
-            return not self.ate and move in self._plays(self.turn, move[1])
+        if verb == "play" and len(move) == 4:
+            roots = [root for root in range(12) if root == move[2]]
+            return not self.ate and move in self._plays(self.turn, move[1], roots)
         if verb == "eat":
             return not self.ate and self.played_kind is None and move in self._eats(self.turn)
         return False
 
-    def _plays(self, player, only=None):
+    def _plays(self, player, only=None, roots=None):
         """The legal plays, each ("play", MELD card, root, NOTE cards); `only`: the plays
-        of that MELD card alone (none when it is another copy of a meld listed already)."""
-        hand = sorted(self.hands[player])         # lowest ids first: the cards a play takes
-        hand_pcs = [note_pc(card) for card in hand]
-        counts = [0] * 12
-        have = 0
-        for pc in hand_pcs:
-            counts[pc] += 1
-            have |= 1 << pc
+        of that MELD card alone (none when it is another copy of a meld listed already);
+        `roots`: at those roots alone."""
+        held = _held(sorted(self.hands[player]))
         moves = []
         seen = []
         for card in self.meld_hands[player]:
             index = self.meld_of[card]
-            meld = self.melds[index]
-            if self.played_kind is not None and meld.kind != self.played_kind:
+            if self.played_kind is not None and self.melds[index].kind != self.played_kind:
                 continue
             if index in seen:
                 continue                 # another copy of the same meld: the same plays
             seen.append(index)
-            if only is not None and card != only:
-                continue
-            for root in range(12):
-                required = ((meld.required_mask << root) | (meld.required_mask >> (12 - root)))
-                if required & 0xFFF & ~have:
-                    continue
-                for pcs, mask, distinct in self._choices_at(index, root):
-                    if mask & ~have:
-                        continue                 # a pitch class the hand has none of
-                    if distinct:
-                        notes = _pick_each(hand, hand_pcs, mask)
-                    else:
-                        notes = _pick(hand, hand_pcs, pcs, counts)
-                    if notes is not None and self._may_empty_hand(player, meld, len(notes),
-                                                                  root):
-                        moves.append(("play", card, root, tuple(notes)))
+            if only is None or card == only:
+                self._plays_of(player, card, index, held, roots, moves)
         return moves
 
-    def _choices_at(self, index, root):
-        """[(pitch classes, their mask, whether they are all different)]: _card_choices of
-        meld `index` at `root`."""
-        key = index * 12 + root
-        found = self._choices.get(key)
+    def _plays_of(self, player, card, index, held, roots, moves):
+        """Append the plays of MELD `card` (meld `index`) from the hand `held` (_held)."""
+        hand, start, counts, have = held
+        size = len(hand)
+        meld = self.melds[index]
+        at_root = self._choices_at(index)
+        for root in range(12) if roots is None else roots:
+            required, choices = at_root[root]
+            if required & ~have:
+                continue
+            for pcs, mask, distinct in choices:
+                if mask & ~have:
+                    continue                 # a pitch class the hand has none of
+                if distinct:                 # the lowest card of each
+                    notes = tuple([hand[start[pc]] for pc in pcs])
+                else:
+                    notes = _pick(hand, start, counts, pcs)
+                if notes is not None and (len(notes) < size or self._may_empty_hand(
+                        player, meld, len(notes), root)):
+                    moves.append(("play", card, root, notes))
+
+    def _choices_at(self, index):
+        """Per root: (the meld's required sectors there, [(pitch classes ascending, their
+        mask, whether they are all different)] of its _card_choices) for meld `index`."""
+        found = self._choices.get(index)
         if found is None:
-            required, optional = _offsets(self.melds[index])
+            meld = self.melds[index]
+            required, optional = _offsets(meld)
             found = []
-            for pcs in _card_choices(required, optional, root):
-                mask = 0
-                for pc in pcs:
-                    mask |= 1 << pc
-                found.append((pcs, mask, bin(mask).count("1") == len(pcs)))
-            self._choices[key] = found
+            for root in range(12):
+                choices = []
+                for pcs in _card_choices(required, optional, root):
+                    mask = 0
+                    for pc in pcs:
+                        mask |= 1 << pc
+                    choices.append((tuple(sorted(pcs)), mask, bin(mask).count("1") == len(pcs)))
+                found.append((_rotate(meld.required_mask, root), choices))
+            self._choices[index] = found
         return found
 
     def _may_empty_hand(self, player, meld, used, root):
@@ -253,16 +258,18 @@ class Round:
         return can_go_out(self._table_kinds(player) + [meld.kind])
 
     def _eats(self, player):
-        moves = []
         ranks = self._ranks
-        for card in self.meld_hands[player]:
-            rank = ranks[self.meld_of[card]]
-            for owner in range(self.players):
-                if owner == player:
-                    continue
+        targets = []                     # (rank, owner, at) of each meld on the others' tables
+        for owner in range(self.players):
+            if owner != player:
                 for at, (target, _, _) in enumerate(self.table[owner]):
-                    if rank > ranks[self.meld_of[target]]:
-                        moves.append(("eat", card, owner, at))
+                    targets.append((ranks[self.meld_of[target]], owner, at))
+        moves = []
+        for card in self.meld_hands[player] if targets else ():
+            rank = ranks[self.meld_of[card]]
+            for target_rank, owner, at in targets:
+                if rank > target_rank:
+                    moves.append(("eat", card, owner, at))
         return moves
 
     def _discardable(self, player):
@@ -359,16 +366,39 @@ class Round:
         return out
 
 
-_WORKED_OUT = [None, None, None]      # the last meld set's: [meld set, ranks, card choices]
+_WORKED_OUT = [None, None, None, None]   # the last set's: [set, Melds, ranks, choices]
 
 
-def _worked_out(meldset, melds):
-    """(each meld's rank, {meld index * 12 + root: its card choices}) for this meld set, kept
-    for the next round and game with the same set (the soaks list the legal moves hundreds of
-    thousands of times; only the last set's are kept)."""
+def _worked_out(meldset):
+    """(the set's Meld objects, each meld's rank, {meld index: its card choices at each
+    root}) for this meld set, kept for the next round and game with the same set (the soaks
+    deal thousands of rounds and list the legal moves hundreds of thousands of times; only
+    the last set's are kept)."""
     if _WORKED_OUT[0] is not meldset:
-        _WORKED_OUT[:] = [meldset, [meld_rank(meld) for meld in melds], {}]
-    return _WORKED_OUT[1], _WORKED_OUT[2]
+        melds = [meldset.meld(i) for i in range(meldset.count)]
+        _WORKED_OUT[:] = [meldset, melds, [meld_rank(meld) for meld in melds], {}]
+    return _WORKED_OUT[1], _WORKED_OUT[2], _WORKED_OUT[3]
+
+
+def _rotate(mask, root):
+    return ((mask << root) | (mask >> (12 - root))) & 0xFFF
+
+
+def _held(hand):
+    """(hand, start, counts, mask) of a sorted hand: a card's id is its pitch class * 8 +
+    copy, so each pitch class's cards are together, lowest first, from hand[start[pc]]."""
+    counts = [0] * 12
+    for card in hand:
+        counts[card // NOTE_COPIES] += 1
+    start = [0] * 12
+    have = 0
+    at = 0
+    for pc in range(12):
+        start[pc] = at
+        at += counts[pc]
+        if counts[pc]:
+            have |= 1 << pc
+    return hand, start, counts, have
 
 
 def _offsets(meld):
@@ -395,33 +425,19 @@ def _card_choices(required_offsets, optional_offsets, root):
     return choices
 
 
-def _pick(hand, hand_pcs, pcs, counts):
-    """Note cards from `hand` (sorted; hand_pcs: each card's pitch class) for these pitch
-    classes, lowest ids first, or None."""
-    need = [0] * 12
+def _pick(hand, start, counts, pcs):
+    """The NOTE cards of `hand` (see _held) for these pitch classes (ascending, some twice),
+    lowest ids first, or None."""
+    picked = []
+    previous = -1
+    k = 0                                # how many of this pitch class so far, less one
     for pc in pcs:
-        need[pc] += 1
-        if need[pc] > counts[pc]:
+        k = k + 1 if pc == previous else 0
+        if k >= counts[pc]:
             return None
-    picked = []
-    for k in range(len(hand)):
-        pc = hand_pcs[k]
-        if need[pc]:
-            need[pc] -= 1
-            picked.append(hand[k])
-    return picked
-
-
-def _pick_each(hand, hand_pcs, mask):
-    """_pick for pitch classes all different (`mask`), each of which the hand has: the first
-    card of each, lowest ids first."""
-    picked = []
-    for k in range(len(hand)):
-        bit = 1 << hand_pcs[k]
-        if mask & bit:
-            mask ^= bit
-            picked.append(hand[k])
-    return picked
+        picked.append(hand[start[pc] + k])
+        previous = pc
+    return tuple(picked)
 
 
 def _root_note(meld, root):
@@ -438,7 +454,7 @@ def random_move(round_, rng):
     moves = round_.legal_moves()
     if round_.phase == "start":
         return moves[0] if len(moves) == 1 or rng.below(10) < 7 else moves[1]
-    active = [m for m in moves if m[0] in ("play", "eat")]
+    active = moves[1:] if round_.phase == "main" else []    # all but ("end",)
     if active and rng.below(3):
         return rng.choice(active)
     return rng.choice(moves)

@@ -19,7 +19,9 @@ def meld_points(meld, cards):
 
     The table stops at 7 cards and jumps to 12 (the chromatic scale); a custom set's 8..11-card
     scale scores as the nearest smaller row (200)."""
-    return shape_points(meld.kind, meld.degree_text(), cards)
+    if cards in (2, 7):                  # the special melds' sizes: their shape matters
+        return shape_points(meld.kind, meld.degree_text(), cards)
+    return shape_points(meld.kind, "", cards)
 
 
 def shape_points(kind, degree_text, cards):
