@@ -22,7 +22,7 @@ Rulebook points that need an interpretation, and the one chosen:
   not one a player sees). Won with the 8 piles full.
 """
 
-from core.games import NOTE_CARDS, RuleError, note_pc
+from core.games import NOTE_CARDS, NOTE_COPIES, RuleError, note_pc
 from core.games.rng import Rng
 
 COLUMNS = 8
@@ -34,11 +34,11 @@ MAX_SHIFTS = 2          # block shifts searched ahead of a move that gets somewh
 
 
 def _wanted(column):
-    """The note a column takes (as Solitaire._fits has it): a B on an empty column, else the
-    note a step below its bottom card's; -1 below a C."""
+    """The note a column takes: a B on an empty column, else the note a step below its bottom
+    card's (a B goes on no card); -1 below a C."""
     if not column:
         return B
-    return note_pc(column[-1][0]) - 1
+    return column[-1][0] // NOTE_COPIES - 1           # note_pc, inline: the search's hot path
 
 
 class Solitaire:
@@ -66,33 +66,26 @@ class Solitaire:
                 return i
         return None
 
-    def _fits(self, card, col, columns=None):
-        column = (columns or self.columns)[col]
-        if not column:
-            return note_pc(card) == B
-        return note_pc(card) != B and note_pc(column[-1][0]) == note_pc(card) + 1
-
     def legal_moves(self):
         return [] if self.over else self._moves()
 
-    def _block_moves(self, columns):
-        """(col, start, dest) for every face-up block that may move onto another column."""
-        # The note each column takes (as _fits has it): a B on an empty column, else the note
-        # a step below its bottom card's (none below a C).
-        # The columns that take each note, in order: most notes go nowhere.
+    def _block_moves(self, columns, froms=None):
+        """(col, start, dest) for every face-up block that may move onto another column;
+        `froms`: from those columns alone."""
+        # The columns that take each note (_wanted), in order: most notes go nowhere.
         takers = [()] * 12
         for dest in range(COLUMNS):
             pc = _wanted(columns[dest])
             if pc >= 0:
                 takers[pc] = takers[pc] + (dest,)
         out = []
-        for col in range(COLUMNS):
+        for col in range(COLUMNS) if froms is None else froms:
             column = columns[col]
             first_up = len(column)                     # the face-down cards are above it
             while first_up and column[first_up - 1][1]:
                 first_up -= 1
             for start in range(first_up, len(column)):
-                pc = note_pc(column[start][0])
+                pc = column[start][0] // NOTE_COPIES
                 if start == 0 and pc == B:
                     continue                           # a B already heading a column
                 for dest in takers[pc]:
@@ -108,25 +101,36 @@ class Solitaire:
                 piled |= 2 << note_pc(pile[-1])            # the note above its top one
         return piled
 
-    def _moves(self):
+    def _moves(self, blocks=True):
+        """The legal moves (the game not over); `blocks`: with the block moves."""
         moves = []
         piled = self._piled()
         for col in range(COLUMNS):
             column = self.columns[col]
             if column and piled >> note_pc(column[-1][0]) & 1:
                 moves.append(("pile", col))
-        for col, start, dest in self._block_moves(self.columns):
+        for col, start, dest in self._block_moves(self.columns) if blocks else ():
             moves.append(("move", col, start, dest))
         if self.waste:
             top = self.waste[-1]
             if piled >> note_pc(top) & 1:
                 moves.append(("pile", "waste"))
             for dest in range(COLUMNS):
-                if self._fits(top, dest):
+                if _wanted(self.columns[dest]) == top // NOTE_COPIES:
                     moves.append(("waste", dest))
         if self.deck or self.waste:
             moves.append(("turn",))
         return moves
+
+    def _allows(self, move):
+        """Whether `move` is among legal_moves(), listing the block moves only for a block
+        move, and then only those from its own column (most of a listing's time)."""
+        if self.over:
+            return False
+        if isinstance(move, tuple) and len(move) == 4 and move[0] == "move":
+            froms = [col for col in range(COLUMNS) if col == move[1]]
+            return move[1:] in self._block_moves(self.columns, froms)
+        return move in self._moves(blocks=False)
 
     def progresses(self, move, columns=None):
         """Whether a move gets somewhere (a card to a pile, out of the deck, or turned up)."""
@@ -147,37 +151,47 @@ class Solitaire:
         stock = 0
         for card in self.deck + self.waste:
             stock |= 1 << note_pc(card)
+        move, blocks = self._forward_in(self.columns, piled, stock)
+        if move is not None or MAX_SHIFTS == 0:
+            return move                   # mostly: the layout's as it is, not copied
         start = tuple(tuple((card, up) for card, up in column) for column in self.columns)
         first = {start: None}
         todo = [(start, 0)]
         while todo:
-            state, depth = todo.pop(0)
-            columns = [list(column) for column in state]
-            how = first[state]
-            wanted = 0                                 # the notes a column takes (_fits)
-            for col in range(COLUMNS):
-                column = columns[col]
-                if column and piled >> note_pc(column[-1][0]) & 1:
-                    return how or ("pile", col)
-                pc = _wanted(column)
-                if pc >= 0:
-                    wanted |= 1 << pc
-            if stock & (piled | wanted):
-                return how or ("turn",)                # a deck card to a pile or a column
-            for col, start_at, dest in self._block_moves(columns):
-                move = ("move", col, start_at, dest)
-                if self.progresses(move, columns):
-                    return how or move
+            columns, depth = todo.pop(0)
+            how = first[columns]
+            if depth:
+                move, blocks = self._forward_in(columns, piled, stock)
+                if move is not None:
+                    return how
                 if depth == MAX_SHIFTS:
                     continue
-                moved = [list(column) for column in columns]
-                moved[dest].extend(moved[col][start_at:])
-                del moved[col][start_at:]
-                key = tuple(tuple(column) for column in moved)
+            for col, start_at, dest in blocks:
+                key = _shifted(columns, col, start_at, dest)
                 if key not in first:
-                    first[key] = how or move
+                    first[key] = how or ("move", col, start_at, dest)
                     todo.append((key, depth + 1))
         return None
+
+    def _forward_in(self, columns, piled, stock):
+        """(the first move that gets somewhere in layout `columns`, None; or None, the
+        layout's block moves); piled, stock: see way_forward."""
+        wanted = 0                                     # the notes the columns take
+        for col in range(COLUMNS):
+            column = columns[col]
+            if column and piled >> (column[-1][0] // NOTE_COPIES) & 1:
+                return ("pile", col), None
+            pc = _wanted(column)
+            if pc >= 0:
+                wanted |= 1 << pc
+        if stock & (piled | wanted):
+            return ("turn",), None                     # a deck card to a pile or a column
+        blocks = self._block_moves(columns)
+        for col, start_at, dest in blocks:
+            move = ("move", col, start_at, dest)
+            if self.progresses(move, columns):
+                return move, None
+        return None, blocks
 
     @property
     def over(self):
@@ -192,7 +206,7 @@ class Solitaire:
     # ---- moves --------------------------------------------------------------------------
 
     def apply(self, move):
-        if move not in self.legal_moves():
+        if not self._allows(move):
             raise RuleError("%s is not allowed now" % " ".join(str(m) for m in move))
         self.moves += 1
         verb = move[0]
@@ -241,6 +255,20 @@ class Solitaire:
                 assert a == b + 1, "a column out of descending order"
             if column:
                 assert column[-1][1], "the last card of a column is face down"
+
+
+def _shifted(columns, col, start, dest):
+    """The layout `columns` (a tuple of tuples) with the block at column `col`, row `start`
+    moved onto column `dest`: the other columns' tuples shared, not copied."""
+    out = []
+    for k in range(COLUMNS):
+        if k == col:
+            out.append(columns[col][:start])
+        elif k == dest:
+            out.append(columns[dest] + columns[col][start:])
+        else:
+            out.append(columns[k])
+    return tuple(out)
 
 
 def random_move(game, rng):
