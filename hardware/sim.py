@@ -142,7 +142,7 @@ class CommandQueue:
 
     def _wait(self, ms):
         self._wait_left = ms
-        self._wait_until = ticks_add(ticks_ms(), ms)
+        self._wait_until = ticks_add(self.clock.ticks_ms(), ms)
 
     def _waiting(self, advance):
         """Called once per loop tick, first: True while a wait still holds the queue. In
@@ -156,7 +156,7 @@ class CommandQueue:
                 self.clock.advance(step)
                 self._wait_left -= step
                 return True
-            if ticks_diff(ticks_ms(), self._wait_until) < 0:
+            if ticks_diff(self.clock.ticks_ms(), self._wait_until) < 0:
                 return True
             self._wait_left = 0
         return False

@@ -26,7 +26,7 @@ port, where SimClock's arithmetic (ms * 1000, PERIOD // 4) makes a long int ever
 import uctypes  # type: ignore[import-not-found]
 import webpins  # type: ignore[import-not-found]
 
-from hardware.clock import PERIOD, ticks_add, ticks_ms, ticks_us
+from hardware.clock import PERIOD, ticks_add, ticks_diff, ticks_ms, ticks_us
 from hardware.sim import CommandQueue
 
 # Command verbs (the low 3 bits of a command; the argument is the rest, signed).
@@ -39,34 +39,60 @@ MIDI = 6                # a MIDI message in: status << 16 | data1 << 8 | data2
 QUIT = 7
 
 _STEP = PERIOD >> 2           # the longest step ticks_add takes, worked out once
+_MASK = PERIOD - 1
+# The most real time the clock moves between two readings: the loop reads it at every pass,
+# 10 ms apart or a frame's 20 ms, so only a stall of the page goes past it.
+MAX_GAP_MS = 100
 _LOW = (1 << 13) - 1
 _HIGH = (1 << 17) - 1
 
 
 class WebClock:
     """Real time, or virtual time that only WAIT moves: hardware/sim.py's SimClock, the same
-    ticks, in arithmetic that stays in small ints on a 32-bit port."""
+    ticks, in arithmetic that stays in small ints on a 32-bit port.
+
+    Real time runs steady: a stall of the page (a busy machine, a background tab the browser
+    throttles) counts as MAX_GAP_MS, so a queued gesture keeps its shape (a click's 70 ms
+    press is not a 700 ms long press because the page stopped for a second in between)."""
 
     def __init__(self):
         self.virtual = False
         self._ms = 0
+        self._seen = ticks_ms()         # the real ms last read
+        self._behind = 0                # what stalls took past MAX_GAP_MS, mod PERIOD
 
     def ticks_ms(self):
-        return self._ms if self.virtual else ticks_ms()
+        if self.virtual:
+            return self._ms
+        return (self._steady() - self._behind) & _MASK
 
     def ticks_us(self):
-        """(ms * 1000) mod 2**30 as SimClock has it: with ms = high * 2**13 + low, the high
-        part's share is ((high * 1000) mod 2**17) * 2**13, and ticks_add wraps the sum."""
-        if not self.virtual:
-            return ticks_us()
-        ms = self._ms
-        return ticks_add((((ms >> 13) * 1000) & _HIGH) << 13, (ms & _LOW) * 1000)
+        if self.virtual:
+            return _us(self._ms)
+        self._steady()
+        return (ticks_us() - _us(self._behind)) & _MASK
+
+    def _steady(self):
+        """The real ms, after noting how far a stall since the last reading went past
+        MAX_GAP_MS."""
+        real = ticks_ms()
+        gap = ticks_diff(real, self._seen)
+        self._seen = real
+        if gap > MAX_GAP_MS:
+            self._behind = (self._behind + gap - MAX_GAP_MS) & _MASK
+        return real
 
     def advance(self, ms):
         while ms:
             step = ms if ms < _STEP else _STEP
             self._ms = ticks_add(self._ms, step)
             ms -= step
+
+
+def _us(ms):
+    """(ms * 1000) mod 2**30 as SimClock has it: with ms = high * 2**13 + low, the high part's
+    share is ((high * 1000) mod 2**17) * 2**13, and ticks_add wraps the sum."""
+    return ticks_add((((ms >> 13) * 1000) & _HIGH) << 13, (ms & _LOW) * 1000)
 
 
 class WebRingOutput:

@@ -251,6 +251,36 @@ def test_the_web_clock_is_the_simulators_in_small_ints(monkeypatch):
         assert -(1 << 30) <= web.ticks_us() < (1 << 30)       # a small int on a 32-bit port
 
 
+def test_the_web_clocks_real_time_counts_a_stall_as_a_short_gap(monkeypatch):
+    """A page the browser stalls for a second moves the firmware's real-time clock only
+    MAX_GAP_MS, ms and us alike: a queued click (press, 70 ms, release) stays a click."""
+    import importlib
+    import types
+    for name in ("webpins", "uctypes"):        # the page's modules: the board boundary
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.delitem(sys.modules, "hardware.web_pins", raising=False)
+    web_pins = importlib.import_module("hardware.web_pins")      # on these modules
+    monkeypatch.delitem(sys.modules, "hardware.web_pins")
+    real = [(1 << 30) - 3000]                  # the real ms, 3 s before they wrap
+    monkeypatch.setattr(web_pins, "ticks_ms", lambda: real[0])
+    monkeypatch.setattr(web_pins, "ticks_us", lambda: real[0] * 1000 % (1 << 30))
+    clock = web_pins.WebClock()
+    readings = []
+    for gap in (10, 10, 1000, 10, 20, 5000, 10):
+        real[0] = (real[0] + gap) % (1 << 30)
+        readings.append((clock.ticks_ms(), clock.ticks_us()))
+    ms = [r[0] for r in readings]
+    assert [(b - a) % (1 << 30) for a, b in zip(ms, ms[1:])] == [10, 100, 10, 20, 100, 10]
+    assert all(us == m * 1000 % (1 << 30) for m, us in readings)
+    # The page's queue waits in that clock: a 70 ms press held up by a 1 s stall is 100 ms.
+    link = web_pins.WebLink.__new__(web_pins.WebLink)
+    web_pins.CommandQueue.__init__(link, clock, None, None, 10)
+    link._wait(70)
+    real[0] += 1000
+    assert not link._waiting(True)
+    assert (clock.ticks_ms() - ms[-1]) % (1 << 30) == 100
+
+
 def test_the_web_command_builds_serves_and_says_where(capsys, site):
     import signal
     import urllib.request
