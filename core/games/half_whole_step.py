@@ -29,6 +29,14 @@ class Game(ClimbingGame):
         steps = (ANY,) if self.top is None else (HALF, WHOLE)
         return [(p, step) for p in pcs for step in steps]
 
+    def right_claims(self, pc):
+        """ClimbingGame's, without judging every claim: a pitch is a half or a whole step
+        above the top card, or neither."""
+        if self.top is None or pc is None:
+            return ClimbingGame.right_claims(self, pc)
+        step = (pc - self.top) % 12
+        return [(pc, step)] if step in (HALF, WHOLE) else []
+
     def judge(self, group_pc, claim):
         pc, step = claim
         right = step == ANY or (pc - self.top) % 12 == step

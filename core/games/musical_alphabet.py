@@ -15,6 +15,8 @@ from core.games.musicards import ClimbingGame, is_wild, letters
 from core.notes import LETTERS, pc_names
 
 INTERVALS = {2: "Seconds", 3: "Thirds", 4: "Fourths", 5: "Fifths", 6: "Sixths", 7: "Sevenths"}
+# The letters each pitch card carries, by pitch class (asked at every move).
+CARRIED = tuple(tuple(name[0] for name in pc_names(pc)) for pc in range(12))
 
 
 def next_letter(letter, interval):
@@ -38,7 +40,7 @@ class Game(ClimbingGame):
         return list(range(7))
 
     def right_claims(self, pc):
-        carried = range(7) if pc is None else [name[0] for name in pc_names(pc)]
+        carried = range(7) if pc is None else CARRIED[pc % 12]
         if self.top is None:
             return list(carried)
         wanted = [next_letter(t, self.interval) for t in self.top]

@@ -136,32 +136,6 @@ class ClimbingGame:
 
     # ---- legal moves --------------------------------------------------------------------
 
-    def groups(self, hand):
-        """(pitch, group) for each shape: n cards of a pitch (n >= 1) plus m wilds, or m wilds
-        alone (pitch None). The last hand's groups are kept: a move lists the right plays
-        and the legal ones from the same hand."""
-        key = tuple(hand)
-        kept = getattr(self, "_groups_of", None)
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        wilds = []
-        by_pitch = {}
-        for card in sorted(hand):
-            if is_wild(card):
-                wilds.append(card)
-            else:
-                by_pitch.setdefault(pitch(card), []).append(card)
-        out = []
-        for pc in sorted(by_pitch):
-            cards = by_pitch[pc]
-            for n in range(1, len(cards) + 1):
-                for m in range(len(wilds) + 1):
-                    out.append((pc, tuple(cards[:n] + wilds[:m])))
-        for m in range(1, len(wilds) + 1):
-            out.append((None, tuple(wilds[:m])))
-        self._groups_of = (key, out)
-        return out
-
     def plays(self):
         return self._plays(self.claims)
 
@@ -169,14 +143,17 @@ class ClimbingGame:
         return self._plays(self.right_claims)
 
     def _plays(self, claims_of):
+        """("play", group, claim) for each group of the hand (_groups) and each claim of its
+        pitch: the groups of a pitch with no claim are never made (a right play's pitches
+        are few)."""
         chain = self.phase == "chain"
-        known = {}                       # a group's claims depend on its pitch alone
+        pitches, wilds = _by_pitch(self.hands[self.turn])
         out = []
-        for pc, group in self.groups(self.hands[self.turn]):
-            if pc not in known:
-                known[pc] = [c for c in claims_of(pc) if not chain or self.chain_play(c)]
-            for claim in known[pc]:
-                out.append(("play", group, claim))
+        for pc, cards in pitches:
+            claims = [c for c in claims_of(pc) if not chain or self.chain_play(c)]
+            for group in _groups(cards, wilds) if claims else ():
+                for claim in claims:
+                    out.append(("play", group, claim))
         return out
 
     def has_right_play(self):
@@ -195,10 +172,17 @@ class ClimbingGame:
         if self.over:
             return []
         if self.phase == "call":
+            return self.other_moves()
+        return self.plays() + self.other_moves()
+
+    def other_moves(self):
+        """The legal moves but the plays (the game not over): a call, an end, a draw, a
+        pass."""
+        if self.phase == "call":
             return [("musicards", seat) for seat in range(self.players)]
-        moves = self.plays()
         if self.phase == "chain":
-            return moves + [("end",)]
+            return [("end",)]
+        moves = []
         drawing = self.draws > 0 or not self.has_right_play()
         if drawing and self.draws < MAX_DRAWS and self.can_draw():
             moves.append(("draw",))
@@ -215,7 +199,7 @@ class ClimbingGame:
             raise RuleError("the game is over")
         if verb == "play":
             self._play(player, move[1], move[2])
-        elif move not in self.legal_moves():
+        elif move not in self.other_moves():        # not a play: one of these
             raise RuleError("%s is not allowed now (%s phase, player %d)" % (
                 " ".join(str(m) for m in move), self.phase, player))
         elif verb == "draw":
@@ -305,6 +289,35 @@ class ClimbingGame:
         assert self.discard, "the discard pile lost its top card"
 
 
+def _by_pitch(hand):
+    """([(pitch, its cards)] in ascending pitch, then (None, ()) if there are wilds; the
+    wilds): the hand's cards sorted."""
+    wilds = []
+    pitches = []
+    for card in sorted(hand):            # the wilds last; a pitch's cards one after another
+        if is_wild(card):
+            wilds.append(card)
+        elif pitches and pitches[-1][0] == card // COPIES:
+            pitches[-1][1].append(card)
+        else:
+            pitches.append((card // COPIES, [card]))
+    if wilds:
+        pitches.append((None, ()))
+    return pitches, wilds
+
+
+def _groups(cards, wilds):
+    """The groups of one shape each: n >= 1 of `cards` (one pitch) plus m wilds, or, without
+    cards, m >= 1 wilds alone; lowest cards first."""
+    if not cards:
+        return [tuple(wilds[:m]) for m in range(1, len(wilds) + 1)]
+    out = []
+    for n in range(1, len(cards) + 1):
+        for m in range(len(wilds) + 1):
+            out.append(tuple(cards[:n] + wilds[:m]))
+    return out
+
+
 def random_move(game, rng):
     """Mostly right plays; now and then a wrong card or word; the call said first mostly."""
     if game.phase == "call":
@@ -318,8 +331,7 @@ def random_move(game, rng):
         return ("end",) if rng.below(10) else rng.choice(game.legal_moves())
     if right and rng.below(8):
         return rng.choice(right)
-    moves = game.legal_moves()
-    others = [m for m in moves if m[0] != "play"]
+    others = game.other_moves()          # listed first: most often no play is listed at all
     if others and rng.below(8):
         return rng.choice(others)
-    return rng.choice(moves)
+    return rng.choice(game.legal_moves())
