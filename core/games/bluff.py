@@ -138,6 +138,11 @@ class Game:
         return moves
 
     def _placements(self):
+        cards, names = self._placement_choices()
+        return [("place", card, name) for card in sorted(cards) for name in names]
+
+    def _placement_choices(self):
+        """(the cards the player may place, the names they may be given)."""
         hand = self.hands[self.turn]
         cards = [c for c in hand if c != self.taken_back] or hand
         degree = self.degree
@@ -148,7 +153,7 @@ class Game:
             names = [self.spelled(degree)]            # after a correction: named right
         else:
             names = names_of(pc, self.spelled(degree))
-        return [("place", card, name) for card in sorted(cards) for name in names]
+        return cards, names
 
     def _misspelled(self):
         if not self.advanced or self.degree <= 1:
@@ -158,8 +163,17 @@ class Game:
 
     # ---- moves --------------------------------------------------------------------------
 
+    def _allows(self, move):
+        """Whether `move` is among legal_moves(); a placement checked on its card and its
+        name, not found in a listing of every card's."""
+        if (self.phase == "place" and not self.over and isinstance(move, tuple)
+                and len(move) == 3 and move[0] == "place"):
+            cards, names = self._placement_choices()
+            return move[1] in cards and move[2] in names
+        return move in self.legal_moves()
+
     def apply(self, move):
-        if move not in self.legal_moves():
+        if not self._allows(move):
             raise RuleError("%s is not allowed now (%s phase, player %d)" % (
                 " ".join(str(m) for m in move), self.phase, self.turn))
         verb = move[0]
@@ -237,10 +251,11 @@ class Game:
     # ---- checks -------------------------------------------------------------------------
 
     def check_cards(self):
-        cards = list(self.box) + list(self.discard) + [card for card, _ in self.placed]
+        cards = self.box + self.discard + [card for card, _ in self.placed]     # a new list
         for hand in self.hands:
             cards += hand
-        assert sorted(cards) == list(range(NOTE_CARDS)), "NOTE cards lost or doubled"
+        cards.sort()
+        assert cards == list(range(NOTE_CARDS)), "NOTE cards lost or doubled"
         assert len(self.placed) <= len(self.codes), "more cards than the scale has degrees"
         on_wheel = 0 if self.scale is None else 1
         assert self.scales_done + len(self.scales) + on_wheel == self.scale_cards, \
@@ -256,10 +271,11 @@ def random_move(game, rng):
     moves = game.legal_moves()
     if phase == "place":
         pc = game.sector(game.degree)
-        honest = [m for m in moves if note_pc(m[1]) == pc]
+        honest = [m for m in moves if m[1] // NOTE_COPIES == pc]         # note_pc, inline
         pool = honest if honest and rng.below(10) else moves
         if game.advanced and game.degree > 0 and rng.below(6):
-            right = [m for m in pool if m[2] == game.spelled(game.degree)]
+            spelled = game.spelled(game.degree)
+            right = [m for m in pool if m[2] == spelled]
             pool = right or pool
         return rng.choice(pool)
     bluffers = [p for p in range(game.players) if p != game.placer and rng.below(12) == 0]
