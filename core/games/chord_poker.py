@@ -1,6 +1,6 @@
 """Carmony, Chord Poker: the rule engine. The scoring table is core/games/chord_poker_table.py."""
 
-from core.games import NOTE_CARDS, RoundsGame, RuleError, note_pc
+from core.games import NOTE_CARDS, NOTE_COPIES, RoundsGame, RuleError, note_pc
 from core.games.chord_poker_table import chord_sectors, going_back, is_complete, score
 
 # ---- the rule engine ----------------------------------------------------------------------
@@ -93,7 +93,7 @@ class Round:
                 moves.append(("take",))
             seen = []
             for card in sorted(hand):
-                pc = note_pc(card)
+                pc = card // NOTE_COPIES
                 if self.wheel[pc] is None and pc not in seen:
                     seen.append(pc)
                     moves.append(("root", card))
@@ -104,7 +104,7 @@ class Round:
         required, optional = self._masks(self.root)
         moves = []
         for card in sorted(self.hands[player]):
-            pc = note_pc(card)
+            pc = card // NOTE_COPIES                   # note_pc, inline: asked at every move
             if self.single_taken is not None and pc == self.single_taken:
                 continue
             free = self.wheel[pc] is None
@@ -117,10 +117,38 @@ class Round:
                 moves.append(("discard", card, "pile"))
         return moves
 
+    def _discard_to(self, card):
+        """Where a card of the hand may be discarded (as _discards lists it)."""
+        pc = card // NOTE_COPIES
+        if pc == self.single_taken:
+            return ()
+        if self.wheel[pc] is None:
+            required, optional = self._masks(self.root)
+            if required >> pc & 1:
+                return ("wheel",)
+            if optional >> pc & 1:
+                return ("wheel", "pile")
+        return ("pile",)
+
+    def _allows(self, move):
+        """Whether `move` is among legal_moves(); a root or a discard checked on its own
+        card, not found in a listing of every card's."""
+        if self.phase == "start" and not self.over and move in (("draw",), ("take",)):
+            return move == ("draw",) or bool(self.discard)
+        hand = self.hands[self.turn]
+        if self.over or not isinstance(move, tuple) or len(move) < 2 or move[1] not in hand:
+            return move in self.legal_moves()
+        card = hand[hand.index(move[1])]
+        pc = card // NOTE_COPIES
+        if self.phase == "start":                      # the lowest card of a free sector's note
+            return (move == ("root", card) and self.wheel[pc] is None
+                    and card == min([c for c in hand if c // NOTE_COPIES == pc]))
+        return len(move) == 3 and move[0] == "discard" and move[2] in self._discard_to(card)
+
     # ---- moves --------------------------------------------------------------------------
 
     def apply(self, move):
-        if move not in self.legal_moves():
+        if not self._allows(move):
             raise RuleError("%s is not allowed now (%s phase of player %d)" % (
                 " ".join(str(m) for m in move), self.phase, self.turn))
         player = self.turn
@@ -155,7 +183,7 @@ class Round:
                 self.discard.append(card)
             self._after(player)
             return
-        if not self._discards(player):
+        if not [c for c in self.hands[player] if c // NOTE_COPIES != self.single_taken]:
             self._after(player)                    # nothing may be discarded: keep it
 
     def _after(self, player):
@@ -176,14 +204,15 @@ class Round:
     # ---- checks and scores --------------------------------------------------------------
 
     def check_cards(self):
-        notes = list(self.note_deck) + list(self.discard)
+        notes = self.note_deck + self.discard                  # a new list
         notes += [c for c in self.wheel if c is not None]
         for hand in self.hands:
             notes += hand
-        assert sorted(notes) == list(range(NOTE_CARDS)), "NOTE cards lost or doubled"
+        notes.sort()
+        assert notes == list(range(NOTE_CARDS)), "NOTE cards lost or doubled"
         for pc in range(12):
             card = self.wheel[pc]
-            assert card is None or note_pc(card) == pc, "a card on another note's sector"
+            assert card is None or card // NOTE_COPIES == pc, "a card on another note's sector"
         required, optional = self._masks(self.root)
         for pc in range(12):
             assert self.wheel[pc] is None or (required | optional) >> pc & 1, \
