@@ -126,30 +126,47 @@ class Round:
     def legal_moves(self):
         if self.over:
             return []
-        player = self.turn
         moves = []
+        occupied = self._occupied()
+        for card in self.hands[self.turn]:
+            self._moves_of(card, occupied, moves)
+        return moves
+
+    def _occupied(self):
+        """The sectors holding a card, as a mask."""
         occupied = 0
         for sector in range(12):
             if self.wheel[sector]:
                 occupied |= 1 << sector
-        for card in self.hands[player]:
-            pc = note_pc(card)
-            if self.interval is not None:
-                picks = picks_up(self.semitones(self.interval), pc, occupied)
-                for sector in range(12):
-                    if picks >> sector & 1:
-                        moves.append(("pick", card, sector))
-            for owner in range(self.players):
-                pile = self.piles[owner]
-                if owner != player and pile and note_pc(pile[-1]) == pc:
-                    moves.append(("steal", card, owner))
-            moves.append(("place", card))
-        return moves
+        return occupied
+
+    def _moves_of(self, card, occupied, moves):
+        """Append the moves of the hand card `card` (`occupied`: _occupied())."""
+        pc = note_pc(card)
+        if self.interval is not None:
+            picks = picks_up(self.semitones(self.interval), pc, occupied)
+            for sector in range(12) if picks else ():
+                if picks >> sector & 1:
+                    moves.append(("pick", card, sector))
+        for owner in range(self.players):
+            pile = self.piles[owner]
+            if owner != self.turn and pile and note_pc(pile[-1]) == pc:
+                moves.append(("steal", card, owner))
+        moves.append(("place", card))
+
+    def _allows(self, move):
+        """Whether `move` is among legal_moves(), listing its own card's moves alone."""
+        hand = self.hands[self.turn]
+        if self.over or not isinstance(move, tuple) or len(move) < 2 or move[1] not in hand:
+            return False                     # every legal move is a tuple of a hand card
+        moves = []
+        self._moves_of(hand[hand.index(move[1])], self._occupied(), moves)
+        return move in moves
 
     # ---- moves --------------------------------------------------------------------------
 
     def apply(self, move):
-        if move not in self.legal_moves():
+        if not self._allows(move):
             raise RuleError("%s is not allowed now (player %d's turn)" % (
                 " ".join(str(m) for m in move), self.turn))
         player = self.turn
@@ -195,10 +212,12 @@ class Round:
     def check_cards(self):
         notes = list(self.note_deck)
         for p in range(self.players):
-            notes += self.hands[p] + self.piles[p]
+            notes += self.hands[p]
+            notes += self.piles[p]
         for stack in self.wheel:
             notes += stack
-        assert sorted(notes) == list(range(NOTE_CARDS)), "NOTE cards lost or doubled"
+        notes.sort()
+        assert notes == list(range(NOTE_CARDS)), "NOTE cards lost or doubled"
         intervals = list(self.interval_deck) + ([] if self.interval is None else [self.interval])
         for p in range(self.players):
             intervals += self.won[p]

@@ -10,10 +10,6 @@ def builds(interval, first_pc, second_pc):
 
 def picks_up(interval, hand_pc, wheel_mask):
     """The sectors of `wheel_mask` (a pitch-class mask of the sectors holding a card) whose
-    card builds the interval with the hand card, either card on position 1; a mask."""
-    found = 0
-    for pc in range(12):
-        if wheel_mask >> pc & 1 and (builds(interval, hand_pc, pc)
-                                     or builds(interval, pc, hand_pc)):
-            found |= 1 << pc
-    return found
+    card builds the interval with the hand card, either card on position 1; a mask. Those are
+    the sectors the interval above the hand card and below it (builds())."""
+    return ((1 << (hand_pc + interval) % 12) | (1 << (hand_pc - interval) % 12)) & wheel_mask
