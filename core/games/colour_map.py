@@ -295,14 +295,31 @@ class Game:
         cells = self._cells()
         open_cells = {}              # colour -> the cells it may go on (the same for any card)
         for card in sorted(self.hands[player]):
-            colours = range(4) if self.is_wild(card) else (self.colour_of(card),)
-            for colour in colours:
+            for colour in self._colours_for(card):
                 if colour not in open_cells:
                     open_cells[colour] = [cell for cell in cells if self.placement_problem(
                         card, cell, colour) is None]
                 for cell in open_cells[colour]:
                     moves.append(("place", card, cell, colour))
         return moves
+
+    def _colours_for(self, card):
+        """The colours a card may be placed as: its own, or any for a wildcard."""
+        return range(4) if self.is_wild(card) else (self.colour_of(card),)
+
+    def _allows_placement(self, move):
+        """Whether the placement `move` is among legal_moves(), checked on its own card,
+        cell and colour, not found in a listing of every card's placements."""
+        hand = self.hands[self.turn]
+        if len(move) != 4 or move[0] != "place" or move[1] not in hand:
+            return False
+        card = hand[hand.index(move[1])]
+        cells = self._cells()
+        colours = list(self._colours_for(card))
+        if move[2] not in cells or move[3] not in colours:
+            return False
+        cell = cells[cells.index(move[2])]
+        return self.placement_problem(card, cell, colours[colours.index(move[3])]) is None
 
     # ---- what may be given --------------------------------------------------------------
 
@@ -365,11 +382,12 @@ class Game:
         if self.phase == "tone":
             return [("choose", c) for c in CRITERIA]
         moves = [("stop",)]
+        silence = self.silence()
         for k in range(1, self.players):
             giver = (self.turn + k) % self.players
             for card in sorted(self.hands[giver]):
                 matching = self.matches(card)
-                if matching or (self.silence() and giver not in self.silence_used):
+                if matching or (silence and giver not in self.silence_used):
                     moves.append(("give", giver, card))
                 if matching and self.cooperative and self._pile_takes(card):
                     moves.append(("pile", giver, card))
@@ -381,8 +399,33 @@ class Game:
 
     # ---- moves --------------------------------------------------------------------------
 
+    def _allows(self, move):
+        """Whether `move` is among legal_moves(); a placement or a gift checked alone, not
+        found in a listing of every card's (most of a move's time)."""
+        if self.over or not isinstance(move, tuple):
+            return move in self.legal_moves()
+        if self.phase == "place" and len(move) > 1:
+            return self._allows_placement(move)
+        if self.phase == "give" and move == ("stop",):
+            return True
+        if self.phase == "give" and len(move) == 3 and move[0] in ("give", "pile"):
+            return self._allows_gift(move)
+        return move in self.legal_moves()
+
+    def _allows_gift(self, move):
+        """Whether ("give" or "pile", giver, card) is among legal_moves() (the give phase)."""
+        givers = [g for g in range(self.players) if g == move[1] and g != self.turn]
+        if not givers or move[2] not in self.hands[givers[0]]:
+            return False
+        hand = self.hands[givers[0]]
+        card = hand[hand.index(move[2])]
+        matching = self.matches(card)
+        if move[0] == "give":
+            return matching or (self.silence() and givers[0] not in self.silence_used)
+        return matching and self.cooperative and self._pile_takes(card)
+
     def apply(self, move):
-        if move not in self.legal_moves():
+        if not self._allows(move):
             raise RuleError("%s is not allowed now (%s phase, player %d)" % (
                 " ".join(str(m) for m in move), self.phase, self.turn))
         verb = move[0]
