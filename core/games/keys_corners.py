@@ -99,9 +99,9 @@ class Game:
         after = self._index(top) + 1
         return self.scale[after] if after < len(self.scale) else None
 
-    def _moving_from(self, source, dest):
+    def _moving_from(self, source, dest, taking=None):
         """Where the cards that foundation `source` may move onto pile `dest` start (an index
-        into the foundation), or None."""
+        into the foundation), or None. taking: what each pile takes (_taking()), if known."""
         cards = self.piles[source]
         if not cards or source == dest:
             return None
@@ -109,7 +109,7 @@ class Game:
         if dest in CORNERS:
             if self._index(bottom) is None:
                 return None                 # a stack never goes to a corner
-            wanted = self.takes(dest)
+            wanted = self.takes(dest) if taking is None else taking[dest]
             for at in range(len(cards)):
                 if cards[at][1] == wanted:
                     return at
@@ -120,7 +120,7 @@ class Game:
             into = self.piles[dest]
             fits = into[0][1] == bottom and len(into) + len(cards) <= STACK_SIZE
         else:
-            fits = self.takes(dest) == bottom
+            fits = (self.takes(dest) if taking is None else taking[dest]) == bottom
         return 0 if fits else None
 
     # ---- legal moves --------------------------------------------------------------------
@@ -148,14 +148,19 @@ class Game:
                     moves.append(("fill", source, f, pc))
         return moves
 
-    def board_moves(self):
-        return [("move", f, dest) for f in FOUNDATIONS for dest in range(8)
-                if self._moving_from(f, dest) is not None]
+    def _taking(self):
+        """What each pile takes next (takes()), asked once a listing, not once a card."""
+        return [self.takes(pile) for pile in range(8)]
 
-    def _plays_of(self, source, card):
+    def board_moves(self, taking=None):
+        taking = self._taking() if taking is None else taking
+        return [("move", f, dest) for f in FOUNDATIONS if self.piles[f] for dest in range(8)
+                if self._moving_from(f, dest, taking) is not None]     # an empty one: none
+
+    def _plays_of(self, source, card, taking):
         out = []
         for pile in range(8):
-            pc = self.takes(pile)
+            pc = taking[pile]
             if pc is not None and (is_wild(card) or pitch(card) == pc):
                 out.append(("play", source, pile, pc))
         return out
@@ -166,19 +171,20 @@ class Game:
         fills = self._fills()
         if fills:
             return fills
-        board = self.board_moves()
+        taking = self._taking()
+        board = self.board_moves(taking)
         if board:
             return board
         hand = self.hands[self.turn]
         moves = []
         unplayable = []
         for card in sorted(hand):
-            plays = self._plays_of(card, card)
+            plays = self._plays_of(card, card, taking)
             moves.extend(plays)
             if not plays:
                 unplayable.append(card)
         if self.discard:
-            moves.extend(self._plays_of("discard", self.discard[-1]))
+            moves.extend(self._plays_of("discard", self.discard[-1], taking))
         if self.played == 0:
             moves.extend(("discard", card) for card in unplayable)
         if self.played or not hand:
