@@ -165,11 +165,17 @@ class Game:
 
     def _allows(self, move):
         """Whether `move` is among legal_moves(); a placement checked on its card and its
-        name, not found in a listing of every card's."""
-        if (self.phase == "place" and not self.over and isinstance(move, tuple)
-                and len(move) == 3 and move[0] == "place"):
+        name, a call on its caller, not found in a listing of every card's or caller's."""
+        if self.over or not isinstance(move, tuple):
+            return move in self.legal_moves()
+        if self.phase == "place" and len(move) == 3 and move[0] == "place":
             cards, names = self._placement_choices()
             return move[1] in cards and move[2] in names
+        if self.phase == "calls" and move == ("pass",):
+            return True
+        if self.phase == "calls" and len(move) == 2 and move[0] in ("bluff", "correct"):
+            callers = [p for p in range(self.players) if p == move[1] and p != self.placer]
+            return callers != [] and (move[0] == "bluff" or self._misspelled())
         return move in self.legal_moves()
 
     def apply(self, move):
@@ -268,8 +274,8 @@ def random_move(game, rng):
     hand = game.hands[game.turn]
     if phase == "root":
         return ("root", note_pc(rng.choice(hand)))
-    moves = game.legal_moves()
     if phase == "place":
+        moves = game.legal_moves()
         pc = game.sector(game.degree)
         honest = [m for m in moves if m[1] // NOTE_COPIES == pc]         # note_pc, inline
         pool = honest if honest and rng.below(10) else moves
@@ -280,6 +286,6 @@ def random_move(game, rng):
         return rng.choice(pool)
     bluffers = [p for p in range(game.players) if p != game.placer and rng.below(12) == 0]
     correctors = []
-    if ("correct", (game.placer + 1) % game.players) in moves:
+    if not game.over and game._misspelled():          # the corrections are legal moves
         correctors = [p for p in range(game.players) if p != game.placer and rng.below(3) == 0]
     return first_call(game.players, game.placer, bluffers, correctors)
