@@ -14,12 +14,22 @@ def repo_path(*parts):
 
 
 def default_set():
-    """The default meld set, compiled from its JSON source (loaded once)."""
+    """The default meld set (loaded once): compiled from its JSON source where that is there
+    (CPython, the unix port), else the compiled default.cwm, which a board's run of the cases
+    carries instead (tests/host/test_rp2_port.py: the compiler is host-only, and on the
+    emulated Pico, beside the cases' RAM disk, compiling the set once failed for want of a
+    1.7 KB block; tests/host/test_package.py holds default.cwm equal to the JSON's compile)."""
     global _default
     if _default is None:
-        from core import meldset_compiler
-        with open(repo_path("core", "meldsets", "default.json")) as f:
-            _default = meldset_compiler.load_source(json.load(f), "default.json")
+        try:
+            f = open(repo_path("core", "meldsets", "default.json"))
+        except OSError:
+            from core import meldset
+            _default = meldset.load(repo_path("core", "meldsets", "default.cwm"))
+        else:
+            from core import meldset_compiler
+            with f:
+                _default = meldset_compiler.load_source(json.load(f), "default.json")
     return _default
 
 
