@@ -62,9 +62,14 @@ def idle():
 ''' % HARD_RESET_EXIT
 
 
-def _launcher(run_main):
+# What an interpreter the bridge starts runs before its REPL.
+BOOT_AND_MAIN = ("boot.py", "main.py")    # a power-up, a reset, a soft reset at the REPL
+BOOT_ONLY = ("boot.py",)                  # a soft reset in the raw REPL (mpremote's)
+NOTHING = ()                              # after a Ctrl-C the unix port died of
+
+
+def _launcher(files):
     """What the interpreter runs before its REPL: boot.py, then main.py, as a board does."""
-    files = ["boot.py", "main.py"] if run_main else ["boot.py"]
     # The board's machine (the shim) is there before boot.py, as a chip's built-in is: the
     # firmware's start keeps what sys.modules already holds (firmware/start.py).
     return ("import machine\n"
@@ -117,7 +122,7 @@ class VirtualBoard:
 
     # ---- the interpreter ----------------------------------------------------------------
 
-    def _spawn(self, run_main, cause):
+    def _spawn(self, files, cause):
         device, device_side = os.openpty()
         # Bytes as a UART carries them (no \n -> \r\n translation, no echo), but Ctrl-C still
         # raises SIGINT, which is how the unix port interrupts a running program.
@@ -137,7 +142,7 @@ class VirtualBoard:
         args = [micropython_path()]
         if self.heap:
             args += ["-X", "heapsize=%d" % self.heap]
-        self.proc = subprocess.Popen(args + ["-i", "-c", _launcher(run_main)], cwd=self.flash,
+        self.proc = subprocess.Popen(args + ["-i", "-c", _launcher(files)], cwd=self.flash,
                                      stdin=device_side, stdout=device_side,
                                      stderr=device_side, env=env, close_fds=True,
                                      preexec_fn=controlling_terminal)
@@ -148,7 +153,7 @@ class VirtualBoard:
 
     def start(self):
         """Power on: boot.py then main.py; returns the port for mpremote."""
-        self._spawn(run_main=True, cause="power")
+        self._spawn(BOOT_AND_MAIN, cause="power")
         self._thread = threading.Thread(target=self._bridge, daemon=True)
         self._thread.start()
         return self.port
@@ -173,10 +178,18 @@ class VirtualBoard:
                 self._drop_pending_input()
             self._power_cut = False
             self.raw_repl = False
-            self._spawn(run_main=True, cause=cause)
+            self._spawn(BOOT_AND_MAIN, cause=cause)
             return
-        self._to_client(b"MPY: soft reboot\r\n")
-        self._spawn(run_main=not self.raw_repl, cause="reset")
+        if code == 0:                    # Ctrl-D at the REPL, or machine.soft_reset()
+            self._to_client(b"MPY: soft reboot\r\n")
+            self._spawn(BOOT_ONLY if self.raw_repl else BOOT_AND_MAIN, cause="reset")
+        else:
+            # No reset: the unix port died of a Ctrl-C that came while it had no handler for
+            # it (SIGINT's default while it starts, or between a program and its REPL), or of
+            # an error of its own. A board's interpreter never stops: the Ctrl-C stopped what
+            # ran and the REPL follows, nothing run again (rebooting into main.py here left
+            # mpremote's Ctrl-A, sent next, to a running app: mpremote then waited for ever).
+            self._spawn(NOTHING, cause="reset")
         if self.raw_repl:
             os.write(self._device, b"\r\x01")
 

@@ -3,6 +3,7 @@ a pseudo-terminal): deploy, flash a set, reboot, spin the virtual knob, read the
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -10,6 +11,8 @@ import pytest
 
 from host_tools.cli.main import main
 from host_tools.sim.vboard import VirtualBoard, lit_sectors
+
+from waiting import wait_until
 
 pytestmark = pytest.mark.usefixtures("simulator")
 
@@ -84,6 +87,25 @@ def test_a_bad_set_never_reaches_the_device(board, tmp_path, capsys):
     assert "bad.cwm" not in mpremote(board.port, "exec", "import os; print(os.listdir())")
     assert main(["meldset", "flash", os.path.join(ROOT, "core/meldsets/default.json"),
                  "--port", board.port]) == 2
+
+
+def test_a_ctrl_c_the_unix_port_dies_of_brings_back_the_repl_not_a_reboot(board):
+    # The unix port has no SIGINT handler while it starts or between a program and its REPL:
+    # there mpremote's Ctrl-C ends the process (CI: a set copied right after a flash's reset).
+    # A board's interpreter would only stop what ran: the REPL follows, main.py not run again
+    # (the bridge used to reboot into main.py, and mpremote's Ctrl-A, next, reached the app).
+    with open(os.path.join(board.flash, "main.py"), "w") as f:
+        f.write("print('main.py ran')\n")
+    wait_until(lambda: "main.py ran" in board.said(), timeout=30)
+    mpremote(board.port, "exec", "print(1)")      # ends at the REPL (boot.py alone ran)
+    said, resets, proc = len(board.said()), board.resets, board.proc
+    proc.send_signal(signal.SIGINT)               # as the pty's Ctrl-C would, at that moment
+    wait_until(lambda: board.resets > resets and ">>> " in board.said()[said:], timeout=30,
+               what="the REPL after the restart")
+    assert proc.wait(timeout=10) == -signal.SIGINT
+    after = board.said()[said:]
+    assert "soft reboot" not in after and "main.py ran" not in after, after
+    assert mpremote(board.port, "exec", "print(6 * 7)") == "42\n"
 
 
 def test_a_damaged_set_is_refused_by_the_device(board, tmp_path, capsys):
