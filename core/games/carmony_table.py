@@ -12,6 +12,8 @@ UNPLAYED_CARD_POINTS = -10
 # The special melds are recognised by shape, so a renamed or re-ordered set keeps them.
 POWER_CHORD_SHAPE = ("chord", "1 5")
 MAJOR_SCALE_SHAPE = ("scale", "1 2 3 4 5 6 7")
+# cards -> (the special meld's shape, its points)
+SPECIAL = {2: (POWER_CHORD_SHAPE, POWER_CHORD_POINTS), 7: (MAJOR_SCALE_SHAPE, MAJOR_SCALE_POINTS)}
 
 
 def meld_points(meld, cards):
@@ -19,18 +21,15 @@ def meld_points(meld, cards):
 
     The table stops at 7 cards and jumps to 12 (the chromatic scale); a custom set's 8..11-card
     scale scores as the nearest smaller row (200)."""
-    if cards in (2, 7):                  # the special melds' sizes: their shape matters
-        return shape_points(meld.kind, meld.degree_text(), cards)
-    return shape_points(meld.kind, "", cards)
+    # The degree text (the costly part) only at a size a special meld has.
+    return shape_points(meld.kind, meld.degree_text() if cards in SPECIAL else "", cards)
 
 
 def shape_points(kind, degree_text, cards):
     """meld_points from a meld's kind ("interval", "chord", "scale") and degree text alone."""
-    shape = (kind, degree_text)
-    if shape == POWER_CHORD_SHAPE and cards == 2:
-        return POWER_CHORD_POINTS
-    if shape == MAJOR_SCALE_SHAPE and cards == 7:
-        return MAJOR_SCALE_POINTS
+    special = SPECIAL.get(cards)
+    if special is not None and special[0] == (kind, degree_text):
+        return special[1]
     best = 0
     for size in POINTS_BY_CARDS:
         if size <= cards and POINTS_BY_CARDS[size] > best:

@@ -101,24 +101,15 @@ class Round:
         return self._discards(player)
 
     def _discards(self, player):
-        required, optional = self._masks(self.root)
         moves = []
         for card in sorted(self.hands[player]):
-            pc = card // NOTE_COPIES                   # note_pc, inline: asked at every move
-            if self.single_taken is not None and pc == self.single_taken:
-                continue
-            free = self.wheel[pc] is None
-            if free and required >> pc & 1:
-                moves.append(("discard", card, "wheel"))
-            elif free and optional >> pc & 1:
-                moves.append(("discard", card, "wheel"))
-                moves.append(("discard", card, "pile"))
-            else:
-                moves.append(("discard", card, "pile"))
+            for to in self._discard_to(card):
+                moves.append(("discard", card, to))
         return moves
 
     def _discard_to(self, card):
-        """Where a card of the hand may be discarded (as _discards lists it)."""
+        """Where a card of the hand may be discarded: nowhere (the note of the single card
+        taken), the wheel (a free required sector), either (a free optional one), the pile."""
         pc = card // NOTE_COPIES
         if pc == self.single_taken:
             return ()

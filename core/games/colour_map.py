@@ -386,12 +386,19 @@ class Game:
         for k in range(1, self.players):
             giver = (self.turn + k) % self.players
             for card in sorted(self.hands[giver]):
-                matching = self.matches(card)
-                if matching or (silence and giver not in self.silence_used):
-                    moves.append(("give", giver, card))
-                if matching and self.cooperative and self._pile_takes(card):
-                    moves.append(("pile", giver, card))
+                for verb in self._gifts(giver, card, silence):
+                    moves.append((verb, giver, card))
         return moves
+
+    def _gifts(self, giver, card, silence):
+        """How `giver` may hand over `card` ("give", "pile"); `silence`: self.silence()."""
+        matching = self.matches(card)
+        verbs = []
+        if matching or (silence and giver not in self.silence_used):
+            verbs.append("give")
+        if matching and self.cooperative and self._pile_takes(card):
+            verbs.append("pile")
+        return verbs
 
     def _pile_takes(self, card):
         pile = self.piles[self.colour_of(card)]
@@ -419,10 +426,7 @@ class Game:
             return False
         hand = self.hands[givers[0]]
         card = hand[hand.index(move[2])]
-        matching = self.matches(card)
-        if move[0] == "give":
-            return matching or (self.silence() and givers[0] not in self.silence_used)
-        return matching and self.cooperative and self._pile_takes(card)
+        return move[0] in self._gifts(givers[0], card, self.silence())
 
     def apply(self, move):
         if not self._allows(move):
