@@ -27,6 +27,7 @@ from hardware.clock import ticks_add, ticks_diff, ticks_since
 from hardware.presses import PressDetector
 
 from firmware import crashes, render, services
+from firmware.devices import DEEP_REST_MS
 from firmware.modes import Context, LightsNotes, TurnRotates, Works, load_mode
 from firmware.services import BUSY, REST_MS, RESTED, SHOWN
 from firmware.settings import Settings
@@ -498,13 +499,25 @@ class App:
 
     def pause_ms(self):
         """How long the loop may sleep before its next pass: no longer than until a frame the
-        frame rate held back is due."""
+        frame rate held back is due; the port's rest period once the wheel rests deeply
+        (firmware/devices.py)."""
         if self.busy:
             return 0
+        hw = self.hw
         if self.dirty:
-            due = self.frame_ms - ticks_since(self.hw.clock.ticks_ms(), self.rendered_at)
-            return max(0, min(due, self.hw.period_ms))
-        return self.hw.period_ms
+            due = self.frame_ms - ticks_since(hw.clock.ticks_ms(), self.rendered_at)
+            return max(0, min(due, hw.period_ms))
+        if hw.rest_period_ms and self.rests_deeply(hw.clock.ticks_ms()):
+            return hw.rest_period_ms
+        return hw.period_ms
+
+    def rests_deeply(self, now):
+        """Whether the wheel has rested DEEP_REST_MS with nothing in play: no MIDI note heard
+        in listen (a port whose MIDI wakes nothing polls for it), no tune (a tone ends within
+        one loop period of its time)."""
+        buzzer = self.hw.buzzer
+        return self.quiet_ms(now) >= DEEP_REST_MS and self.held_notes() is None and \
+            (buzzer is None or not buzzer.playing)
 
     def quiet_ms(self, now):
         """How long the wheel has had nothing to do: ms since the last turn, press or MIDI

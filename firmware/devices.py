@@ -1,6 +1,15 @@
 """The devices of one board, as the app sees them (built by the board's port, firmware/ports/)."""
 
 LOOP_PERIOD_MS = 10
+# Once nothing has touched the wheel for DEEP_REST_MS (no turn, press or MIDI note, nothing
+# waiting, no tune playing: App.rests_deeply), a real chip's loop runs a pass every
+# REST_PERIOD_MS: a pass every 10 ms kept an idle Pico's CPU busy 12% of the time, every 2 ms a
+# QT Py's a third. MicroPython's ports set hw.rest_period_ms (App.pause_ms): the knob's
+# interrupt still wakes a pass at once, and the button is read often enough for the shortest
+# press counted (hardware/presses.py's 50 ms debounce). CircuitPython's loop reads the knob and
+# the button between its 2 ms sleeps instead (firmware/ports/circuitpython.py).
+REST_PERIOD_MS = 20
+DEEP_REST_MS = 2000
 
 
 class Hardware:
@@ -19,6 +28,7 @@ class Hardware:
         self.display = None           # hardware.oled.TextDisplay, or None (no display)
         self.buzzer = None            # hardware.buzzer.Buzzer, or None (no buzzer)
         self.period_ms = LOOP_PERIOD_MS
+        self.rest_period_ms = None    # the pause once the wheel rests deeply, or None: period_ms
 
     def start_watchdog(self):
         """An object with feed(), or None. Started by the app only, never in safe mode."""

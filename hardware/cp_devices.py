@@ -35,6 +35,10 @@ class RotaryEncoder:
         self._last = position
         return count * self._sign
 
+    def moved(self):
+        """Whether a detent waits for take() (nothing taken)."""
+        return self._encoder.position != self._last
+
 
 class PinButton:
     def __init__(self, config):

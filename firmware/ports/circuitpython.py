@@ -8,7 +8,7 @@ import hardware.clock
 from hardware import cp_devices
 from hardware.ring import Ring
 
-from firmware.devices import Hardware
+from firmware.devices import REST_PERIOD_MS, Hardware
 from firmware.records import RECORD_KEYS, FileRecords, read_recovering
 
 DRIVE_SETTINGS = "settings.json"
@@ -19,7 +19,9 @@ DRIVE_CHOICE = "drive_choice"       # the record of the drive file's fingerprint
 # halted (WFI) meanwhile: a detent from rest waits at most that long for its pass. 2 ms is the
 # shortest sleep that halts the CPU: 10.2.1's mp_hal_delay_ms (supervisor/shared/tick.c) idles
 # only for whole 1/1024 s ticks left after the background tasks, and busy-waits a 1 ms sleep
-# through.
+# through. At 2 ms the CPU still ran a third of the time: once the wheel rests deeply
+# (firmware/devices.py: DEEP_REST_MS), a pass comes every REST_PERIOD_MS, and between them the
+# loop only reads the knob's count and the button after each sleep (run_loop's watch).
 POLL_PERIOD_MS = 0
 IDLE_AFTER_MS = 500
 IDLE_SLEEP_S = 0.002
@@ -58,17 +60,34 @@ def run_loop(app):
     host_tools/device/drive.py.)
 
     Between passes it polls (no sleep) while the wheel is in use or MIDI in listens
-    (usb_midi wakes nothing either: a note would wait out the sleep), and sleeps once the
-    wheel has rested (IDLE_AFTER_MS)."""
+    (usb_midi wakes nothing either: a note would wait out the sleep), sleeps once the wheel
+    has rested (IDLE_AFTER_MS), and once it rests deeply watches the knob and the button
+    between those sleeps instead of running a pass (watch)."""
     import time
-    ticks_ms = app.hw.clock.ticks_ms
+    clock = app.hw.clock
+    encoder = app.hw.encoder
+    button = app.hw.button
+
+    def watch(ms):
+        """Up to `ms` in IDLE_SLEEP_S sleeps, over as soon as the knob has a detent or the
+        button changes: a read of each (tens of us) between sleeps, not a pass (about 1 ms),
+        so the first detent from a deep rest waits no longer than from a rest."""
+        start = clock.ticks_ms()
+        down = button.pressed()
+        while clock.ticks_diff(clock.ticks_ms(), start) < ms:
+            time.sleep(IDLE_SLEEP_S)
+            if encoder.moved() or button.pressed() != down:
+                return
 
     def pause(ms):
         if ms:                                   # a frame the frame rate holds back
             time.sleep(ms / 1000)
             return
-        if app.quiet_ms(ticks_ms()) < IDLE_AFTER_MS or app.held_notes() is not None:
+        now = clock.ticks_ms()
+        if app.quiet_ms(now) < IDLE_AFTER_MS or app.held_notes() is not None:
             time.sleep(0)       # returns at once (mp_hal_delay_ms(0)): the poll's yield
+        elif app.rests_deeply(now):
+            watch(REST_PERIOD_MS)
         else:
             time.sleep(IDLE_SLEEP_S)
     app.run_plain(pause)

@@ -5,15 +5,17 @@ import hardware.clock
 from hardware import mp_devices
 from hardware.ring import Ring
 
-from firmware.devices import Hardware
+from firmware.devices import REST_PERIOD_MS, Hardware
 from firmware.records import FileRecords
 
 
 def build_with(board, encoder):
     """The board's devices around the knob's driver, which each port picks."""
     ring = Ring(board["ring"], mp_devices.NeoPixelOutput(board["ring"]))
-    return Hardware(board, ring, encoder, mp_devices.PinButton(board["button"]),
-                    hardware.clock, records=FileRecords())
+    hw = Hardware(board, ring, encoder, mp_devices.PinButton(board["button"]),
+                  hardware.clock, records=FileRecords())
+    hw.rest_period_ms = REST_PERIOD_MS
+    return hw
 
 
 def irq_encoder(config):

@@ -152,3 +152,25 @@ def test_the_button_held_at_power_up_leaves_the_drive_to_the_computer(deployed, 
     assert "chromawheel boot: CIRCUITPY stays writable from the computer" in boot_out
     assert "settings.json" not in drive and "crashes.txt" not in drive
     assert drive[emulate.NVM_RECORDS] == {"crashes.txt": b"0"}   # safe mode clears the count
+
+
+def test_from_a_deep_rest_the_knob_and_the_button_answer_as_from_a_rest(deployed, tmp_path):
+    """Once the wheel has rested 2 s (firmware/devices.py: DEEP_REST_MS) CircuitPython's loop
+    runs a pass every 20 ms and only reads the knob and the button between its 2 ms sleeps
+    (firmware/ports/circuitpython.py): the first detent is latched within the knob's 5 ms
+    bound, and a press as short as the debounce still counts."""
+    flash = str(tmp_path / "rest.img")
+    with open(deployed, "rb") as f, open(flash, "wb") as out:
+        out.write(f.read())
+    with emulate.emulated(NAME, flash) as pico:
+        emulate.wait_started(pico)
+        pico.send("wait 3000", "turn 1", "wait 3000", "press", "wait 50", "release",
+                  "wait 600")
+        pico.wait_done()
+        assert len(pico.detents) == 1
+        edge = pico.detents[0]
+        before = [f for f in pico.frames if f[5] <= edge][-1]
+        turned = [f for f in pico.frames if f[5] > edge and f[1] != before[1]][0]
+        assert turned[0] - edge < 5000000, (turned[0] - edge) / 1e6
+        assert emulate.console_lines(pico)[-2:] == ["Db major triad (maj): Db F Ab",
+                                                    "C# minor triad (min): C# E G#"]

@@ -361,6 +361,51 @@ def test_quiet_ms_counts_from_the_last_input_once_nothing_waits(device):
     assert app.quiet_ms(device.clock.ticks_ms()) == device.clock.ticks_ms() - turned
 
 
+def test_a_chip_that_rests_deeply_polls_less_often_and_still_hears_a_quick_press(device):
+    """A real chip's loop (hw.rest_period_ms, firmware/devices.py) pauses its rest period once
+    nothing has touched the wheel for DEEP_REST_MS, and its period again from the next input;
+    a tune keeps the period while it plays. At the rest period's pace a press as short as the
+    debounce still counts."""
+    from firmware.devices import DEEP_REST_MS, LOOP_PERIOD_MS, REST_PERIOD_MS
+    from hardware.buzzer import Buzzer
+    app, hw = device.app, device.hw
+    assert app.pause_ms() == LOOP_PERIOD_MS       # the simulator's board: no rest period
+    hw.rest_period_ms = REST_PERIOD_MS
+    device.turn(1)
+    assert app.pause_ms() == LOOP_PERIOD_MS
+    device.wait(DEEP_REST_MS - 50)
+    assert app.pause_ms() == LOOP_PERIOD_MS
+    device.wait(100)
+    assert app.pause_ms() == REST_PERIOD_MS
+
+    class Piezo:                              # the board's pin (the buzzer's output)
+        def tone(self, freq, duty):
+            pass
+
+        def off(self):
+            pass
+    hw.buzzer = Buzzer(Piezo())
+    hw.buzzer.play([(440, 100)], 2)
+    hw.buzzer.update(device.clock.ticks_ms())
+    assert app.pause_ms() == LOOP_PERIOD_MS      # a tone ends within one loop period
+    device.clock.advance(100)
+    hw.buzzer.update(device.clock.ticks_ms())
+    assert app.pause_ms() == REST_PERIOD_MS
+    hw.buzzer = None
+
+    def passes(ms):                           # as the loop runs them at rest
+        for _ in range(ms // REST_PERIOD_MS):
+            device.clock.advance(REST_PERIOD_MS)
+            app.tick(device.clock.ticks_ms())
+    device.clock.advance(7)                   # the press starts between two passes
+    device.button.down = True
+    passes(50)
+    device.button.down = False
+    passes(500)
+    assert device.line == "C# minor triad (min): C# E G#"
+    assert app.pause_ms() == LOOP_PERIOD_MS
+
+
 def test_a_mode_chosen_in_the_menu_loads_after_the_old_one_is_gone(device, monkeypatch):
     # A QT Py with MIDI on had no room for the hand mode's search arrays and the next mode
     # at once: choosing the score after the hand ran out of memory (make bench's heap run).
