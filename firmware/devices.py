@@ -7,7 +7,8 @@ LOOP_PERIOD_MS = 10
 # QT Py's a third. MicroPython's ports set hw.rest_period_ms (App.pause_ms): the knob's
 # interrupt still wakes a pass at once, and the button is read often enough for the shortest
 # press counted (hardware/presses.py's 50 ms debounce). CircuitPython's loop reads the knob and
-# the button between its 2 ms sleeps instead (firmware/ports/circuitpython.py).
+# the button between its 2 ms sleeps instead (firmware/ports/circuitpython.py). The page's
+# wheel does as MicroPython's (firmware/ports/web.py): a tablet left open on it sleeps too.
 REST_PERIOD_MS = 20
 DEEP_REST_MS = 2000
 

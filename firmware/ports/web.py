@@ -3,7 +3,7 @@ hardware/web_pins.py; the page says how the board started and does its resets. I
 are driven in the loop (drive), as the simulator's are."""
 
 
-from firmware.devices import LOOP_PERIOD_MS, Hardware
+from firmware.devices import LOOP_PERIOD_MS, REST_PERIOD_MS, Hardware
 
 
 def build(board):
@@ -17,7 +17,9 @@ def build(board):
     link = web_pins.WebLink(clock, encoder, button, LOOP_PERIOD_MS)
     ring = Ring(board["ring"], web_pins.WebRingOutput())
     link.poll()                   # the page may hold the button before power-up (safe mode)
-    return Hardware(board, ring, encoder, button, clock, link)
+    hw = Hardware(board, ring, encoder, button, clock, link)
+    hw.rest_period_ms = REST_PERIOD_MS      # a tablet's page left open sleeps as a chip does
+    return hw
 
 
 def drive(app):
