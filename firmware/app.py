@@ -512,12 +512,13 @@ class App:
         return hw.period_ms
 
     def rests_deeply(self, now):
-        """Whether the wheel has rested DEEP_REST_MS with nothing in play: no MIDI note heard
-        in listen (a port whose MIDI wakes nothing polls for it), no tune (a tone ends within
-        one loop period of its time)."""
+        """Whether the wheel has rested DEEP_REST_MS with nothing in play: no press (a button
+        held, a click waiting for its double-press window: their events are timed to the
+        loop's period), no MIDI note heard in listen (a port whose MIDI wakes nothing polls
+        for it), no tune (a tone ends within one loop period of its time)."""
         buzzer = self.hw.buzzer
-        return self.quiet_ms(now) >= DEEP_REST_MS and self.held_notes() is None and \
-            (buzzer is None or not buzzer.playing)
+        return self.quiet_ms(now) >= DEEP_REST_MS and self.presses.settled and \
+            self.held_notes() is None and (buzzer is None or not buzzer.playing)
 
     def quiet_ms(self, now):
         """How long the wheel has had nothing to do: ms since the last turn, press or MIDI

@@ -4,11 +4,13 @@ LOOP_PERIOD_MS = 10
 # Once nothing has touched the wheel for DEEP_REST_MS (no turn, press or MIDI note, nothing
 # waiting, no tune playing: App.rests_deeply), a real chip's loop runs a pass every
 # REST_PERIOD_MS: a pass every 10 ms kept an idle Pico's CPU busy 12% of the time, every 2 ms a
-# QT Py's a third. MicroPython's ports set hw.rest_period_ms (App.pause_ms): the knob's
-# interrupt still wakes a pass at once, and the button is read often enough for the shortest
-# press counted (hardware/presses.py's 50 ms debounce). CircuitPython's loop reads the knob and
+# QT Py's a third. MicroPython's ports set hw.rest_period_ms (App.pause_ms) where the knob's
+# interrupt wakes a pass at once (not the ESP32's pulse counter: 10 ms there); the button is
+# then read every 20 ms, so a press longer than that is always seen (a person's lasts 50 ms or
+# more), and a press in play keeps the loop's period. CircuitPython's loop reads the knob and
 # the button between its 2 ms sleeps instead (firmware/ports/circuitpython.py). The page's
-# wheel does as MicroPython's (firmware/ports/web.py): a tablet left open on it sleeps too.
+# wheel rests too (firmware/ports/web.py): a tablet left open on it; its first detent waits for
+# the next pass.
 REST_PERIOD_MS = 20
 DEEP_REST_MS = 2000
 

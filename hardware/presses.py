@@ -48,6 +48,12 @@ class PressDetector:
             return NONE
         return self.due(now)
 
+    @property
+    def settled(self):
+        """Nothing in play: the button up (or held past its long press) and no click waiting
+        for its double-press window."""
+        return self._changed_at is None
+
     def due(self, now):
         """The event that time alone makes due (a click once the double-press window closes, a
         long press while held), the contact not read: the app asks this before it takes the

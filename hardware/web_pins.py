@@ -114,14 +114,20 @@ class WebLink(CommandQueue):
         self._message = bytearray(3)
 
     def poll(self, advance=True):
-        """Called once per loop tick."""
+        """Called once per loop tick. In real time a button's press or release ends the
+        tick's commands: a tap on the page whose press and release both came since the last
+        pass is still a press, seen by this pass and released at the next. (In virtual time a
+        script's waits space them, as the simulator's.)"""
         if self._waiting(advance):
             return
         while not self.quit and self._wait_left == 0:
             command = self._next()
             if not command:
                 break
-            self._apply(command & 7, command >> 3)
+            verb = command & 7
+            self._apply(verb, command >> 3)
+            if (verb == PRESS or verb == RELEASE) and not self.clock.virtual:
+                break
 
     def _apply(self, verb, arg):
         if verb == TURN:

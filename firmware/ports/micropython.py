@@ -14,7 +14,8 @@ def build_with(board, encoder):
     ring = Ring(board["ring"], mp_devices.NeoPixelOutput(board["ring"]))
     hw = Hardware(board, ring, encoder, mp_devices.PinButton(board["button"]),
                   hardware.clock, records=FileRecords())
-    hw.rest_period_ms = REST_PERIOD_MS
+    if hasattr(encoder, "wake"):        # its interrupt wakes a pass: the loop may rest longer
+        hw.rest_period_ms = REST_PERIOD_MS  # (the ESP32's pulse counter wakes nothing)
     return hw
 
 

@@ -364,8 +364,8 @@ def test_quiet_ms_counts_from_the_last_input_once_nothing_waits(device):
 def test_a_chip_that_rests_deeply_polls_less_often_and_still_hears_a_quick_press(device):
     """A real chip's loop (hw.rest_period_ms, firmware/devices.py) pauses its rest period once
     nothing has touched the wheel for DEEP_REST_MS, and its period again from the next input;
-    a tune keeps the period while it plays. At the rest period's pace a press as short as the
-    debounce still counts."""
+    a tune or a press in play keeps the period. At the rest period's pace a 40 ms press
+    counts."""
     from firmware.devices import DEEP_REST_MS, LOOP_PERIOD_MS, REST_PERIOD_MS
     from hardware.buzzer import Buzzer
     app, hw = device.app, device.hw
@@ -399,9 +399,12 @@ def test_a_chip_that_rests_deeply_polls_less_often_and_still_hears_a_quick_press
             app.tick(device.clock.ticks_ms())
     device.clock.advance(7)                   # the press starts between two passes
     device.button.down = True
-    passes(50)
+    passes(40)
+    assert app.pause_ms() == LOOP_PERIOD_MS      # held: its long press is timed to 10 ms
     device.button.down = False
-    passes(500)
+    passes(100)
+    assert app.pause_ms() == LOOP_PERIOD_MS      # a click waits for its double-press window
+    passes(400)
     assert device.line == "C# minor triad (min): C# E G#"
     assert app.pause_ms() == LOOP_PERIOD_MS
 

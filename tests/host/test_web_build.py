@@ -281,6 +281,32 @@ def test_the_web_clocks_real_time_counts_a_stall_as_a_short_gap(monkeypatch):
     assert (clock.ticks_ms() - ms[-1]) % (1 << 30) == 100
 
 
+def test_a_tap_on_the_page_between_two_passes_is_still_a_press(monkeypatch):
+    """In real time a button edge ends a pass's commands: a press and its release that both
+    reached the board since the last pass are seen one pass apart (a pass every 20 ms once
+    the wheel rests deeply). In virtual time a script's commands go as the simulator's."""
+    import importlib
+    import types
+    for name in ("webpins", "uctypes"):        # the page's modules: the board boundary
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.delitem(sys.modules, "hardware.web_pins", raising=False)
+    web_pins = importlib.import_module("hardware.web_pins")
+    monkeypatch.delitem(sys.modules, "hardware.web_pins")
+    from hardware.sim import SimButton
+    for virtual, seen in ((False, [True, False, False]), (True, [False, False, False])):
+        queued = [web_pins.PRESS, web_pins.RELEASE]
+        sys.modules["webpins"].next = lambda: queued.pop(0) if queued else 0
+        clock = web_pins.WebClock()
+        clock.virtual = virtual
+        button = SimButton({"pin": 0})
+        link = web_pins.WebLink(clock, None, button, 10)
+        downs = []
+        for _ in range(3):
+            link.poll()
+            downs.append(button.pressed())
+        assert downs == seen, virtual
+
+
 def test_the_web_command_builds_serves_and_says_where(capsys, site):
     import signal
     import urllib.request
