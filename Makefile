@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: setup test check test-core-mpy sim bench package lock clean uf2 uf2-frozen stl web web-screenshot dist
+.PHONY: setup test check lint test-core-mpy sim bench package lock clean uf2 uf2-frozen stl web web-screenshot dist
 
 # The main job: the firmware in the simulator (keys in a terminal; a demo otherwise). It needs
 # only what running needs (requirements.txt: about 45 MB), not the test tools.
@@ -75,6 +75,10 @@ test: setup $(EMULATOR) $(WEB_RUNTIME)
 # no board in a subprocess, no emulator and no browser (tests/conftest.py marks those).
 check: setup
 	$(PYTEST) -m "not board" -n $(WORKERS)
+
+# The linters, configured in pyproject.toml (ruff: every Python file of the project).
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
 
 # The core cases on the MicroPython unix port alone (make test and make check run them as a
 # test beside the others: tests/host/test_core_on_micropython.py).

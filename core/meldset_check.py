@@ -5,8 +5,15 @@ board's heap."""
 
 from array import array
 
-from core.meldset import (FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_MELDS, MAX_POSITIONS,
-                          MeldSetError, crc32)
+from core.meldset import (
+    FORMAT_VERSION,
+    HEADER_SIZE,
+    MAGIC,
+    MAX_MELDS,
+    MAX_POSITIONS,
+    MeldSetError,
+    crc32,
+)
 
 # A degree code without its optional bit -> 0 where no vocabulary degree (core/degrees.py) has
 # it, else 1 + its semitones above the root in the octave (tests/core/test_meldset.py derives

@@ -6,8 +6,17 @@ refuses a source with any problem, so a bad set never reaches a device.
 """
 
 from core import degrees
-from core.meldset import (FORMAT_VERSION, HEADER_SIZE, KINDS, MAGIC, MAX_MELDS,
-                          MAX_POSITIONS, MeldSet, MeldSetError, crc32)
+from core.meldset import (
+    FORMAT_VERSION,
+    HEADER_SIZE,
+    KINDS,
+    MAGIC,
+    MAX_MELDS,
+    MAX_POSITIONS,
+    MeldSet,
+    MeldSetError,
+    crc32,
+)
 from core.parse import DegreeError, parse_degree
 
 FORMAT_NAME = "chromawheel-meldset"

@@ -253,7 +253,7 @@ def _by_name(meldset, text):
     """A meld named without a root, or -1: as core.melds.lookup (exact id, then id or name in
     any case; KeyError for a name of several melds), then the tables, then ids and names in any
     case with '-' as a space and a closing 'scale', 'chord' or 'mode' dropped."""
-    from core.melds import index_of, lookup   # here: the page's validator needs none of it
+    from core.melds import index_of, lookup  # here: the page's validator needs none of it
     if not text:
         return -1
     i = lookup(meldset, text)

@@ -15,8 +15,13 @@ no rounds and no points: the pad counts each player's NOTE cards, and the fewest
 """
 
 from core.games import round_winner
-from core.games.carmony_table import (GOING_OUT_POINTS, MAJOR_SCALE_POINTS, POINTS_BY_CARDS,
-                                      POWER_CHORD_POINTS, UNPLAYED_CARD_POINTS)
+from core.games.carmony_table import (
+    GOING_OUT_POINTS,
+    MAJOR_SCALE_POINTS,
+    POINTS_BY_CARDS,
+    POWER_CHORD_POINTS,
+    UNPLAYED_CARD_POINTS,
+)
 
 GAMES = ("original", "chord-poker", "looking-glass", "bluff")
 TITLES = ("The Original", "Chord Poker", "Through the Looking Glass", "Bluff the Scale")

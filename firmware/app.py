@@ -55,7 +55,7 @@ class App:
             # before the set's line, which the laptop waits for, is printed.
             from firmware import midi
             self.midi = midi.start(hw.port, hw, self.settings, self._log)
-        from firmware import installed_sets        # used at start and from the menu only
+        from firmware import installed_sets  # used at start and from the menu only
         meldset, name = installed_sets.load_with_fallback(
             self.settings["meldset"], self.settings["last_good_meldset"], self._log)
         self.ctx = Context(self, self.settings, meldset, name)     # what the modes see

@@ -7,8 +7,10 @@ import os
 import sys
 
 from core.meldset import MeldSetError, load
-from firmware.records import DEFAULT_SET as DEFAULT_NAME, MELD_DIR, SET_SUFFIX as SUFFIX
 
+from firmware.records import DEFAULT_SET as DEFAULT_NAME
+from firmware.records import MELD_DIR
+from firmware.records import SET_SUFFIX as SUFFIX
 
 CHECKS = "core.meldset_check"
 

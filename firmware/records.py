@@ -62,7 +62,7 @@ class FileRecords:
             write_atomic(name, data)
 
     def log(self, line):
-        from firmware import log          # loaded on the first message, not at boot
+        from firmware import log  # loaded on the first message, not at boot
         log.write(line)
 
 

@@ -6,6 +6,7 @@ crashed before running crashes.STABLE_MS (start.py counts boots, the app clears 
 stable; see crashes.py). Used at boot only."""
 
 from firmware import crashes, records, render
+
 # The laptop writes this flag just before it resets the board for a deploy: the boot after
 # that reset runs without the app and without the watchdog (which, once started, would reset
 # the board in the middle of a long copy). Any boot uses the flag up, and a power-up ignores

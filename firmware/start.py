@@ -73,6 +73,7 @@ def main():
             # Before the app says it started (deploy waits for that line): a missing or
             # shadowed asyncio stops the boot here, where the deploy can quote it.
             import asyncio
+
             from firmware import async_loop
         app = start_app(hw)
         _drop_boot_code()

@@ -9,7 +9,6 @@ import json
 
 from hardware.ring import MAX_LEDS, supported_count
 
-
 PLATFORMS = ("rp2", "esp32", "circuitpython", "sim", "web")
 ENCODER_DRIVERS = {"rp2": ("pio", "irq"), "esp32": ("pcnt", "irq"),
                    "circuitpython": ("rotaryio",), "sim": ("sim",), "web": ("web",)}

@@ -6,7 +6,6 @@ import sys
 
 from hardware.sim import MIDI_MARK
 
-
 MIDI_IN_SIZE = 256
 
 

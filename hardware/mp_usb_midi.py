@@ -16,9 +16,10 @@ a ring (a 12-note chord with the previous chord's note-offs is 24 packets, 96 by
 scheduler (the TinyUSB task), so write() only queues and has the transfer submitted from the
 scheduler too: the two never interleave."""
 
+import time
+
 import machine
 import micropython
-import time
 from micropython import const
 
 _TX_XFER = const(128)             # bytes a transfer to the host carries (32 packets)

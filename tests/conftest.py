@@ -58,6 +58,7 @@ def deployed_image(emulator):
     The first answer holds for the session: a file edited while the tests run does not make
     every later test deploy again."""
     import fcntl
+
     from host_tools.emulator import emulate
     images = {}
 

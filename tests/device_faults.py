@@ -10,12 +10,13 @@ import json
 import os
 import random
 
-from firmware.app import App
-from firmware.devices import Hardware
-from firmware.ports import sim as sim_port
 from hardware import board as board_file
 from hardware.ring import Ring
 from hardware.sim import SimButton, SimClock, SimEncoder
+
+from firmware.app import App
+from firmware.devices import Hardware
+from firmware.ports import sim as sim_port
 
 BOARD = board_file.load("board.json")
 

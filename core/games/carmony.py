@@ -1,7 +1,5 @@
 """Carmony, the original: the rule engine. The scoring table is core/games/carmony_table.py."""
 
-from core.games.carmony_table import MAJOR_SCALE_SHAPE, can_go_out, meld_points, round_points
-
 # ---- the rule engine ----------------------------------------------------------------------
 #
 # Rulebook points that need an interpretation, and the one chosen:
@@ -19,10 +17,17 @@ from core.games.carmony_table import MAJOR_SCALE_SHAPE, can_go_out, meld_points,
 # - The round's winner (whose right-hand neighbour deals next) is the best round score; a tie
 #   goes to the player who went out, then to the first after the dealer, clockwise.
 # - Seats are numbered clockwise: a player's left is seat + 1, the right seat - 1.
-
 from core import degrees
-from core.games import (NOTE_CARDS, NOTE_COPIES, RoundsGame, RuleError, ScoreError, note_pc,
-                        round_winner)
+from core.games import (
+    NOTE_CARDS,
+    NOTE_COPIES,
+    RoundsGame,
+    RuleError,
+    ScoreError,
+    note_pc,
+    round_winner,
+)
+from core.games.carmony_table import MAJOR_SCALE_SHAPE, can_go_out, meld_points, round_points
 from core.games.rng import Rng
 
 NOTES_DEALT = {2: 14, 3: 12, 4: 10}
@@ -338,7 +343,7 @@ class Round:
 
     def check_cards(self):
         """Every NOTE and MELD card is in exactly one place; raises AssertionError if not."""
-        from core.check import check     # here: core.check scores with this module's table
+        from core.check import check  # here: core.check scores with this module's table
         notes = list(self.note_deck) + list(self.discard)
         for p in range(self.players):
             notes += self.hands[p]

@@ -20,7 +20,6 @@ from core.games.chord_poker_table import chord_sectors, going_back, is_complete,
 #   keeps it and the turn ends.
 # - The dealer rotates clockwise each round; the player on the dealer's left starts. Seats are
 #   clockwise.
-
 from core.games.rng import Rng
 
 HAND = 7

@@ -28,8 +28,14 @@ from core.spelling import spell
 from firmware import modes
 from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_title, root_note, short_title
-from firmware.modes.table_paint import (GOING, MISSING, PLACED, BlinkingCursor, paint_cursor,
-                                        paint_sector)
+from firmware.modes.table_paint import (
+    GOING,
+    MISSING,
+    PLACED,
+    BlinkingCursor,
+    paint_cursor,
+    paint_sector,
+)
 from firmware.render import NOTE_LEVEL, OPTIONAL_LEVEL, ROOT_WHITE, clear, paint_meld
 
 CHORD = 1                 # the meld kind

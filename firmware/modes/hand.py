@@ -19,15 +19,21 @@ mode switches, reboots and power cuts. With the `private` setting the ring shows
 alone; the answers are on the display and console."""
 
 from core import degrees
-from core.hand import DECK_INTERVAL_COPIES, KIND_PLURALS, HandSearch, counts_of
+from core.hand import DECK_INTERVAL_COPIES, KIND_PLURALS, HandSearch
 from core.hand_loops import STEPS_A_PIECE
 from core.notes import format_note, pc_label
 
 from firmware import modes
 from firmware.modes.kept import KeepsTable
 from firmware.modes.names import root_note
-from firmware.modes.table_paint import (CARD, CURSOR, BlinkingCursor, paint_cursor, paint_kind,
-                                        paint_sector)
+from firmware.modes.table_paint import (
+    CARD,
+    CURSOR,
+    BlinkingCursor,
+    paint_cursor,
+    paint_kind,
+    paint_sector,
+)
 from firmware.render import DIM_LEVEL, clear
 
 MAX_CARDS = 24            # more than any deal (14) plus the draws of a long turn
@@ -236,7 +242,7 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
             return
         if label is None:
             plays = [plays]
-        from firmware import scorebook      # the pad's code, loaded when first credited
+        from firmware import scorebook  # the pad's code, loaded when first credited
         words = scorebook.credit(self.ctx, points)
         for play in plays:
             for pc in play.pcs:

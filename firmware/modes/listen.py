@@ -19,7 +19,6 @@ from firmware.modes.table_paint import CARD, paint_sector
 from firmware.render import paint_meld
 
 
-
 class Mode(modes.Mode, modes.LightsNotes):
 
     def __init__(self, ctx):

@@ -23,8 +23,14 @@ from core.spelling import spell
 from firmware import modes
 from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_notes, root_note
-from firmware.modes.table_paint import (CARD, CURSOR, PLACED, BlinkingCursor, paint_cursor,
-                                        paint_sector)
+from firmware.modes.table_paint import (
+    CARD,
+    CURSOR,
+    PLACED,
+    BlinkingCursor,
+    paint_cursor,
+    paint_sector,
+)
 from firmware.render import DIM_LEVEL, clear, paint_meld
 
 INTERVAL = 0              # the meld kind

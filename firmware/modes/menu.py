@@ -12,7 +12,8 @@ modes' Context has none of them."""
 
 from firmware import modes
 from firmware.render import COLOUR_TEST_TEXT, paint_colour_test
-from firmware.settings import BRIGHTNESS_LEVELS, MIDI_DIRECTIONS as DIRECTIONS, VOLUMES
+from firmware.settings import BRIGHTNESS_LEVELS, VOLUMES
+from firmware.settings import MIDI_DIRECTIONS as DIRECTIONS
 
 # How an item's value is kept in its setting.
 AS_VALUE = 0          # the value itself

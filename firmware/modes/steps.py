@@ -13,7 +13,6 @@ from firmware.modes.kept import KeepsTable
 from firmware.modes.table_paint import CARD, MISSING, PLACED, paint_sector
 from firmware.render import DIM_LEVEL, clear
 
-
 HALF_LEVEL = 200          # between the top card's full and the whole step's dim
 
 

@@ -59,7 +59,7 @@ class Parts:
     the boot-only code: once the parts are in, the app lets go of it and this module goes."""
 
     def __init__(self, hw, pending):
-        from firmware.services import RESTED     # not at the top: this module runs before
+        from firmware.services import RESTED  # not at the top: this module runs before
         self.rested = RESTED                     # safe mode, which needs none of it
         self.hw = hw
         self.pending = pending        # the parts still to build, first first

@@ -1,9 +1,18 @@
 """The ESP32 on MicroPython: the knob on the pulse counter (PCNT, machine.Encoder), or on pin
 interrupts (the board file's encoder driver)."""
 
-from firmware.ports.micropython import (build_with, display_panel, i2c_scan,  # noqa: F401
-                                        irq_encoder, knob_wake, midi_port, reset_cause, restart,
-                                        tone_output, watchdog)
+from firmware.ports.micropython import (  # noqa: F401
+    build_with,
+    display_panel,
+    i2c_scan,
+    irq_encoder,
+    knob_wake,
+    midi_port,
+    reset_cause,
+    restart,
+    tone_output,
+    watchdog,
+)
 
 
 def build(board):

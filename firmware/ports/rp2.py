@@ -3,8 +3,16 @@ interrupts (the board file's encoder driver)."""
 
 import sys
 
-from firmware.ports.micropython import (build_with, display_panel, i2c_scan,  # noqa: F401
-                                        irq_encoder, knob_wake, reset_cause, restart, tone_output)
+from firmware.ports.micropython import (  # noqa: F401
+    build_with,
+    display_panel,
+    i2c_scan,
+    irq_encoder,
+    knob_wake,
+    reset_cause,
+    restart,
+    tone_output,
+)
 
 # The RP2040's watchdog CTRL register through its atomic clear alias (datasheet 2.1.2 and
 # 4.7.6: WATCHDOG_BASE 0x40058000, CTRL at 0, clear alias +0x3000) and its ENABLE bit (30).

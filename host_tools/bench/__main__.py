@@ -15,13 +15,13 @@ import time
 
 from core import degrees
 from core.identify import Identifier
-from core.meldset_compiler import compile_source
 from core.meldset import MeldSet
+from core.meldset_compiler import compile_source
 
+from host_tools import ROOT
 from host_tools.errors import UserError
 from host_tools.set_files import DEFAULT_SOURCE, read_source
 from host_tools.tools import micropython_path
-from host_tools import ROOT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARP_NAMES = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
@@ -109,8 +109,8 @@ def bench_micropython(blob, queries):
 
 def bench_firmware():
     """Boot figures and the frame loop on the MicroPython unix port, in a simulator flash."""
-    from host_tools.device.files import build_flash
     from firmware.modes import mode_names
+    from host_tools.device.files import build_flash
     exe = micropython()
     if exe is None:
         return None
@@ -189,7 +189,6 @@ def bench_display():
 def bench_deploy():
     """Deploy twice (the second time nothing changed) and flash a set, on a virtual board."""
     from host_tools.device import deploy
-
     from host_tools.sim.vboard import VirtualBoard
     quiet = lambda line: None      # noqa: E731
     with tempfile.TemporaryDirectory() as flash:
@@ -254,9 +253,9 @@ def bench_rp2():
     """Heap figures on the real rp2 port (32-bit), in the emulated RP2040."""
     import tempfile
 
+    from host_tools.device.files import import_closure
     from host_tools.device.link import DeviceLink
     from host_tools.emulator.rp2040 import EmulatedPico, compiled, put_on_ram_disk
-    from host_tools.device.files import import_closure
     rels = sorted(import_closure(["core/meldset.py", "core/identify.py", "core/check.py"]))
     with tempfile.TemporaryDirectory() as tmp:
         files = compiled(rels, tmp)
@@ -313,9 +312,9 @@ def bench_rp2_firmware(frozen=False, midi=False):
     it boots and runs in (8 KB steps). `midi`: with USB MIDI on (the setting), the heap after
     boot only."""
     from host_tools.device import deploy
-    from host_tools.emulator import emulate
     from host_tools.device.files import data_files, python_files
     from host_tools.device.link import DeviceLink
+    from host_tools.emulator import emulate
     from host_tools.emulator.rp2040 import EmulatedPico
     board = emulate.load_board("pico")
     with tempfile.TemporaryDirectory() as tmp:

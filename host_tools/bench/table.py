@@ -188,9 +188,9 @@ def hand_on_micropython(hand):
 def hand_on_rp2(hand):
     """The hand search on the real rp2 port in the emulated RP2040 (compiled .mpy on a RAM
     disk, as tests/host/test_rp2_port.py runs the core cases)."""
+    from host_tools.device.files import import_closure
     from host_tools.device.link import DeviceLink
     from host_tools.emulator.rp2040 import EmulatedPico, compiled, put_on_ram_disk
-    from host_tools.device.files import import_closure
     rels = sorted(import_closure(["core/meldset.py", "core/hand.py"]))
     with tempfile.TemporaryDirectory() as tmp:
         files = compiled(rels, tmp)     # the search's loops as machine code, as a deploy's

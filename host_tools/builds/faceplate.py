@@ -8,7 +8,7 @@ print. Printed on paper or card, it goes in the recess of the enclosure's facepl
 
 import math
 
-from core.notes import pc_names, format_note
+from core.notes import format_note, pc_names
 from hardware.ring import SECTORS, led_angle, sector_angle, sector_leds
 
 # The common WS2812B rings (outer, inner diameter in mm): Adafruit's NeoPixel Ring 12, 16, 24

@@ -119,6 +119,7 @@ def main(argv=None):
                         help="a shipped rp2 board's name or a board file (default pico)")
     args = parser.parse_args(argv)
     from hardware import board as board_file
+
     from host_tools.builds import pinouts
     from host_tools.device.files import board_path
     from host_tools.errors import UserError

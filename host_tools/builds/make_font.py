@@ -11,7 +11,6 @@ import subprocess
 from host_tools import ROOT
 from host_tools.tools import micropython_path
 
-
 TARGET = os.path.join(ROOT, "hardware", "font.py")
 
 # Printed by the unix port: 95 glyphs of 8 column bytes, least significant bit at the top.

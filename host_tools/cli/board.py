@@ -4,11 +4,11 @@ import os
 
 from hardware import board as board_file
 
+from host_tools.builds.wiring import svg
+from host_tools.cli.output import emit
 from host_tools.device.files import board_names, board_path
 from host_tools.errors import UserError
 from host_tools.set_files import write_atomic
-from host_tools.cli.output import emit
-from host_tools.builds.wiring import svg
 
 
 def register(commands, common):

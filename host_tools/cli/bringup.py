@@ -20,8 +20,9 @@ import json
 import os
 
 from hardware import board as board_file
-from host_tools.errors import UserError
+
 from host_tools.cli.output import emit
+from host_tools.errors import UserError
 
 COLOURS = {"red": (255, 0, 0), "green": (0, 255, 0), "blue": (0, 0, 255)}
 KNOB_DETENTS = 3

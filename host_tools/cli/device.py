@@ -8,11 +8,11 @@ import sys
 from hardware import board as board_file
 
 from host_tools import cache
-from host_tools.device import deploy as deploy_tools
 from host_tools.cli import knob_input
-from host_tools.device.files import board_path, build_flash, simulated_board
 from host_tools.cli.options import add_board, add_set
 from host_tools.cli.output import emit
+from host_tools.device import deploy as deploy_tools
+from host_tools.device.files import board_path, build_flash, simulated_board
 from host_tools.errors import UserError
 from host_tools.sim.simulator import parse_heap
 from host_tools.sim.vboard import VirtualBoard, lit_sectors

@@ -6,13 +6,12 @@ import shutil
 import signal
 import sys
 
-from host_tools.device.files import board_key
-from host_tools.emulator import emulate
-from host_tools.errors import UserError
-
 from host_tools.cli import knob_input
 from host_tools.cli.options import add_settings
 from host_tools.cli.output import emit
+from host_tools.device.files import board_key
+from host_tools.emulator import emulate
+from host_tools.errors import UserError
 
 
 def register(commands, common):

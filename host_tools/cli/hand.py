@@ -8,10 +8,10 @@ from core.notes import format_note, note_pc
 from core.parse import NoteError, parse_note
 from core.spelling import spell
 
-from host_tools.errors import UserError
-from host_tools.set_files import load_set
 from host_tools.cli.options import add_set
 from host_tools.cli.output import emit
+from host_tools.errors import UserError
+from host_tools.set_files import load_set
 
 
 def register(commands, common):

@@ -15,8 +15,19 @@ from core.parse import DegreeError, NoteError
 from hardware.board import BoardError
 
 from host_tools import __version__
-from host_tools.cli import (board, bringup, device, emulate, hand, meldset, music, play,
-                            score, sim, web)
+from host_tools.cli import (
+    board,
+    bringup,
+    device,
+    emulate,
+    hand,
+    meldset,
+    music,
+    play,
+    score,
+    sim,
+    web,
+)
 from host_tools.errors import UserError
 
 COMMAND_MODULES = (music, hand, play, score, meldset, board, bringup, sim, device, emulate,

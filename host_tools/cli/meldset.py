@@ -4,10 +4,10 @@ import os
 
 from core.meldset import MeldSet, MeldSetError
 
-from host_tools.device import sets
-from host_tools.set_files import COMPILED_SUFFIX, compile_file, set_source, write_atomic
 from host_tools.cli.output import emit
+from host_tools.device import sets
 from host_tools.errors import UserError
+from host_tools.set_files import COMPILED_SUFFIX, compile_file, set_source, write_atomic
 
 
 def register(commands, common):

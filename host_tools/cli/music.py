@@ -5,13 +5,14 @@ from core.check import check
 from core.identify import Identifier
 from core.meldset import KINDS, kind_index
 from core.notes import format_note, note_pc
-from core.parse import NAMES, SYMBOLS, SymbolError, find_meld as read_meld, parse_note, split_root
+from core.parse import NAMES, SYMBOLS, SymbolError, parse_note, split_root
+from core.parse import find_meld as read_meld
 from core.spelling import other_name, spell
 
-from host_tools.errors import UserError
-from host_tools.set_files import load_set
 from host_tools.cli.options import add_set
 from host_tools.cli.output import emit
+from host_tools.errors import UserError
+from host_tools.set_files import load_set
 
 
 def register(commands, common):

@@ -5,10 +5,10 @@ from core.games import bluff, carmony, chord_poker, looking_glass, solitaire
 from core.games.rng import Rng
 
 from host_tools.cli import play_other_decks
-from host_tools.errors import UserError
-from host_tools.set_files import load_set
 from host_tools.cli.options import SET_HELP, add_set
 from host_tools.cli.output import emit
+from host_tools.errors import UserError
+from host_tools.set_files import load_set
 
 # Every engine has Game(meldset, players, seed) with .round, .over, .finish_round(), .totals,
 # .rounds, and a module-level random_move(round, rng).

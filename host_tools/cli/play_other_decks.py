@@ -2,17 +2,23 @@
 random legal moves (mistakes and calls included), every card accounted for after every move."""
 
 from core import degrees
-from core.games import RuleError
-from core.games import colour_map, half_whole_step, keys_corners, musical_alphabet, musicards
+from core.games import (
+    RuleError,
+    colour_map,
+    half_whole_step,
+    keys_corners,
+    musical_alphabet,
+    musicards,
+)
 from core.games.rng import Rng
 from core.melds import find
 from core.notes import format_note, note_pc
 from core.parse import NoteError, parse_note
 from core.spelling import spell
 
+from host_tools.cli.output import emit
 from host_tools.errors import UserError
 from host_tools.set_files import load_set, read_source
-from host_tools.cli.output import emit
 
 # game -> (title, the options it takes beyond --players/--seed/--games)
 GAMES = {

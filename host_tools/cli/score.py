@@ -7,10 +7,10 @@ from core.melds import find
 from core.notes import format_note, note_pc, pc_names
 from core.parse import parse_note
 
-from host_tools.errors import UserError
-from host_tools.set_files import load_set
 from host_tools.cli.options import add_set
 from host_tools.cli.output import emit
+from host_tools.errors import UserError
+from host_tools.set_files import load_set
 
 
 def register(commands, common):
@@ -164,6 +164,7 @@ def run_keys_corners(args):
 
 def run_colour_map(args):
     from core.games import colour_map
+
     from host_tools.set_files import read_source
     try:
         if args.deck_file:

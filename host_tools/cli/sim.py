@@ -3,12 +3,12 @@
 import os
 import sys
 
-from host_tools.sim import simulator, terminal
 from host_tools import cache
-from host_tools.device.files import board_path, build_flash, simulated_board
-from host_tools.errors import UserError
 from host_tools.cli.options import add_board, add_set, add_settings
 from host_tools.cli.output import emit
+from host_tools.device.files import board_path, build_flash, simulated_board
+from host_tools.errors import UserError
+from host_tools.sim import simulator, terminal
 
 DEMO_SCRIPT = ("cw 12; click; cw 3; click; double; ccw 2; click; click; double; cw 5; "
                "long; wait 100; long; wait 300")

@@ -17,8 +17,14 @@ from hardware import board as board_file
 
 from firmware.layout import CODE_DIRS, DEFAULT_SET
 from host_tools.device import native, sets
-from host_tools.device.files import (board_path, compiled_mpy, data_files, library_files,
-                                     platform_of, python_files)
+from host_tools.device.files import (
+    board_path,
+    compiled_mpy,
+    data_files,
+    library_files,
+    platform_of,
+    python_files,
+)
 from host_tools.device.target import SerialTarget, sync
 from host_tools.errors import UserError
 from host_tools.set_files import set_to_flash

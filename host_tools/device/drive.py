@@ -23,8 +23,14 @@ from core.meldset import MeldSet, MeldSetError
 
 from firmware.layout import CODE_DIRS, DEFAULT_SET, MELD_DIR, SET_SUFFIX, SETTINGS_PATH
 from host_tools.device import native, sets
-from host_tools.device.files import (ROOT, board_path, compiled_mpy, data_files,
-                                     library_files, python_files)
+from host_tools.device.files import (
+    ROOT,
+    board_path,
+    compiled_mpy,
+    data_files,
+    library_files,
+    python_files,
+)
 from host_tools.device.target import DriveTarget, sync
 from host_tools.errors import UserError
 from host_tools.set_files import set_to_flash, write_atomic

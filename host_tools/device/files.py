@@ -205,6 +205,7 @@ def library_files(board):
     with a display. A MicroPython board needs none (hardware/mp_parts.py drives its SSD1306
     itself), nor does the simulator."""
     from hardware import board as board_file
+
     from host_tools.device import libs
     config = board_file.load(board_path(board))
     platform = config["platform"]

@@ -23,7 +23,6 @@ import zipfile
 from host_tools import cache
 from host_tools.errors import UserError
 
-
 CACHE = cache("device-libs")
 FILES = "https://files.pythonhosted.org/packages/"
 

@@ -29,14 +29,13 @@ import time
 
 from hardware import board as board_file
 
-from host_tools.device import deploy
 from host_tools import cache
+from host_tools.device import deploy
 from host_tools.device.files import board_key, board_path, merged_settings
-from host_tools.errors import UserError
 from host_tools.emulator.parts import Parts, part_events
 from host_tools.emulator.rp2040 import EmulatedPico, flash_with_uf2, image
-from host_tools.sim.simulator import (SCRIPT_START_MS, compile_script, decode_frame,
-                                      midi_messages)
+from host_tools.errors import UserError
+from host_tools.sim.simulator import SCRIPT_START_MS, compile_script, decode_frame, midi_messages
 
 CACHE = cache("emulator")
 # A bound on a boot that never comes, not a measure: the emulator runs at a tenth of a Pico's
@@ -420,6 +419,7 @@ def littlefs_drive(flash):
     what is written goes back into the image when the block ends without an error. A flash
     with no drive raises littlefs.LittleFSError (never formatted here)."""
     from littlefs import LittleFS, UserContext
+
     from host_tools.builds import littlefs_uf2 as lfs
     with open(flash, "r+b") as f:
         f.seek(lfs.STORAGE_BASE)

@@ -18,10 +18,10 @@ from hardware import board as board_file
 from hardware.ring import sector_leds
 from hardware.sim import DISPLAY_MARK, FRAME_MARK, MIDI_MARK, TONE_MARK, TONE_SIZE
 
-from host_tools.sim import sound_file
 from host_tools.device.files import board_path, build_flash, merge_settings
-from host_tools.sim.display_image import DisplayImage
 from host_tools.errors import UserError
+from host_tools.sim import sound_file
+from host_tools.sim.display_image import DisplayImage
 from host_tools.tools import micropython_path
 
 BOOT = "exec(open('boot.py').read())\nexec(open('main.py').read())"

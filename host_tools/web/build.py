@@ -34,10 +34,10 @@ import shutil
 import subprocess
 import sys
 
-from firmware.render import NOTE_COLOURS
 from hardware import board as board_file
 from hardware.ring import sector_leds
 
+from firmware.render import NOTE_COLOURS
 from host_tools import ROOT, shipped
 from host_tools.device import deploy
 from host_tools.device.files import board_path, compiled_mpy

@@ -1,11 +1,10 @@
 """Bluff the Scale: rulebook cases set up by hand (the rulebook's sentence quoted)."""
 
-from expect import default_set, raises
-
-from core.games import RuleError
-from core.games import bluff
+from core.games import RuleError, bluff
 from core.games.rng import Rng
 from core.melds import find
+
+from expect import default_set, raises
 
 C, Db, D, Eb, E, F, Gb, G, Ab, A, Bb, B = range(12)
 # Names as (letter, alter): letters C D E F G A B are 0..6.

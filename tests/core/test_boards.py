@@ -1,8 +1,8 @@
 """Every board file is valid; bad ones are refused with the field named."""
 
-from expect import raises, repo_path
-
 from hardware import board
+
+from expect import raises, repo_path
 
 
 def test_shipped_boards_are_valid():

@@ -1,10 +1,10 @@
 """Carmony, the original: rulebook cases set up by hand (the rulebook's sentence quoted)."""
 
-from expect import default_set, raises
-
 from core.games.carmony import Game, Round, RuleError, note_pc
 from core.games.rng import Rng
 from core.melds import find
+
+from expect import default_set, raises
 
 
 def fresh(players=2, seed=1):

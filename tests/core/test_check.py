@@ -1,9 +1,9 @@
-from expect import default_set
-
 from core.check import check
+from core.melds import find
 from core.notes import format_note
 from core.parse import parse_note, pc_of
-from core.melds import find
+
+from expect import default_set
 
 
 def run(meld_id, notes, root=None):

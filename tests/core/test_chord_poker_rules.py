@@ -1,10 +1,10 @@
 """Chord Poker: rulebook cases set up by hand (the rulebook's sentence quoted)."""
 
-from expect import default_set, raises
-
 from core.games import chord_poker as cp
 from core.games.rng import Rng
 from core.melds import find
+
+from expect import default_set, raises
 
 
 def fresh(chord="7", players=2, seed=1):

@@ -1,8 +1,9 @@
 """ticks_add and ticks_diff as every port has them: a delta of half a period or more either
 way is refused (extmod/modtime.c), so ticks_diff(ticks_add(T, d), T) == d always holds."""
 
-from expect import raises
 from hardware.clock import PERIOD, ticks_add, ticks_diff
+
+from expect import raises
 
 HALF = PERIOD // 2
 

@@ -1,11 +1,11 @@
 """The colour-map pairs game: rulebook cases set up by hand on the default deck (red, yellow,
 blue 1-12, purple 1-8; notes cycle 1-4 with the number, shifted by colour), the text quoted."""
 
-from expect import raises
-
 from core.games import RuleError
 from core.games import colour_map as cm
 from core.games.rng import Rng
+
+from expect import raises
 
 RED, YELLOW, BLUE, PURPLE = range(4)
 _, _, DECK = cm.default_deck()

@@ -1,7 +1,7 @@
-from expect import raises
-
 from core import degrees
 from core.parse import DegreeError, parse_degree
+
+from expect import raises
 
 # docs/music.md's table, semitones above the root.
 TABLE = {"1": 0, "b2": 1, "2": 2, "b3": 3, "3": 4, "4": 5, "#4": 6, "b5": 6, "5": 7, "#5": 8,

@@ -2,13 +2,13 @@
 seeded hands dealt from a real NOTE deck (8 cards of each note), as at the table: 10, 12 or 14
 cards. Runs under pytest and the MicroPython unix port (tests/run_core_micropython.py)."""
 
-from expect import default_set
-
 from core.check import check
 from core.games.rng import Rng
 from core.hand import HandSearch, counts_of
 from core.melds import find
 from core.parse import pc_of
+
+from expect import default_set
 
 HANDS = 200
 _search = None

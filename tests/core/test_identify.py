@@ -1,9 +1,9 @@
-from expect import default_set
-
 from core.identify import Identifier
+from core.melds import find
 from core.notes import format_note
 from core.parse import pc_of
-from core.melds import find
+
+from expect import default_set
 
 _identifier = None
 

@@ -1,12 +1,12 @@
 """Key's Corners: rulebook cases set up by hand in D major (the rulebook's example: D E F# G A B
 C#), the rulebook's sentences quoted."""
 
-from expect import raises
-
 from core.games import RuleError
 from core.games import keys_corners as kc
 from core.games import musicards as mc
 from core.games.rng import Rng
+
+from expect import raises
 
 C, Db, D, Eb, E, F, Gb, G, Ab, A, Bb, B = range(12)
 D_MAJOR = (D, E, Gb, G, A, B, Db)

@@ -1,9 +1,9 @@
 """Through the Looking Glass: rulebook cases set up by hand."""
 
-from expect import default_set, raises
-
 from core.games import looking_glass as lg
 from core.games.rng import Rng
+
+from expect import default_set, raises
 
 
 def fresh(players=2, seed=1):

@@ -1,9 +1,9 @@
-from expect import default_set
-
 from core import pcset
+from core.melds import find
 from core.meldset import KINDS, kind_index
 from core.notes import note_pc, pc_names
-from core.melds import find
+
+from expect import default_set
 
 
 def test_default_set_has_the_60_melds_of_music_md():

@@ -1,10 +1,10 @@
-from expect import default_set, raises, repo_path
-
 import json
 
 from core import meldset_compiler
-from core.meldset import MeldSet, MeldSetError
 from core.melds import find
+from core.meldset import MeldSet, MeldSetError
+
+from expect import default_set, raises, repo_path
 
 
 def small_source():
@@ -189,7 +189,7 @@ def test_the_checks_code_table_is_the_degrees_own():
     # core/meldset_check.py writes the table out, so a boot's check need not import the degrees
     # CODES[code] is 1 + the semitones of the vocabulary degree `code` (no optional bit), else 0
     from core import degrees
-    from core.meldset_check import CODES, OPTIONAL, _ROOT_CODE
+    from core.meldset_check import _ROOT_CODE, CODES, OPTIONAL
     from core.parse import parse_degree
     expected = bytearray(128)
     for text in degrees.VOCABULARY:

@@ -3,6 +3,7 @@ the MIDI 1.0 specification (running status, real-time bytes, note-on velocity 0,
 121, 123) and docs/music.md's degrees (C4 = 60)."""
 
 from core import midi
+
 from expect import default_set
 
 C4, E4, G4, C5, B3, C3 = 60, 64, 67, 72, 59, 48

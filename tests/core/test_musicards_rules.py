@@ -1,13 +1,13 @@
 """Musicards: the deck, Half step / Whole step and the Musical Alphabet, rulebook cases set up
 by hand (the rulebooks' sentences quoted)."""
 
-from expect import raises
-
 from core.games import RuleError
 from core.games import half_whole_step as hw
 from core.games import musical_alphabet as ma
 from core.games import musicards as mc
 from core.games.rng import Rng
+
+from expect import raises
 
 C, Db, D, Eb, E, F, Gb, G, Ab, A, Bb, B = range(12)
 L_C, L_D, L_E, L_F, L_G, L_A, L_B = range(7)

@@ -1,8 +1,8 @@
-from expect import raises
-
 from core import pcset
 from core.notes import format_note, is_black_key, note_pc, pc_names
 from core.parse import NoteError, parse_note
+
+from expect import raises
 
 
 def test_parse_ascii_unicode_and_any_case():

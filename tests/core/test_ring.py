@@ -116,7 +116,7 @@ def test_circuitpython_microseconds_from_milliseconds():
 
 
 def test_rings_of_16_24_and_60_leds():
-    from hardware.ring import sector_leds, sector_angle, supported_count
+    from hardware.ring import sector_angle, sector_leds, supported_count
     # 24 LEDs: two a sector, from the LED at C on in the ring's direction.
     rows = sector_leds({"count": 24, "led_at_c": 3, "direction": "ccw"})
     assert rows[0] == [3, 2] and rows[1] == [1, 0] and rows[2] == [23, 22] and rows[11] == [5, 4]

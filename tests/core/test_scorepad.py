@@ -1,13 +1,13 @@
 """The score pad (core/scorepad.py): each rulebook's items, rounds and next dealer; undo; the
 stored text. Runs under pytest and the MicroPython unix port."""
 
-from expect import default_set, raises
-
 from core.check import check
 from core.games import carmony_table
 from core.melds import find
 from core.parse import pc_of
-from core.scorepad import ITEMS, ScorePad, ScorePadError, WENT_OUT_ITEM, from_text
+from core.scorepad import ITEMS, WENT_OUT_ITEM, ScorePad, ScorePadError, from_text
+
+from expect import default_set, raises
 
 
 def item(pad, label):

@@ -1,10 +1,10 @@
 """Whole seeded games: every card accounted for after every move, and the same seed plays the
 same game on CPython and on MicroPython (these totals were recorded once)."""
 
-from expect import default_set
-
 from core.games import bluff, carmony, chord_poker, looking_glass
 from core.games.rng import Rng
+
+from expect import default_set
 
 
 def play(engine, players, seed):

@@ -3,12 +3,12 @@
 import json
 import os
 
-from expect import repo_path
-
 from core import meldset_compiler
 from core.melds import find
 from core.notes import format_note
 from core.parse import parse_note
+
+from expect import repo_path
 
 
 def shipped():

@@ -1,10 +1,10 @@
 """Chromatic Solitaire: rulebook cases set up by hand."""
 
-from expect import raises
-
 from core.games import NOTE_COPIES
 from core.games import solitaire as sol
 from core.games.rng import Rng
+
+from expect import raises
 
 
 def card(pc, copy=0):

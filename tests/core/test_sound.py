@@ -2,8 +2,8 @@
 f = 440 * 2**((midi - 69) / 12), rounded to whole hertz; the root in the octave C4-B4."""
 
 from core.melds import index_of
-from expect import default_set
 
+from expect import default_set
 from firmware.sound import ARPEGGIO_MS, GAP_MS, STRUM_MS, STRUMS, frequency, meld_tones
 
 

@@ -1,9 +1,9 @@
-from expect import default_set
-
+from core.melds import find
 from core.notes import format_note
 from core.parse import parse_degree, parse_note
 from core.spelling import other_name, root_name, spell
-from core.melds import find
+
+from expect import default_set
 
 
 def spelled(meld_id, root):

@@ -1,8 +1,16 @@
-from expect import default_set, raises
-
 from core.notes import format_note
-from core.parse import (NAMES, SYMBOLS, SymbolError, find_meld, name_id, parse_symbol,
-                        split_root, symbol_id)
+from core.parse import (
+    NAMES,
+    SYMBOLS,
+    SymbolError,
+    find_meld,
+    name_id,
+    parse_symbol,
+    split_root,
+    symbol_id,
+)
+
+from expect import default_set, raises
 
 
 def read(text):

@@ -1,9 +1,9 @@
 """Scoring tables of Through the Looking Glass and Chord Poker, and Carmony's going-out
 condition, against cases worked from the rulebook's tables."""
 
-from expect import raises
-
 from core.games import ScoreError, carmony_table, chord_poker_table, looking_glass
+
+from expect import raises
 
 
 def test_looking_glass_interval_values():

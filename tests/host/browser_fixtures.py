@@ -2,9 +2,8 @@
 fixtures, headless Chromium and the built site, are in tests/conftest.py: a fixture module
 imported under two names made two of each."""
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 from conftest import unavailable  # noqa: F401 (test_web.py's, with the fixtures)
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 
 def console_says(page, text, timeout=60000):

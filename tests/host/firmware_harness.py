@@ -2,13 +2,13 @@
 
 import os
 
-from firmware.app import App
-from firmware.devices import Hardware
-from firmware.ports import sim as sim_port
 from hardware import board as board_file
 from hardware.ring import Ring
 from hardware.sim import SimButton, SimClock, SimEncoder
 
+from firmware.app import App
+from firmware.devices import Hardware
+from firmware.ports import sim as sim_port
 from host_tools.device.files import build_flash
 
 

@@ -4,9 +4,10 @@ import json
 import os
 
 from hardware import board as board_file
+
+from host_tools.builds.wiring import connections, svg
 from host_tools.cli.main import main
 from host_tools.device.files import ROOT, board_names, board_path
-from host_tools.builds.wiring import connections, svg
 
 
 def test_wiring_pictures_match_the_board_files():

@@ -37,6 +37,7 @@ def lit_leds(pico, since, timeout=60):
 def flash_file(flash, path):
     """A file on the emulated Pico's littlefs drive (the rp2 port's layout)."""
     from littlefs import LittleFS
+
     from host_tools.builds import littlefs_uf2
     with open(flash, "rb") as f:
         image = f.read()

@@ -12,11 +12,12 @@ import types
 import pytest
 
 from hardware import board as board_file
-from host_tools.device import libs, drive
+
 from host_tools.cli.main import main
+from host_tools.device import drive, libs
 from host_tools.device.files import ROOT, board_path
-from host_tools.sim.display_image import DisplayImage
 from host_tools.errors import UserError
+from host_tools.sim.display_image import DisplayImage
 from host_tools.sim.simulator import decode_frame
 
 QTPY = board_file.load(board_path("qtpy_rp2040"))
@@ -280,6 +281,7 @@ def test_our_wire_bytes_are_what_adafruits_neopixel_sends(adafruit_neopixel, ord
     # The ring writes its own buffer (no copy); Adafruit's library, given the colours we meant
     # in its pixel order, must put exactly the same bytes on the wire.
     import neopixel
+
     from hardware.ring import Ring
 
     class Capture:

@@ -12,9 +12,9 @@ import pytest
 from host_tools.device import deploy
 from host_tools.device.files import ROOT
 from host_tools.emulator import emulate
-from host_tools.sim import simulator
-from host_tools.errors import UserError
 from host_tools.emulator.rp2040 import EmulatedPico
+from host_tools.errors import UserError
+from host_tools.sim import simulator
 from waiting import wait_until
 
 pytestmark = pytest.mark.usefixtures("emulator", "simulator")

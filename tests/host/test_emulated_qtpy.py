@@ -10,9 +10,10 @@ import json
 
 import pytest
 
+from hardware import board as board_file
+
 from firmware.nvm_records import NvmRecords
 from firmware.records import RECORD_KEYS
-from hardware import board as board_file
 from host_tools.cli.main import main
 from host_tools.device.files import board_path
 from host_tools.emulator import circuitpy_drive, emulate

@@ -9,12 +9,12 @@ time."""
 import json
 import subprocess
 
+import pytest
+
 from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import JS, node_path
 from host_tools.sim import simulator
 from tests.host.test_emulated_pico import same_display
-
-import pytest
 
 pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 

@@ -11,6 +11,7 @@ import pytest
 
 from hardware import board as board_file
 from hardware.ring import sector_leds
+
 from host_tools.cli.main import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -16,8 +16,8 @@ from host_tools.cli.main import main
 from host_tools.device import deploy
 from host_tools.device.files import ROOT, build_flash
 from host_tools.set_files import compile_file
-from host_tools.tools import micropython_path
 from host_tools.sim.vboard import VirtualBoard, lit_sectors
+from host_tools.tools import micropython_path
 from waiting import wait_until
 
 pytestmark = pytest.mark.usefixtures("simulator")

@@ -366,8 +366,9 @@ def test_a_chip_that_rests_deeply_polls_less_often_and_still_hears_a_quick_press
     nothing has touched the wheel for DEEP_REST_MS, and its period again from the next input;
     a tune or a press in play keeps the period. At the rest period's pace a 40 ms press
     counts."""
-    from firmware.devices import DEEP_REST_MS, LOOP_PERIOD_MS, REST_PERIOD_MS
     from hardware.buzzer import Buzzer
+
+    from firmware.devices import DEEP_REST_MS, LOOP_PERIOD_MS, REST_PERIOD_MS
     app, hw = device.app, device.hw
     assert app.pause_ms() == LOOP_PERIOD_MS       # the simulator's board: no rest period
     hw.rest_period_ms = REST_PERIOD_MS
@@ -414,6 +415,7 @@ def test_a_mode_chosen_in_the_menu_loads_after_the_old_one_is_gone(device, monke
     # at once: choosing the score after the hand ran out of memory (make bench's heap run).
     import gc
     import weakref
+
     from firmware import app as app_module
     device.long()
     device.click()                                  # the mode item: explorer -> hand

@@ -6,6 +6,7 @@ from core.games import bluff, carmony, chord_poker, looking_glass, solitaire
 from core.games.rng import Rng
 from core.meldset import MeldSet
 from core.meldset_compiler import compile_source
+
 from host_tools.cli.main import main
 from host_tools.cli.play import play
 from host_tools.set_files import load_set

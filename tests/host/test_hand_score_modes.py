@@ -107,9 +107,11 @@ def test_a_round_of_the_original_through_the_pad_equals_chromawheel_score(tmp_pa
 
 def test_meld_cards_held_marked_on_the_wheel_restrict_the_answers_as_the_cli_does(tmp_path,
                                                                                  capsys):
-    from core import meldset as meldsets
-    from host_tools.device.files import ROOT
     import os
+
+    from core import meldset as meldsets
+
+    from host_tools.device.files import ROOT
     ms = meldsets.load(os.path.join(ROOT, "core", "meldsets", "default.cwm"))
     ids = [ms.meld_id(i) for i in range(ms.count)]
     p5, maj = ids.index("P5"), ids.index("maj")

@@ -11,8 +11,8 @@ from firmware.nvm_records import NvmRecords
 from firmware.records import RECORD_KEYS
 from firmware.settings import Settings
 from host_tools.set_files import load_set
-from mode_events import play
 from host_tools.sim.simulator import run_script
+from mode_events import play
 
 # Each mode that keeps its table, and a few events that leave a table a player would hate to
 # lose (a press last: a turn alone is kept with the next press).

@@ -10,18 +10,18 @@ import weakref
 
 import pytest
 
+from hardware import board as board_file
+from hardware.ring import Ring
+from hardware.sim import SimButton, SimClock, SimEncoder
+
 from firmware import ports
 from firmware.app import App
 from firmware.devices import Hardware
 from firmware.screen import layout
 from firmware.services import REST_MS
-from hardware import board as board_file
-from hardware.ring import Ring
-from hardware.sim import SimButton, SimClock, SimEncoder
+from firmware_harness import Capture
 from host_tools.device.files import build_flash
 from host_tools.sim.display_image import DisplayImage
-
-from firmware_harness import Capture
 
 
 class Panel:

@@ -3,8 +3,6 @@ unix port, its MIDI port's twin fed by the script's note-on / note-off / pedal s
 command line's checks, and core/midi.py's per-message work allocating nothing on MicroPython.
 The emulated boards run the same scripts in test_emulated_pico.py and test_emulated_qtpy.py."""
 
-import json
-import os
 import subprocess
 
 import pytest

@@ -4,11 +4,11 @@ import os
 import subprocess
 import sys
 
-from host_tools.set_files import DEFAULT_SOURCE, compile_file
-from host_tools.builds.package import COMPILED_DEFAULT, PACKAGE_PATH, package_json
-from host_tools.sim.vboard import VirtualBoard, lit_sectors
-
 import pytest
+
+from host_tools.builds.package import COMPILED_DEFAULT, PACKAGE_PATH, package_json
+from host_tools.set_files import DEFAULT_SOURCE, compile_file
+from host_tools.sim.vboard import VirtualBoard, lit_sectors
 
 pytestmark = pytest.mark.usefixtures("simulator")
 

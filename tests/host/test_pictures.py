@@ -8,6 +8,7 @@ import os
 import pytest
 
 from hardware import board as board_file
+
 from host_tools.builds import faceplate
 from host_tools.device.files import ROOT, board_path
 

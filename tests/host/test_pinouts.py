@@ -5,6 +5,7 @@ free pins to use instead."""
 import json
 
 from hardware import board
+
 from host_tools.builds import pinouts
 from host_tools.device.files import board_path
 

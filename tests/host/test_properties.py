@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 from core import degrees, meldset_compiler, pcset
 from core.check import check
 from core.identify import Identifier
+from core.melds import all_melds
 from core.meldset import MeldSet, MeldSetError
 from core.notes import format_note, note_pc, pc_names
 from core.parse import parse_note
 from core.spelling import spell
-from core.melds import all_melds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 with open(os.path.join(ROOT, "core", "meldsets", "default.json")) as f:

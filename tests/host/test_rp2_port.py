@@ -7,9 +7,9 @@ go onto a RAM disk (littlefs on a RAM block device) mounted at /ram."""
 
 import os
 
-import hand_answers
 import pytest
 
+import hand_answers
 from host_tools.device.files import ROOT
 from host_tools.device.link import DeviceLink
 from host_tools.emulator.rp2040 import EmulatedPico, compiled, put_on_ram_disk

@@ -5,7 +5,8 @@ import json
 from core.check import check
 from core.melds import find
 from core.parse import pc_of
-from core.scorepad import ScorePad, WENT_OUT_ITEM
+from core.scorepad import WENT_OUT_ITEM, ScorePad
+
 from host_tools.cli.main import main
 from host_tools.set_files import load_set
 

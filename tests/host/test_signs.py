@@ -187,9 +187,10 @@ def test_the_note_palette_root_required_and_optional_notes_apart_in_every_pair_o
     # by paint_meld and put on the wire by the ring (its gamma, the default brightness): apart
     # by brightness in every pair of hues. (The first hue wheel, every hue at full: 44 root /
     # required, 46 required / optional and 13 root / optional pairs less than 1.5x apart.)
+    from hardware.ring import Ring
+
     from firmware.render import paint_meld
     from firmware.settings import defaults
-    from hardware.ring import Ring
 
     class Wire:
         def write(self, buf):

@@ -191,6 +191,7 @@ def test_ctrl_c_during_a_tune_silences_the_buzzer(tmp_path):
     # mpremote connecting sends Ctrl-C: the firmware stops at the REPL, and a note that was
     # sounding must stop with it (nothing else would silence the PWM before a reset).
     from hardware import board as board_file
+
     from host_tools.device.files import board_path
     from host_tools.sim.simulator import Firmware
     button = board_file.load(board_path("sim"))["button"]

@@ -4,6 +4,7 @@ import pytest
 
 from host_tools.cli.main import main
 from host_tools.sim.simulator import run_script
+
 FLAT = "\u266d"                 # the display frames' flat sign
 
 pytestmark = pytest.mark.usefixtures("simulator")
@@ -33,8 +34,9 @@ def test_an_unknown_mode_in_settings_is_an_error_naming_it(capsys):
 
 
 def test_the_display_gives_music_signs_to_notes_joined_by_a_dash():
-    from firmware.screen import music_text
     from hardware.font import FLAT, SHARP
+
+    from firmware.screen import music_text
     assert music_text("(F-Gb) F#/Gb") == "(F-G%s) F%s/G%s" % (FLAT, SHARP, FLAT)
     assert music_text("-10 C-root") == "-10 C-root"
 

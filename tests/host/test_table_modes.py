@@ -4,13 +4,13 @@ the rulebook's tables and docs/music.md's spelling."""
 
 import os
 
-from core.notes import NATURAL_PC
-from firmware.modes import mode_names
-from host_tools.sim.simulator import run_script
-
 import pytest
 
 from core.hand import counts_of
+from core.notes import NATURAL_PC
+
+from firmware.modes import mode_names
+from host_tools.sim.simulator import run_script
 
 pytestmark = pytest.mark.usefixtures("simulator")
 
@@ -225,8 +225,9 @@ def test_switching_modes_drops_the_last_ones_code_and_sets_without_the_kind(tmp_
     import sys
 
     from core.meldset import MeldSet
-    from host_tools.set_files import compile_file
+
     from firmware_harness import Device
+    from host_tools.set_files import compile_file
 
     monkeypatch.chdir(tmp_path)
     device = Device(tmp_path)
@@ -286,6 +287,7 @@ def test_alphabet_trainer():
 
 def test_alphabet_trainer_offers_what_the_game_accepts():
     from core.games.musical_alphabet import Game
+
     from firmware.modes.alphabet import carriers
     game = Game(2, 1)
     game.top = None                                   # anything may go on a wild

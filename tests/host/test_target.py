@@ -117,6 +117,7 @@ def test_the_constants_are_in_one_place():
 @pytest.mark.usefixtures("simulator")
 def test_a_flash_opens_the_port_once_and_resets_once(tmp_path, monkeypatch, capsys):
     from mpremote import transport_serial
+
     from host_tools.cli.main import main
     from host_tools.sim.vboard import VirtualBoard
     with VirtualBoard(str(tmp_path / "flash")) as board:

@@ -8,9 +8,8 @@ import re
 import subprocess
 import sys
 
-import pytest
-
 import conftest
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOC = os.path.join(ROOT, "docs", "testing.md")

@@ -11,7 +11,6 @@ import pytest
 
 from host_tools.cli.main import main
 from host_tools.sim.vboard import VirtualBoard, lit_sectors
-
 from waiting import wait_until
 
 pytestmark = pytest.mark.usefixtures("simulator")

@@ -17,16 +17,16 @@ import shutil
 import pytest
 
 from core.meldset import MeldSet
+
+from browser_fixtures import console_says, power_up, unavailable
 from host_tools.cli.main import main
 from host_tools.device import deploy
 from host_tools.device.files import ROOT
 from host_tools.errors import UserError
 from host_tools.set_files import compile_file
 from host_tools.sim import simulator
-from host_tools.web import browser, build
+from host_tools.web import browser
 from host_tools.web.testing.bridge import SerialBridge
-
-from browser_fixtures import console_says, power_up, unavailable
 from waiting import wait_until
 
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from hardware import board as board_file
 from hardware.ring import sector_leds
+
 from host_tools.cli.main import main
 from host_tools.device import deploy
 from host_tools.device.files import ROOT, board_path

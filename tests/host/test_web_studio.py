@@ -25,6 +25,7 @@ from host_tools.web import browser, build
 PAGE_PY = os.path.join(ROOT, "host_tools", "web", "py")
 sys.path.insert(0, PAGE_PY)
 import editor  # noqa: E402  (the page's module, run here on CPython)
+
 from browser_fixtures import console_says, power_up  # noqa: E402
 
 MELDSETS = os.path.join(ROOT, "core", "meldsets")

@@ -13,11 +13,12 @@ the page's fields state."""
 import json
 from binascii import hexlify
 
-from core.meldset import MeldSet, MeldSetError
-from core import meldset_compiler
-from core.meldset_compiler import compile_source
 from editor import edit  # noqa: F401  (the page calls it)
 from sourcefile import SourceError, parse_source
+
+from core import meldset_compiler
+from core.meldset import MeldSet, MeldSetError
+from core.meldset_compiler import compile_source
 
 KINDS = 3
 
@@ -66,7 +67,8 @@ def limits():
 
 def compile_script(text, button_json):
     """The simulator's script language (script.py): {"lines": [...]} or {"error": "..."}."""
-    from script import UserError, compile_script as compile_steps
+    from script import UserError
+    from script import compile_script as compile_steps
     try:
         return json.dumps({"lines": compile_steps(text, json.loads(button_json))})
     except UserError as err:
