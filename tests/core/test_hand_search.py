@@ -89,12 +89,7 @@ def brute_best(ms, counts, kind, held=None):
         if i not in melds:
             melds.append(i)
     items = [(need, melds.index(i), score) for need, i, score in items]
-    copies = bytearray(len(melds))
-    for k in range(len(melds)):
-        if held is None:
-            copies[k] = 3 if ms.kind(melds[k]) == 0 else 1
-        else:
-            copies[k] = held.count(melds[k])
+    copies = _copies(ms, melds, held)
     left = bytearray(counts)
     found = [0]
 
@@ -105,14 +100,7 @@ def brute_best(ms, counts, kind, held=None):
             found[0] = score
         for j in range(start, len(items)):
             need, k, gain = items[j]
-            if not copies[k]:
-                continue
-            fits = True
-            for pc in range(12):
-                if need[pc] > left[pc]:
-                    fits = False
-                    break
-            if not fits:
+            if not copies[k] or not _holds(left, need):
                 continue
             for pc in range(12):
                 left[pc] -= need[pc]
@@ -124,6 +112,18 @@ def brute_best(ms, counts, kind, held=None):
 
     walk(0, 0)
     return found[0]
+
+
+def _copies(ms, melds, held):
+    """How many MELD cards of each meld there are: those held, else the deck's (intervals
+    3 times, others once)."""
+    copies = bytearray(len(melds))
+    for k in range(len(melds)):
+        if held is None:
+            copies[k] = 3 if ms.kind(melds[k]) == 0 else 1
+        else:
+            copies[k] = held.count(melds[k])
+    return copies
 
 
 def test_lists_exactly_the_melds_a_brute_force_finds_each_agreeing_with_check():

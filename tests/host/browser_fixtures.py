@@ -2,7 +2,6 @@
 fixtures, headless Chromium and the built site, are in tests/conftest.py: a fixture module
 imported under two names made two of each."""
 
-from conftest import unavailable  # noqa: F401 (test_web.py's, with the fixtures)
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 

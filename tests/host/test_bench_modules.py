@@ -1,5 +1,6 @@
 """make bench's device-side figures run on a RAM disk holding only the core modules
-host_tools.device.files.import_closure finds (from their imports): that set must import and load a meld set on a real
+host_tools.device.files.import_closure finds (from their imports): that set must import and
+load a meld set on a real
 MicroPython with nothing else on its path (a hand-kept list once lacked core/meldset_check.py,
 and make bench skipped every emulated-Pico figure)."""
 

@@ -134,7 +134,7 @@ def test_bringup_on_a_circuitpython_drive_writes_what_the_maker_saw(tmp_path, ca
 
     def ask(question, default=""):
         return [a for q, a in answers.items() if question.startswith(q)][0]
-    report = bringup.bring_up(drive=str(folder), yes=True, ask=ask, progress=lambda l: None)
+    report = bringup.bring_up(drive=str(folder), yes=True, ask=ask, progress=lambda line: None)
     assert report["changes"] == ["ring.order GRB -> RGB", "encoder.direction 1 -> -1"]
     written = json.loads((folder / "board.json").read_text())
     assert written["ring"]["order"] == "RGB" and written["encoder"]["direction"] == -1

@@ -1,6 +1,7 @@
 """The CircuitPython build: `deploy --drive` lays out a CIRCUITPY drive, and that drive boots
 on CPython with the real Adafruit libraries (adafruit_ssd1306, adafruit_framebuf,
-neopixel) and only CircuitPython's own modules faked at the pins (host_tools/emulator/circuitpy_board.py)."""
+neopixel) and only CircuitPython's own modules faked at the pins
+(host_tools/emulator/circuitpy_board.py)."""
 
 import errno
 import json

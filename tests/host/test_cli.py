@@ -190,7 +190,8 @@ def test_usage_errors_are_one_line(capsys):
 
 
 def test_meldset_validate_and_compile(capsys, tmp_path):
-    code, out, _ = run(capsys, "meldset", "validate", os.path.join(ROOT, "core/meldsets/default.json"))
+    code, out, _ = run(capsys, "meldset", "validate",
+                       os.path.join(ROOT, "core/meldsets/default.json"))
     assert code == 0 and "60 melds (12 intervals, 33 chords, 15 scales)" in out
     out_path = tmp_path / "d.cwm"
     code, out, _ = run(capsys, "meldset", "compile",

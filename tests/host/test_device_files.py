@@ -55,7 +55,8 @@ def test_a_board_gets_its_own_ports_modules_and_not_the_others():
     assert "hardware/rp2_pio_encoder.py" not in qtpy
 
 
-@pytest.mark.parametrize("source, rel", python_files(), ids=lambda v: v if isinstance(v, str) and "/" not in v[:1] else None)
+@pytest.mark.parametrize("source, rel", python_files(),
+                         ids=lambda v: v if isinstance(v, str) and "/" not in v[:1] else None)
 def test_mpy_cross_compiles(source, rel, tmp_path):
     # As a deploy compiles it: a module with machine code for the Pico's chip, and as plain
     # Python for a port without native code (host_tools/device/native.py).

@@ -10,12 +10,16 @@ import types
 
 import pytest
 
+from firmware.modes import mode_names
 from firmware.screen import layout
 from host_tools.builds import make_font
+from host_tools.cli.main import main
 from host_tools.device import libs
 from host_tools.emulator.ssd1306_model import Ssd1306Chip, circuitpython_i2c
 from host_tools.sim.display_image import DisplayImage
+from host_tools.sim.simulator import run_script
 from host_tools.tools import micropython_path
+from tests.host.test_table_modes import enter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CONFIG = {"driver": "ssd1306", "i2c": 0, "sda": 4, "scl": 5, "address": 60, "width": 128,
@@ -177,11 +181,6 @@ def test_a_missing_display_is_left_out(circuitpython_on_cpython, capsys):
 
 
 # ---- the simulator: the display's text read back from its pixels, the buzzer's tones -------
-
-from firmware.modes import mode_names  # noqa: E402
-from host_tools.cli.main import main  # noqa: E402
-from host_tools.sim.simulator import run_script  # noqa: E402
-from tests.host.test_table_modes import enter  # noqa: E402
 
 FLAT, SHARP = "\u266d", "\u266f"
 # C minor triad from C4: C4 261.63, Eb4 311.13, G4 392.00 Hz.

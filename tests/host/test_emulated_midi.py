@@ -88,7 +88,8 @@ def test_deploy_and_a_sets_flash_work_with_midi_on(pico_with_midi_on):
         assert pico.usb_walks[-1][1].midi is not None
         assert [name for _, what, name in pico.usb_names if what == "midi"][-1] == "ChromaWheel"
         # Real mpremote, without its soft reset (which would take MIDI off the bus: docs/midi.md)
-        done = subprocess.run([tools.tool("mpremote", "mpremote"), "connect", pico.port, "resume", "exec",
+        done = subprocess.run([tools.tool("mpremote", "mpremote"), "connect", pico.port, "resume",
+                               "exec",
                                "import os; print(sorted(os.listdir('melds')))"],
                               capture_output=True, text=True, timeout=120)
         assert done.stdout.strip() == "['default.cwm', 'jazz.cwm']", done.stdout + done.stderr

@@ -239,19 +239,19 @@ def test_power_cuts_during_a_flash_and_a_settings_save(pico_flash):
         for _ in range(2):
             errors = []
             pico.cut_during(rng.randrange(whole), rng.random())
-            thread = threading.Thread(target=lambda: _flash_catching(pico.port, errors))
+            thread = threading.Thread(target=_flash_catching, args=(pico.port, errors))
             thread.start()
             # Cut inside the flash, or (a flash that needed fewer operations) right after it.
-            wait_until(lambda: pico.proc.poll() is not None or not thread.is_alive(), 600,
-                       what="the cut or the flash's end")
+            wait_until(lambda done=thread.is_alive: pico.proc.poll() is not None or not done(),
+                       600, what="the cut or the flash's end")
             console = _cut_and_check(pico, thread.join)     # the laptop side gives up first
-            outcomes.append([l for l in console if l.startswith("meld set")][0])
+            outcomes.append([line for line in console if line.startswith("meld set")][0])
         # A settings save cut near the moment it happens (5 s after the knob stops).
         for _ in range(2):
             pico.send("turn 1", "wait %d" % rng.randint(4970, 5060))
             pico.wait_done()
             console = _cut_and_check(pico)
-            outcomes.append([l for l in console if "triad" in l][:1])
+            outcomes.append([line for line in console if "triad" in line][:1])
         # Every set on the flash still loads (a cut copy is a .tmp file, never a set).
         listing = deploy.list_sets(pico.port)
         assert "default" in [s[0] for s in listing["sets"]]

@@ -101,7 +101,7 @@ class Solid:
 
     @property
     def size(self):
-        return tuple(h - l for h, l in zip(self.hi, self.lo))
+        return tuple(high - low for high, low in zip(self.hi, self.lo))
 
     def inside(self, x, y, z):
         x += 1.37e-4                           # off the mesh's edges and vertices

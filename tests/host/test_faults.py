@@ -85,7 +85,7 @@ def test_a_flash_cut_at_seeded_points_loses_nothing(tmp_path):
             board.power_cycle()
             # The power-up's own words: a boot the cut flash had started (its maintenance
             # reset) may still be speaking, so wait for the state, not for a frame.
-            def loaded():
+            def loaded(before=before):
                 said = board.said()[before:]
                 return said if any(line in said for line in GOOD_SETS) else None
             said = wait_until(loaded, 15, what="a good set after a cut at byte %d of %d"

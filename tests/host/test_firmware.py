@@ -225,7 +225,7 @@ def test_a_failing_save_backs_off_and_is_reported_once(device, monkeypatch):
         device.wait(60000)
         gaps = [b - a for a, b in zip(tries, tries[1:])]
         assert gaps == [10000, 15000, 25000] and len(tries) == 4, gaps
-        assert [l for l in lines if "settings not saved" in l] == [
+        assert [line for line in lines if "settings not saved" in line] == [
             "settings not saved: [Errno 28] ENOSPC (will try again later)"]
     device.wait(80000)                               # the flash has room again: saved
     assert json.load(open("settings.json"))["brightness"] == 32

@@ -39,8 +39,8 @@ def _frozen_uf2():
     if shutil.which("arm-none-eabi-gcc") is None:
         pytest.skip("%s, and make uf2-frozen needs the ARM toolchain (%s)" % (why, TOOLCHAIN))
     if not (os.environ.get("MIRROR") or os.path.exists(SOURCES)):
-        pytest.skip("%s, and its sources are not here: run make uf2-frozen once (it clones them) or "
-                    "set MIRROR=DIR" % why)
+        pytest.skip("%s, and its sources are not here: run make uf2-frozen once (it clones them)"
+                    " or set MIRROR=DIR" % why)
     proc = subprocess.run(["bash", BUILD, "frozen"], capture_output=True, text=True,
                           timeout=3600)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-2000:]

@@ -149,7 +149,8 @@ def test_a_display_that_does_not_answer_is_left_out(wheel, capsys):
     for _ in range(6):                              # rested: both built
         wheel.tick()
     out = capsys.readouterr().out
-    assert out.index("C major triad (maj): C E G") < out.index("display not found (19): running without it")
+    assert (out.index("C major triad (maj): C E G")
+            < out.index("display not found (19): running without it"))
     assert wheel.hw.display is None and wheel.hw.buzzer is not None
     wheel.encoder.turn(1)
     wheel.tick()

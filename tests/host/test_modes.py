@@ -265,8 +265,8 @@ def off(note):
 
 def test_listen_names_a_triad_and_its_inversion():
     m, lines = listening(on(60), on(64), on(67))
-    assert lines == ["listen: C: no meld", "listen: C E: C major third (M3) | E minor sixth (m6) with C in "
-                     "the bass",
+    assert lines == ["listen: C: no meld",
+                     "listen: C E: C major third (M3) | E minor sixth (m6) with C in the bass",
                      "listen: C E G: C major triad (maj)"]
     assert lit(m) == [0, 4, 7]
     # E in the bass: the reading with its root in the bass comes first when there is one.

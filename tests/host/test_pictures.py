@@ -46,7 +46,7 @@ def measure(page, svg_text):
     return page.evaluate(MEASURE)
 
 
-def test_every_shipped_pictures_text_is_inside_its_canvas(chromium):  # noqa: F811
+def test_every_shipped_pictures_text_is_inside_its_canvas(chromium):
     page = chromium.new_page()
     checked = 0
     for path in pictures():
@@ -61,7 +61,7 @@ def test_every_shipped_pictures_text_is_inside_its_canvas(chromium):  # noqa: F8
     assert checked >= 7               # 3 boards x (EC11, KY-040) and the level shifter
 
 
-def test_the_faceplates_text_is_inside_its_canvas(chromium):  # noqa: F811
+def test_the_faceplates_text_is_inside_its_canvas(chromium):
     page = chromium.new_page()
     pico = board_file.load(board_path("pico"))
     for count in (12, 16, 24, 60):

@@ -1,5 +1,5 @@
-"""The device code against each port's published stubs (host_tools/device/port_check.py): an API that
-a port does not have fails here. The first run installs the pinned stubs into build/stubs."""
+"""The device code against each port's published stubs (host_tools/device/port_check.py): an API
+that a port does not have fails here. The first run installs the pinned stubs into build/stubs."""
 
 import pytest
 

@@ -54,7 +54,8 @@ def test_the_issue_script(tmp_path):
 
 def test_runs_in_a_small_heap():
     # make bench measures the smallest heap the app runs in (72 KB on the 64-bit unix port
-    # today); this runs with a margin. The 48 KB target is not met yet: see docs/devices.md, "Memory".
+    # today); this runs with a margin. The 48 KB target is not met yet: see docs/devices.md,
+    # "Memory".
     # 124 KB since the `private` setting: the run at 120 KB had less than 2 KB left (it ran
     # out at 118 KB before it), and a fifteenth setting tipped it over at the menu's close.
     # 128 KB since the optional parts are built after the first frame (their modules then
@@ -154,7 +155,8 @@ def test_cli_sim_script_and_errors(tmp_path, capsys):
     assert main(["sim", "--script", "cw 1", "--frames", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "2 frames written to %s" % out
     assert main(["sim", "--script", "cw x"]) == 2
-    assert capsys.readouterr().err == "error: --script step 1 'cw x': expected a whole number up to 100000\n"
+    assert capsys.readouterr().err == ("error: --script step 1 'cw x': expected a whole number up"
+                                       " to 100000\n")
     assert main(["sim", "--heap", "2k", "--script", "wait 1"]) == 2
     assert main(["sim", "--board", "nope", "--script", "wait 1"]) == 2
 

@@ -292,7 +292,7 @@ def test_alphabet_trainer_offers_what_the_game_accepts():
     game = Game(2, 1)
     game.top = None                                   # anything may go on a wild
     for letter in range(7):
-        offered = sorted((NATURAL_PC[l] + a) % 12 for l, a in carriers(letter))
+        offered = sorted((NATURAL_PC[n] + a) % 12 for n, a in carriers(letter))
         accepted = [pc for pc in range(12) if game.judge(pc, letter)[0]]
         assert offered == accepted, letter
 

@@ -8,8 +8,9 @@ import re
 import subprocess
 import sys
 
-import conftest
 import pytest
+
+import conftest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOC = os.path.join(ROOT, "docs", "testing.md")
@@ -37,7 +38,8 @@ def test_each_rigs_launch_is_recognised(args, rig):
 def test_the_simulators_and_the_virtual_boards_firmware_are_rigs():
     from host_tools.sim import simulator, vboard
     assert conftest.rig_of(["micropython", "-c", simulator.BOOT]) == "simulator"
-    assert conftest.rig_of(["micropython", "-i", "-c", vboard._launcher(vboard.BOOT_AND_MAIN)]) == "simulator"
+    launcher = vboard._launcher(vboard.BOOT_AND_MAIN)
+    assert conftest.rig_of(["micropython", "-i", "-c", launcher]) == "simulator"
 
 
 def test_a_rig_started_without_its_fixture_fails_at_the_launch():

@@ -18,7 +18,8 @@ import pytest
 
 from core.meldset import MeldSet
 
-from browser_fixtures import console_says, power_up, unavailable
+from browser_fixtures import console_says, power_up
+from conftest import unavailable
 from host_tools.cli.main import main
 from host_tools.device import deploy
 from host_tools.device.files import ROOT

@@ -3,6 +3,7 @@ sends), the board file, the script language copied out of the simulator, and the
 source reader and checks, on CPython against the command line and on the MicroPython unix
 port (the interpreter family the page runs)."""
 
+import importlib
 import json
 import os
 import subprocess
@@ -26,7 +27,7 @@ from host_tools.web import build
 
 PAGE_PY = os.path.join(ROOT, "host_tools", "web", "py")
 sys.path.insert(0, PAGE_PY)
-import sourcefile  # noqa: E402  (the page's module, run here on CPython)
+sourcefile = importlib.import_module("sourcefile")    # the page's module, run here on CPython
 
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
 
@@ -296,7 +297,7 @@ def test_a_tap_on_the_page_between_two_passes_is_still_a_press(monkeypatch):
     from hardware.sim import SimButton
     for virtual, seen in ((False, [True, False, False]), (True, [False, False, False])):
         queued = [web_pins.PRESS, web_pins.RELEASE]
-        sys.modules["webpins"].next = lambda: queued.pop(0) if queued else 0
+        sys.modules["webpins"].next = lambda queued=queued: queued.pop(0) if queued else 0
         clock = web_pins.WebClock()
         clock.virtual = virtual
         button = SimButton({"pin": 0})

@@ -10,13 +10,16 @@ pictures of both sizes.
 The editor's letter rule (host_tools/web/py/editor.py) is tested first on CPython, then as the
 page runs it."""
 
+import importlib
 import json
 import os
 import subprocess
 import sys
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
+from browser_fixtures import console_says, power_up
 from host_tools.device.files import ROOT
 from host_tools.set_files import compile_file, parse_source
 from host_tools.tools import micropython_path
@@ -24,9 +27,7 @@ from host_tools.web import browser, build
 
 PAGE_PY = os.path.join(ROOT, "host_tools", "web", "py")
 sys.path.insert(0, PAGE_PY)
-import editor  # noqa: E402  (the page's module, run here on CPython)
-
-from browser_fixtures import console_says, power_up  # noqa: E402
+editor = importlib.import_module("editor")      # the page's module, run here on CPython
 
 MELDSETS = os.path.join(ROOT, "core", "meldsets")
 AXE = os.path.join(ROOT, "host_tools", "web", "node_modules", "axe-core", "axe.min.js")
@@ -873,7 +874,7 @@ def test_the_page_installs_and_runs_offline(chromium, site):
     assert {"index.html", "main.js", "runtime/micropython.wasm", "flash.bin", "host.bin",
             "site.json", "manifest.webmanifest"} <= set(files)
     context.set_offline(True)
-    with pytest.raises(Exception):
+    with pytest.raises(PlaywrightError, match="Failed to fetch"):
         page.evaluate("fetch('http://127.0.0.1:9/never').then(r => r.status)")
     page.reload()
     page.wait_for_selector("body[data-ready]", state="attached", timeout=90000)
