@@ -31,7 +31,7 @@ TOP = (("board", ("name", REQUIRED)), ("title", ("text", "")),
        ("ring", ("section", REQUIRED)),
        ("encoder", ("section", REQUIRED)), ("button", ("section", REQUIRED)),
        ("display", ("section", None)), ("buzzer", ("section", None)),
-       ("notes", ("text", "")))
+       ("midi", ("section", None)), ("notes", ("text", "")))
 RING = (("pin", ("pin", REQUIRED)), ("count", ("int", 12, 12, MAX_LEDS)),
         ("led_at_c", ("int", 0, 0, MAX_LEDS - 1)), ("direction", (("cw", "ccw"), "cw")),
         ("order", (COLOUR_ORDERS, "GRB")), ("max_ma", ("int", 400, 50, 5000)),
@@ -57,8 +57,18 @@ DISPLAY = (("driver", (("ssd1306",), "ssd1306")), ("i2c", ("int", 0, 0, 1)),
            ("freq", ("int", 400000, 100000, 1000000)), ("ma", ("int", 20, 0, 100)))
 # A passive piezo on a PWM pin (through a 100 ohm resistor): a small capacitor, about 1 mA.
 BUZZER = (("pin", ("pin", REQUIRED)), ("ma", ("int", 1, 0, 100)))
+# Serial MIDI on TRS jacks (Type A): a UART at 31,250 baud, OUT through the MIDI 1.0 3.3 V
+# transmitter, IN through an optocoupler. "uart": the MicroPython UART id (rp2: 0 or 1, the
+# pins must be that UART's TX and RX; esp32: 1 or 2, UART0 is the console); CircuitPython
+# picks the UART from the pins, so it names none. "ma": what the jacks add to the supply (the
+# transmitter's 5 mA loop, the optocoupler and its pull-up).
+MIDI = (("uart", ("int", None, 0, 2)), ("tx", ("pin", REQUIRED)), ("rx", ("pin", REQUIRED)),
+        ("ma", ("int", 15, 0, 100)))
 SECTIONS = {"ring": RING, "encoder": ENCODER, "button": BUTTON, "display": DISPLAY,
-            "buzzer": BUZZER}
+            "buzzer": BUZZER, "midi": MIDI}
+# The RP2040's UART pins (datasheet 1.4.3, GPIO functions): GPIO n is UART ((n + 4) // 8) % 2,
+# TX where n % 4 is 0, RX where it is 1.
+UART_ROLES = {"tx": 0, "rx": 1}
 
 
 class BoardError(ValueError):
@@ -69,53 +79,80 @@ class BoardError(ValueError):
 
 
 def _check_value(problems, where, value, spec, platform):
+    problem = _value_problem(where, value, spec, platform)
+    if problem:
+        problems.append((where, problem))
+
+
+def _value_problem(where, value, spec, platform):
+    """What is wrong with one field's value, or None."""
     kind = spec[0]
     if where == "platform":
         if value not in PLATFORMS:
-            problems.append((where, "%r is not a platform (%s): %s" % (
-                value, ", ".join(PLATFORMS), PLATFORM_HINT)))
+            return "%r is not a platform (%s): %s" % (value, ", ".join(PLATFORMS), PLATFORM_HINT)
     elif kind == "pinout":
         if value is not None and (not isinstance(value, str) or not value):
-            problems.append((where, "expected the name of a board's pinout such as \"pico\", "
-                             "or null, got %r" % (value,)))
+            return "expected the name of a board's pinout such as \"pico\", or null, got %r" % (
+                value,)
     elif platform not in PLATFORMS and kind in ("pin", "encoder"):
         pass                                 # the platform's own problem says what to fix
     elif where == "display.address":
         if value not in kind or isinstance(value, bool):
-            problems.append((where, "%r is not an SSD1306 address: 60 (0x3C), 61 (0x3D), or null "
-                             "to find it at either" % (value,)))
+            return "%r is not an SSD1306 address: 60 (0x3C), 61 (0x3D), or null to find it at " \
+                "either" % (value,)
+    elif spec[1] is None and value is None:
+        pass                                 # an optional field spelled out as absent
     elif isinstance(kind, tuple):
         if value not in kind or isinstance(value, bool):
-            problems.append((where, "%r is not one of %s" % (value, ", ".join(str(k) for k in kind))))
-    elif kind in ("int", "number"):
-        ok = isinstance(value, int) or (kind == "number" and isinstance(value, float))
-        if not ok or isinstance(value, bool):
-            problems.append((where, "expected a number, got %r" % (value,)))
-        elif value < spec[2] or value > spec[3]:
-            problems.append((where, "%r is out of range (%s to %s)" % (value, spec[2], spec[3])))
-    elif kind == "bool":
-        if not isinstance(value, bool):
-            problems.append((where, "expected true or false, got %r" % (value,)))
-    elif kind in ("text", "name"):
-        if not isinstance(value, str) or (kind == "name" and not value):
-            problems.append((where, "expected text, got %r" % (value,)))
-    elif kind == "pin":
-        if platform == "circuitpython":
-            if not isinstance(value, str) or not value:
-                problems.append((where, "expected a board pin name such as 'A0', got %r"
-                                 % (value,)))
-        elif platform in ("sim", "web"):          # simulated pins (web: the page's)
-            if value is not None and not isinstance(value, int):
-                problems.append((where, "expected a pin number or null, got %r" % (value,)))
-        elif not isinstance(value, int) or isinstance(value, bool) or value < 0 or \
-                value > GPIO_MAX.get(platform, 48):
-            problems.append((where, "expected a GPIO number 0-%d, got %r" % (
-                GPIO_MAX.get(platform, 48), value)))
-    elif kind == "encoder":
-        allowed = ENCODER_DRIVERS.get(platform, ())
-        if value not in allowed:
-            problems.append((where, "%r is not an encoder driver for platform %r (%s)"
-                             % (value, platform, ", ".join(allowed))))
+            return "%r is not one of %s" % (value, ", ".join(str(k) for k in kind))
+    else:
+        return _KIND_CHECKS[kind](value, spec, platform)
+    return None
+
+
+def _number_problem(value, spec, platform):
+    ok = isinstance(value, int) or (spec[0] == "number" and isinstance(value, float))
+    if not ok or isinstance(value, bool):
+        return "expected a number, got %r" % (value,)
+    if value < spec[2] or value > spec[3]:
+        return "%r is out of range (%s to %s)" % (value, spec[2], spec[3])
+    return None
+
+
+def _bool_problem(value, spec, platform):
+    return None if isinstance(value, bool) else "expected true or false, got %r" % (value,)
+
+
+def _text_problem(value, spec, platform):
+    if not isinstance(value, str) or (spec[0] == "name" and not value):
+        return "expected text, got %r" % (value,)
+    return None
+
+
+def _pin_problem(value, spec, platform):
+    if platform == "circuitpython":
+        if not isinstance(value, str) or not value:
+            return "expected a board pin name such as 'A0', got %r" % (value,)
+    elif platform in ("sim", "web"):          # simulated pins (web: the page's)
+        if value is not None and not isinstance(value, int):
+            return "expected a pin number or null, got %r" % (value,)
+    elif not isinstance(value, int) or isinstance(value, bool) or value < 0 or \
+            value > GPIO_MAX.get(platform, 48):
+        return "expected a GPIO number 0-%d, got %r" % (GPIO_MAX.get(platform, 48), value)
+    return None
+
+
+def _encoder_problem(value, spec, platform):
+    allowed = ENCODER_DRIVERS.get(platform, ())
+    if value not in allowed:
+        return "%r is not an encoder driver for platform %r (%s)" % (
+            value, platform, ", ".join(allowed))
+    return None
+
+
+_KIND_CHECKS = {"int": _number_problem, "number": _number_problem, "bool": _bool_problem,
+                "text": _text_problem, "name": _text_problem, "pin": _pin_problem,
+                "encoder": _encoder_problem}
 
 
 def _check_section(problems, where, obj, schema, platform):
@@ -148,11 +185,11 @@ def _pin_problems(board, platform):
     """Pins used twice, and RP2040 I2C pins on the wrong bus."""
     problems = []
     used = {}
-    for section in ("ring", "encoder", "button", "display", "buzzer"):
+    for section in ("ring", "encoder", "button", "display", "buzzer", "midi"):
         part = board.get(section)
         if not isinstance(part, dict):
             continue
-        for field in ("pin", "pin_a", "pin_b", "sda", "scl"):
+        for field in ("pin", "pin_a", "pin_b", "sda", "scl", "tx", "rx"):
             pin = part.get(field)
             if pin is None or isinstance(pin, bool) or not isinstance(pin, (int, str)):
                 continue
@@ -170,6 +207,49 @@ def _pin_problems(board, platform):
                 pins = ", ".join(str(p) for p in range(2 * bus + offset, 30, 4))
                 problems.append(("display." + field, "GP%d is not an %s pin of I2C%d (%s)" % (
                     pin, field.upper(), bus, pins)))
+    return problems + _midi_problems(board.get("midi"), platform)
+
+
+def rp2040_uart(gpio, role):
+    """The RP2040 UART whose `role` ("tx", "rx") GPIO `gpio` can carry, or None."""
+    if gpio % 4 != UART_ROLES[role]:
+        return None
+    return (gpio + 4) // 8 % 2
+
+
+def rp2040_uart_pins(uart, role):
+    """The GPIOs that carry `role` of RP2040 UART `uart`: '0, 12, 16, 28'."""
+    return ", ".join(str(p) for p in range(30) if rp2040_uart(p, role) == uart)
+
+
+def _midi_problems(midi, platform):
+    """The jacks' UART: a MicroPython UART id, and on the RP2040 that UART's TX and RX pins
+    (CircuitPython's pin names are checked on the host, against the board's pinout)."""
+    if not isinstance(midi, dict):
+        return []
+    uart = midi.get("uart")
+    if platform == "circuitpython":
+        if uart is not None:
+            return [("midi.uart", "CircuitPython picks the UART from the pins: leave it out")]
+        return []
+    if platform not in ("rp2", "esp32") or (uart is not None and not isinstance(uart, int)):
+        return []
+    if uart is None:
+        return [("midi.uart", "missing: the UART the jacks are on (%s)" % (
+            "0 or 1" if platform == "rp2" else "1 or 2"))]
+    if platform == "esp32":
+        if uart == 0:
+            return [("midi.uart", "UART0 is the console (the REPL and deploy): use 1 or 2")]
+        return []
+    if uart > 1:
+        return [("midi.uart", "the RP2040 has UART0 and UART1, not UART%d" % uart)]
+    problems = []
+    for role in ("tx", "rx"):
+        pin = midi.get(role)
+        if isinstance(pin, int) and not isinstance(pin, bool) and \
+                rp2040_uart(pin, role) != uart:
+            problems.append(("midi." + role, "GP%d is not %s pin of UART%d (%s)" % (
+                pin, "a TX" if role == "tx" else "an RX", uart, rp2040_uart_pins(uart, role))))
     return problems
 
 
@@ -241,10 +321,13 @@ def load(path, header_check=None):
             # time, each a call into the file system (1.5 ms more of a QT Py's power-up).
             obj = json.loads(f.read())
     except OSError as err:
-        raise BoardError([("", "cannot read (%s)" % err)], path)
+        problem = "cannot read (%s)" % err
     except ValueError as err:
-        raise BoardError([("", json_problem(err))], path)
-    return parse(obj, path, header_check)
+        problem = json_problem(err)
+    else:
+        return parse(obj, path, header_check)
+    # Raised here, not in the handlers: MicroPython warns of chaining on `raise ... from`.
+    raise BoardError([("", problem)], path)
 
 
 def json_problem(err):

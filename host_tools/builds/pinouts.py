@@ -1,12 +1,15 @@
 """The pins each board breaks out (boards/pinouts/NAME.json: their places on the header, the
 pins to avoid and why), and the check of a board file's pins against them: a pin the board does
 not break out, a flash, console, input-only or strapping pin, rotaryio's A and B not on
-consecutive GPIOs, SDA and SCL on two buses. Each problem names the field, the pin and free
-pins to use instead. Host only: `chromawheel board validate`, the wiring pictures and the
-bring-up use it; the device checks only what its board file says (hardware/board.py)."""
+consecutive GPIOs, SDA and SCL on two buses, MIDI's TX and RX not one UART's pins. Each problem
+names the field, the pin and free pins to use instead. Host only: `chromawheel board validate`,
+the wiring pictures and the bring-up use it; the device checks only what its board file says
+(hardware/board.py)."""
 
 import json
 import os
+
+from hardware import board as board_file
 
 from host_tools import shipped
 
@@ -21,7 +24,7 @@ def check(board):
 # What each field's pin must do: drive a signal, read one, or carry I2C.
 PIN_ROLES = (("ring", "pin", "out"), ("encoder", "pin_a", "in"), ("encoder", "pin_b", "in"),
              ("button", "pin", "in"), ("display", "sda", "sda"), ("display", "scl", "scl"),
-             ("buzzer", "pin", "out"))
+             ("buzzer", "pin", "out"), ("midi", "tx", "tx"), ("midi", "rx", "rx"))
 
 
 def read_pinout(folder, name):
@@ -49,11 +52,13 @@ def pin_text(table, entry):
 def _fits(table, entry, role, pull):
     if entry.get("avoid") or entry.get("strapping") and role == "in" and pull != "none":
         return False
-    if entry.get("input_only") and (role != "in" or pull != "none"):
+    if entry.get("input_only") and (role not in ("in", "rx") or pull != "none"):
         return False
     gpio = entry.get("gpio", entry["pin"])
     if table.get("chip") == "rp2040" and role in ("sda", "scl"):
         return gpio % 2 == (role == "scl")
+    if table.get("chip") == "rp2040" and role in ("tx", "rx"):
+        return board_file.rp2040_uart(gpio, role) is not None
     return True
 
 
@@ -101,10 +106,9 @@ def header_problems(board, table):
         text = pin_text(table, entry)
         if entry.get("avoid"):
             problems.append((where, "%s %s%s" % (text, entry["avoid"], use)))
-        elif entry.get("input_only") and role != "in":
+        elif entry.get("input_only") and role not in ("in", "rx"):
             problems.append((where, "%s is %s: it cannot drive %s%s" % (
-                text, entry["input_only"], "the ring" if section == "ring" else
-                "the buzzer" if section == "buzzer" else "I2C", use)))
+                text, entry["input_only"], _driven(section), use)))
         elif entry.get("input_only") and pull != "none":
             problems.append((where, "%s is %s, so %s.pull %r cannot work: set it to \"none\" "
                              "and fit 10 k\u03a9 pull-ups to 3.3 V (a KY-040 has them)%s" % (
@@ -116,12 +120,20 @@ def header_problems(board, table):
                 and entry.get("gpio", pin) % 2 != (role == "scl"):
             problems.append((where, "%s cannot be %s on the RP2040%s" % (
                 text, role.upper(), use)))
+        elif table.get("chip") == "rp2040" and role in ("tx", "rx") and "gpio" in entry and \
+                board_file.rp2040_uart(entry["gpio"], role) is None:
+            problems.append((where, "%s is not %s pin of the RP2040's UARTs%s" % (
+                text, "a TX" if role == "tx" else "an RX", use)))
     problems.extend(_pair_problems(board, table, found, used))
     return problems
 
 
+def _driven(section):
+    return {"ring": "the ring", "buzzer": "the buzzer", "midi": "MIDI OUT"}.get(section, "I2C")
+
+
 def _pair_problems(board, table, found, used):
-    problems = []
+    problems = _uart_problems(board, table, found)
     a, b = found.get("encoder.pin_a"), found.get("encoder.pin_b")
     if board["encoder"]["driver"] == "rotaryio" and a and b and "gpio" in a \
             and abs(a["gpio"] - b["gpio"]) != 1:
@@ -144,3 +156,18 @@ def _pair_problems(board, table, found, used):
                              "SCL must share a bus (SDA/SCL, or SDA1/SCL1 on the STEMMA QT)" % (
                                  pin_text(table, scl), bus_scl, pin_text(table, sda), bus_sda)))
     return problems
+
+
+def _uart_problems(board, table, found):
+    """A CircuitPython RP2040 board's MIDI TX and RX on one UART (busio.UART takes the UART
+    from the pins and refuses a pair that is not one UART's: "Invalid pins")."""
+    tx, rx = found.get("midi.tx"), found.get("midi.rx")
+    if table.get("chip") != "rp2040" or board["platform"] != "circuitpython" or not tx or not rx:
+        return []
+    uart_tx = board_file.rp2040_uart(tx["gpio"], "tx")
+    uart_rx = board_file.rp2040_uart(rx["gpio"], "rx")
+    if uart_tx is None or uart_rx is None or uart_tx == uart_rx:
+        return []
+    return [("midi.rx", "%s is an RX pin of UART%d, midi.tx %s a TX pin of UART%d: TX and RX "
+             "must be one UART's" % (pin_text(table, rx), uart_rx, pin_text(table, tx),
+                                     uart_tx))]

@@ -125,6 +125,37 @@ def test_bad_optional_parts_are_named():
     assert problems(obj) == ["buzzer.pin: pin 4 is already button.pin"]
 
 
+def test_the_midi_jacks_are_on_a_uart_of_the_board():
+    obj = good()
+    obj["midi"] = {"uart": 0, "tx": 0, "rx": 1}
+    assert problems(obj) == [] and board.parse(obj)["midi"]["ma"] == 15
+    assert board.parse(good())["midi"] is None                 # the jacks are optional
+    obj["midi"] = {"uart": 0, "tx": 6, "rx": 5}
+    assert problems(obj) == [
+        "midi.tx: GP6 is not a TX pin of UART0 (0, 12, 16, 28)",
+        "midi.rx: GP5 is not an RX pin of UART0 (1, 13, 17, 29)",
+    ]
+    obj["midi"] = {"uart": 1, "tx": 8, "rx": 8}
+    assert problems(obj) == ["midi.rx: pin 8 is already midi.tx",
+                             "midi.rx: GP8 is not an RX pin of UART1 (5, 9, 21, 25)"]
+    obj["midi"] = {"tx": 8, "rx": 9}
+    assert problems(obj) == ["midi.uart: missing: the UART the jacks are on (0 or 1)"]
+    obj["midi"] = {"uart": 2, "tx": 8, "rx": 9}
+    assert problems(obj) == ["midi.uart: the RP2040 has UART0 and UART1, not UART2"]
+    obj["platform"], obj["encoder"]["driver"] = "esp32", "pcnt"
+    assert problems(obj) == []
+    obj["midi"]["uart"] = 0
+    assert problems(obj) == ["midi.uart: UART0 is the console (the REPL and deploy): use 1 "
+                             "or 2"]
+    obj = good()
+    obj["platform"], obj["encoder"]["driver"] = "circuitpython", "rotaryio"
+    obj["ring"]["pin"], obj["encoder"]["pin_a"], obj["encoder"]["pin_b"] = "A3", "A1", "A2"
+    obj["button"]["pin"] = "A0"
+    obj["midi"] = {"uart": 1, "tx": "MISO", "rx": "RX"}
+    assert problems(obj) == ["midi.uart: CircuitPython picks the UART from the pins: leave "
+                             "it out"]
+
+
 def test_encoder_direction_is_reverse_as_a_sign():
     obj = good()
     obj["encoder"]["direction"] = -1                 # what chromawheel bringup writes

@@ -19,7 +19,6 @@ MARK = "# complexity "
 # when the bound came in: none may grow, no other may join them, and each leaves this list
 # once it is split.
 KNOWN = {
-    ("hardware/board.py", "_check_value"): 25,
     ("core/meldset_compiler.py", "_check"): 22,
     ("core/meldset_compiler.py", "_degrees"): 16,
     ("hardware/mp_usb_midi.py", "UsbMidi._pack"): 16,

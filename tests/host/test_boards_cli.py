@@ -152,6 +152,36 @@ def test_validate_refuses_pins_the_board_does_not_break_out(capsys, tmp_path):
         assert "; use " in err, err
 
 
+def test_validate_refuses_a_midi_pin_that_is_not_a_uart_pin_of_the_board(capsys, tmp_path):
+    # The jacks' TX and RX must be pins of one UART of the board (the RP2040's UART pin map,
+    # datasheet 1.4.3; an ESP32 routes any UART to any pin, but UART0 is the console and an
+    # input-only pin cannot drive MIDI OUT), each problem with what to use instead.
+    cases = (("pico", {"tx": 2}, "midi.tx: GP2 is not a TX pin of UART0 (0, 12, 16, 28)"),
+             ("pico", {"rx": 12}, "midi.rx: GP12 is not an RX pin of UART0 (1, 13, 17, 29)"),
+             ("qtpy_rp2040", {"tx": "SCK"}, "midi.tx: SCK (GPIO6, right 6) is not a TX pin "
+              "of the RP2040's UARTs; use SDA (GPIO24, left 5)"),
+             ("qtpy_rp2040", {"rx": "MOSI"}, "midi.rx: MOSI (GPIO3, right 4) is not an RX pin "
+              "of the RP2040's UARTs; use SCL (GPIO25, left 6)"),
+             ("qtpy_rp2040", {"tx": "SDA", "rx": "A0"}, "midi.rx: A0 (GPIO29, left 1) is an "
+              "RX pin of UART0, midi.tx SDA (GPIO24, left 5) a TX pin of UART1: TX and RX must "
+              "be one UART's"),
+             ("esp32", {"tx": 34}, "midi.tx: GPIO34 (J2-5) is input only, with no pull-up or "
+              "pull-down: it cannot drive MIDI OUT; use "),
+             ("esp32", {"uart": 0}, "midi.uart: UART0 is the console"))
+    for name, change, start in cases:
+        with open(os.path.join(ROOT, "boards", name + ".json")) as f:
+            obj = json.load(f)
+        obj["midi"].update(change)
+        if change.get("rx") == "A0":                  # the button elsewhere: A0 is free
+            obj["button"]["pin"] = "SCK"
+        path = tmp_path / ("%s.json" % name)
+        path.write_text(json.dumps(obj))
+        capsys.readouterr()
+        assert main(["board", "validate", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: %s: %s" % (path, start)), err
+
+
 def test_validate_says_what_is_wrong_with_broken_json_and_a_platform(capsys, tmp_path):
     path = tmp_path / "b.json"
     path.write_text('{"board": "x",\n "platform": "rp2",\n}\n')
