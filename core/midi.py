@@ -1,5 +1,7 @@
-"""MIDI for the wheel, pure: raw bytes to channel messages, the notes a player holds (with the
-sustain pedal, all-notes-off and a split point), and a meld at a root as the notes it sends.
+"""MIDI for the wheel, pure: raw bytes to channel and System Exclusive messages (the one parser
+of every MIDI input: USB and the jacks, notes and the table link's SysEx), the notes a player
+holds (with the sustain pedal, all-notes-off and a split point), and a meld at a root as the
+notes it sends.
 
 Nothing here allocates per byte or per message: the loop feeds bytes as they come, on the
 device as in the simulator. Notes are MIDI numbers, C4 (middle C) = 60.
@@ -32,18 +34,27 @@ def octave_root(pc, octave):
     return 12 * (octave + 1) + pc
 
 
+SYSEX = 0xF0                  # System Exclusive: F0, its data bytes, F7
+SYSEX_END = 0xF7
+
+
 class Parser:
-    """Raw MIDI bytes to channel messages. feed_all(buf, count, sink) calls sink(status,
-    data1, data2) for each message the bytes complete (data2 0 for a one-byte message), in
-    one call a batch; feed(byte) returns the status byte of a message it completes (its data
-    in data1, data2) or 0.
+    """Raw MIDI bytes to channel messages and System Exclusive messages. feed_all(buf, count,
+    sink) calls sink(status, data1, data2) for each channel message the bytes complete (data2
+    0 for a one-byte message), in one call a batch; feed(byte) returns the status byte of a
+    channel message it completes (its data in data1, data2) or 0.
 
     Running status is kept, so a data byte after a complete message starts the next one with
     the same status. System real-time bytes (clock, active sensing, ...) may come between any
-    two bytes and change nothing; a system common or SysEx byte ends the running status, and
-    the data bytes after it are skipped until the next status byte."""
+    two bytes, inside a SysEx too, and change nothing; a system common or SysEx byte ends the
+    running status, and data bytes after it are skipped until the next status byte.
 
-    def __init__(self):
+    A SysEx's data bytes (between F0 and F7) are kept in `sysex` (made once, `sysex_size`
+    bytes) and handed whole to on_sysex(sysex, count) at its F7. One cut short (a status byte
+    before its F7: a cable pulled, a power cut mid-message) is dropped and counted in `cut`;
+    one longer than `sysex` is dropped and counted in `too_long`: nothing half-read goes on."""
+
+    def __init__(self, sysex_size=0):
         self.status = 0
         self.data1 = 0
         self.data2 = 0
@@ -52,6 +63,11 @@ class Parser:
         self._one = bytearray(1)
         self._completed = 0
         self._catch_bound = self._catch          # bound once: feed() allocates nothing
+        self.sysex = bytearray(sysex_size)
+        self.sysex_count = 0          # bytes of the SysEx being read (more than fit: too long)
+        self.on_sysex = None
+        self.cut = 0
+        self.too_long = 0
 
     def feed_all(self, buf, count, sink):
         # Its locals and stack within 11 words (the count of data bytes kept on self): a MIDI
@@ -65,12 +81,16 @@ class Parser:
             if byte >= 0xF8:                     # real time: anywhere, no effect
                 continue
             if byte >= 0xF0:                     # system common, SysEx start or end
-                status = 0
+                status = self._system(byte, status)
                 self._have = 0
             elif byte & 0x80:
+                if status == SYSEX:
+                    self.cut += 1                # a SysEx with no F7: dropped
                 status = byte
                 self._need = _DATA_BYTES[(byte >> 4) - 8]
                 self._have = 0
+            elif status == SYSEX:
+                self._keep(byte)
             elif status:                         # (data without a status: skipped)
                 if self._have == 0:
                     self.data1 = byte
@@ -83,6 +103,32 @@ class Parser:
                     self.status = status
                     sink(status, self.data1, self.data2)
         self.status = status
+
+    def _system(self, byte, status):
+        """A system common byte (F0-F7) after `status`: the status it leaves (SYSEX inside a
+        SysEx, else none)."""
+        if status == SYSEX:
+            if byte == SYSEX_END:
+                self._end()
+            else:
+                self.cut += 1
+        if byte == SYSEX:
+            self.sysex_count = 0
+            return SYSEX
+        return 0
+
+    def _keep(self, byte):
+        at = self.sysex_count
+        if at < len(self.sysex):
+            self.sysex[at] = byte
+        self.sysex_count = at + 1
+
+    def _end(self):
+        count = self.sysex_count
+        if count > len(self.sysex):
+            self.too_long += 1
+        elif self.on_sysex is not None:
+            self.on_sysex(self.sysex, count)
 
     def feed(self, byte):
         self._one[0] = byte

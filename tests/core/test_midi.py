@@ -75,6 +75,49 @@ def test_a_status_byte_cuts_a_message_short():
     assert parse(b"\x90\x3c\x80\x3c\x40") == [(0x80, 60, 64)]
 
 
+def sysex(chunks, size=8):
+    """(SysEx messages handed over, channel messages, the parser) for `chunks` fed in turn."""
+    parser = midi.Parser(size)
+    whole = []
+    parser.on_sysex = lambda data, count: whole.append(bytes(data[:count]))
+    messages = []
+    for chunk in chunks:
+        parser.feed_all(chunk, len(chunk), lambda *m: messages.append(m))
+    return whole, messages, parser
+
+
+def test_a_sysex_is_handed_over_whole_with_real_time_bytes_inside_it():
+    # F0 7D 01 02 03 F7, a clock (F8) and an active sensing (FE) inside: 7D 01 02 03.
+    whole, messages, parser = sysex([b"\x90\x3c\x64\xf0\x7d\x01\xf8\x02\xfe\x03\xf7"
+                                     b"\x90\x40\x64"])
+    assert whole == [b"\x7d\x01\x02\x03"]
+    assert messages == [(0x90, 60, 100), (0x90, 64, 100)] and parser.cut == 0
+
+
+def test_a_sysex_may_come_in_pieces():
+    whole, _, _ = sysex([b"\xf0\x7d", b"\x01", b"\x02\xf7"])
+    assert whole == [b"\x7d\x01\x02"]
+
+
+def test_a_sysex_cut_in_half_is_dropped_and_counted():
+    # A note-on before the F7 (a cable pulled mid-message, then a synth's note): the SysEx is
+    # dropped, the note read; a second F0 before the F7 drops the first and reads the second.
+    whole, messages, parser = sysex([b"\xf0\x7d\x01\x02\x90\x3c\x64\xf0\x7d\x05\xf0\x7d"
+                                     b"\x06\xf7"])
+    assert whole == [b"\x7d\x06"] and messages == [(0x90, 60, 100)]
+    assert parser.cut == 2 and parser.too_long == 0
+    # A system common byte (song select) cuts one too; an F7 alone hands nothing over.
+    whole, _, parser = sysex([b"\xf0\x7d\x01\xf3\x01\xf7\xf7"])
+    assert whole == [] and parser.cut == 1
+
+
+def test_a_sysex_longer_than_the_buffer_is_dropped_and_counted():
+    whole, messages, parser = sysex([b"\xf0" + bytes(range(9)) + b"\xf7\xf0\x01\xf7\x80\x3c\x40"],
+                                    size=8)
+    assert whole == [b"\x01"] and parser.too_long == 1 and parser.cut == 0
+    assert messages == [(0x80, 60, 64)]
+
+
 # ---- the notes held -------------------------------------------------------------------------
 
 def test_a_triad_held_and_let_go():
