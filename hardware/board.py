@@ -24,7 +24,8 @@ PLATFORM_HINT = ("a Pico or another RP2040 board running MicroPython is \"rp2\",
 
 # Schemas are ordered (name, spec) pairs, so problems come out in the same order on every
 # interpreter. spec: (kind, default or REQUIRED[, low, high]); kind is int, number, bool, text,
-# name, pin, pinout, encoder, section, or a tuple of allowed values.
+# name, pin, pinout, encoder, order (a colour order, in either case), section, or a tuple of
+# allowed values.
 REQUIRED = object()
 TOP = (("board", ("name", REQUIRED)), ("title", ("text", "")),
        ("platform", (PLATFORMS, REQUIRED)), ("pinout", ("pinout", None)),
@@ -34,7 +35,7 @@ TOP = (("board", ("name", REQUIRED)), ("title", ("text", "")),
        ("midi", ("section", None)), ("notes", ("text", "")))
 RING = (("pin", ("pin", REQUIRED)), ("count", ("int", 12, 12, MAX_LEDS)),
         ("led_at_c", ("int", 0, 0, MAX_LEDS - 1)), ("direction", (("cw", "ccw"), "cw")),
-        ("order", (COLOUR_ORDERS, "GRB")), ("max_ma", ("int", 400, 50, 5000)),
+        ("order", ("order", "GRB")), ("max_ma", ("int", 400, 50, 5000)),
         ("ma_per_channel", ("int", 20, 1, 60)), ("idle_ma_per_led", ("int", 1, 0, 5)),
         ("gamma", ("number", 2.8, 1.0, 3.5)), ("min_write_gap_us", ("int", 280, 50, 10000)),
         ("max_fps", ("int", 60, 1, 120)))
@@ -119,6 +120,12 @@ def _number_problem(value, spec, platform):
     return None
 
 
+def _order_problem(value, spec, platform):
+    if not isinstance(value, str) or value.upper() not in COLOUR_ORDERS:
+        return "%r is not one of %s" % (value, ", ".join(COLOUR_ORDERS))
+    return None
+
+
 def _bool_problem(value, spec, platform):
     return None if isinstance(value, bool) else "expected true or false, got %r" % (value,)
 
@@ -152,7 +159,7 @@ def _encoder_problem(value, spec, platform):
 
 _KIND_CHECKS = {"int": _number_problem, "number": _number_problem, "bool": _bool_problem,
                 "text": _text_problem, "name": _text_problem, "pin": _pin_problem,
-                "encoder": _encoder_problem}
+                "encoder": _encoder_problem, "order": _order_problem}
 
 
 def _check_section(problems, where, obj, schema, platform):
@@ -177,7 +184,9 @@ def _check_section(problems, where, obj, schema, platform):
             out[key] = _check_section(problems, here, obj[key], SECTIONS[key], platform)
         else:
             _check_value(problems, here, obj[key], spec, platform)
-            out[key] = obj[key]
+            # "grb" is GRB: the drivers and the bring-up compare the upper-case names
+            out[key] = obj[key].upper() if spec[0] == "order" and isinstance(obj[key], str) \
+                else obj[key]
     return out
 
 

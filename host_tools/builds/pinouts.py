@@ -79,53 +79,110 @@ def header_problems(board, table):
         return [("pinout", "%r is a %s board's pinout, not a %s one's" % (
             board["pinout"], table["platform"], board["platform"]))]
     problems = []
-    used = [board[s][f] for s, f, _ in PIN_ROLES if board.get(s) and board[s].get(f) is not None]
+    used = _used(board)
     found = {}
+    for section, field, role, pin, pull in _pins(board):
+        where = section + "." + field
+        entry = table["by_pin"].get(pin)
+        use = "; use " + _free(table, used, role, pull)
+        if entry is None:
+            problems.append((where, _off_header(table, pin) + use))
+            continue
+        found[where] = entry
+        message = _misuse(table, board, section, role, pull, entry)
+        if message:
+            problems.append((where, message + use))
+    problems.extend(_pair_problems(board, table, found, used))
+    return problems
+
+
+def _used(board):
+    return [board[s][f] for s, f, _ in PIN_ROLES if board.get(s) and board[s].get(f) is not None]
+
+
+def _pins(board):
+    """(section, field, role, pin, pull) of every pin the board file uses."""
     for section, field, role in PIN_ROLES:
         part = board.get(section)
         if not part or part.get(field) is None:
             continue
-        pin, where = part[field], section + "." + field
         pull = part.get("pull", "none")
         if board["encoder"]["driver"] == "rotaryio" and section == "encoder":
             pull = "none"                    # rotaryio sets its pins up itself
+        yield section, field, role, part[field], pull
+
+
+def _off_header(table, pin):
+    inside = table["inside"].get(str(pin))
+    name = ("GP%d" % pin if table["platform"] == "rp2" else "GPIO%d" % pin) \
+        if isinstance(pin, int) else pin
+    if inside:
+        return "%s %s: it is not on the %s's header" % (name, inside, table["short"])
+    return "%r is not a pin of the %s" % (pin, table["short"])
+
+
+def _misuse(table, board, section, role, pull, entry):
+    """Why this header pin cannot do this job, or None."""
+    text = pin_text(table, entry)
+    if entry.get("avoid"):
+        return "%s %s" % (text, entry["avoid"])
+    if entry.get("input_only") and role not in ("in", "rx"):
+        return "%s is %s: it cannot drive %s" % (text, entry["input_only"], _driven(section))
+    if entry.get("input_only") and pull != "none":
+        # a KY-040 module carries pull-ups on CLK and DT, none on SW
+        fit = ("10 k\u03a9 pull-ups to 3.3 V (a KY-040 module has them on CLK and DT)"
+               if section == "encoder" else "a 10 k\u03a9 pull-up to 3.3 V on it (a KY-040 "
+               "module has none on SW)")
+        return "%s is %s, so %s.pull %r cannot work: set it to \"none\" and fit %s" % (
+            text, entry["input_only"], section, pull, fit)
+    if entry.get("strapping") and role == "in" and pull == "up":
+        return "%s %s (this %s's pull-up holds it high)" % (text, entry["strapping"], section)
+    if section == "button" and entry.get("stops_boot") == _pressed(board["button"]):
+        return ("%s %s: the button makes it %s while held at power-up, so the safe-mode gesture "
+                "(the knob held while plugging in) would not start the firmware at all" % (
+                    text, entry.get("boot") or entry["strapping"], entry["stops_boot"]))
+    return _bus_misuse(table, role, entry, text)
+
+
+def _bus_misuse(table, role, entry, text):
+    """An RP2040 pin on the wrong I2C or UART line, or None."""
+    if table.get("chip") != "rp2040":
+        return None
+    if role in ("sda", "scl") and entry.get("gpio", entry["pin"]) % 2 != (role == "scl"):
+        return "%s cannot be %s on the RP2040" % (text, role.upper())
+    if role in ("tx", "rx") and "gpio" in entry and \
+            board_file.rp2040_uart(entry["gpio"], role) is None:
+        return "%s is not %s pin of the RP2040's UARTs" % (text, "a TX" if role == "tx"
+                                                           else "an RX")
+    return None
+
+
+def _pressed(button):
+    return "low" if button.get("active_low", True) else "high"
+
+
+def warnings(board):
+    """What works but may surprise (a strapping pin in use): [(field, message)], for a valid
+    board file whose pinout names a table."""
+    if not board.get("pinout"):
+        return []
+    return header_warnings(board, read_pinout(PINOUT_DIR, board["pinout"]))
+
+
+def header_warnings(board, table):
+    if "missing" in table:
+        return []
+    out = []
+    used = _used(board)
+    for section, field, role, pin, pull in _pins(board):
         entry = table["by_pin"].get(pin)
-        use = "; use " + _free(table, used, role, pull)
-        if entry is None:
-            inside = table["inside"].get(str(pin))
-            name = ("GP%d" % pin if table["platform"] == "rp2" else "GPIO%d" % pin) \
-                if isinstance(pin, int) else pin
-            if inside:
-                problems.append((where, "%s %s: it is not on the %s's header%s" % (
-                    name, inside, table["short"], use)))
-            else:
-                problems.append((where, "%r is not a pin of the %s%s" % (
-                    pin, table["short"], use)))
+        if entry is None or not (entry.get("boot") or entry.get("strapping")):
             continue
-        found[where] = entry
-        text = pin_text(table, entry)
-        if entry.get("avoid"):
-            problems.append((where, "%s %s%s" % (text, entry["avoid"], use)))
-        elif entry.get("input_only") and role not in ("in", "rx"):
-            problems.append((where, "%s is %s: it cannot drive %s%s" % (
-                text, entry["input_only"], _driven(section), use)))
-        elif entry.get("input_only") and pull != "none":
-            problems.append((where, "%s is %s, so %s.pull %r cannot work: set it to \"none\" "
-                             "and fit 10 k\u03a9 pull-ups to 3.3 V (a KY-040 has them)%s" % (
-                                 text, entry["input_only"], section, pull, use)))
-        elif entry.get("strapping") and role == "in" and pull == "up":
-            problems.append((where, "%s %s (this %s's pull-up holds it high)%s" % (
-                text, entry["strapping"], section, use)))
-        elif table.get("chip") == "rp2040" and role in ("sda", "scl") \
-                and entry.get("gpio", pin) % 2 != (role == "scl"):
-            problems.append((where, "%s cannot be %s on the RP2040%s" % (
-                text, role.upper(), use)))
-        elif table.get("chip") == "rp2040" and role in ("tx", "rx") and "gpio" in entry and \
-                board_file.rp2040_uart(entry["gpio"], role) is None:
-            problems.append((where, "%s is not %s pin of the RP2040's UARTs%s" % (
-                text, "a TX" if role == "tx" else "an RX", use)))
-    problems.extend(_pair_problems(board, table, found, used))
-    return problems
+        out.append((section + "." + field, "%s %s; it works with the %s on it, but a pin that "
+                    "plays no part at reset is safer: %s" % (
+                        pin_text(table, entry), entry.get("boot") or entry["strapping"],
+                        section, _free(table, used, role, pull))))
+    return out
 
 
 def _driven(section):

@@ -1,6 +1,7 @@
 """`chromawheel board ...`: list, check and draw the board files."""
 
 import os
+import sys
 
 from hardware import board as board_file
 
@@ -58,7 +59,7 @@ def load(path_or_name):
     try:
         return board_file.load(path, pinouts.check)
     except board_file.BoardError as err:
-        raise UserError(str(err))
+        raise UserError(str(err)) from err
 
 
 def run_list(args):
@@ -69,9 +70,17 @@ def run_list(args):
 
 
 def run_validate(args):
+    from host_tools.builds import pinouts
     b = load(args.path)
-    emit(args, {"path": args.path, "valid": True, "board": b},
-         ["%s: valid board file '%s' (%s)" % (args.path, b["board"], b["title"])])
+    warnings = pinouts.warnings(b)
+    for where, message in warnings:          # valid all the same: the exit status is 0
+        print("warning: %s: %s: %s" % (args.path, where, message), file=sys.stderr)
+    emit(args, {"path": args.path, "valid": True, "board": b,
+                "warnings": ["%s: %s" % w for w in warnings]},
+         ["%s: valid board file '%s' (%s)%s" % (args.path, b["board"], b["title"],
+                                                ", with %d warning%s" % (
+                                                    len(warnings), "" if len(warnings) == 1
+                                                    else "s") if warnings else "")])
 
 
 def run_wiring(args):

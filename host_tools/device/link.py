@@ -78,6 +78,14 @@ for _p in _files + EXTRA:
 """
 
 
+def _port_hint(port):
+    """A Windows port name given on Linux or a Mac: what the port is called here."""
+    if port.upper().startswith("COM") and port[3:].isdigit():
+        return (": COM%s is a Windows name; here a board is /dev/ttyACM0 or /dev/ttyUSB0 "
+                "(Linux), /dev/cu.usbmodem... or /dev/cu.usbserial-... (macOS)" % port[3:])
+    return ""
+
+
 class LostConnection(UserError):
     """The device stopped answering in the middle of an exchange."""
 
@@ -118,15 +126,16 @@ class DeviceLink:
                             "/Volumes/CIRCUITPY)" % self.port)
 
     def _wait_for_port(self):
-        """A serial device path that does not exist is a typo or an unplugged board: say so
-        quickly (after a moment's grace for a board that is re-enumerating)."""
-        if not self.port.startswith("/dev/"):
+        """A serial device that does not exist is a typo or an unplugged board: say so quickly
+        (after a moment's grace for a board that is re-enumerating). Windows names its ports
+        COM3, ..., no file; pyserial's URLs (rfc2217://, socket://) are no files either."""
+        if os.name == "nt" or "://" in self.port:
             return
         deadline = time.time() + MISSING_PORT_S
         while not os.path.exists(self.port):
             if time.time() > deadline:
-                raise UserError("%s: no such port (mpremote connect list shows the boards "
-                                "plugged in)" % self.port)
+                raise UserError("%s: no such port%s (mpremote connect list shows the boards "
+                                "plugged in)" % (self.port, _port_hint(self.port)))
             time.sleep(0.2)
 
     def __exit__(self, *exc):
@@ -153,7 +162,7 @@ class DeviceLink:
                 self.close()
                 if time.time() > deadline:
                     raise UserError("%s: no MicroPython REPL answered (%s); is another program "
-                                    "using the port?" % (self.port, _message(err)))
+                                    "using the port?" % (self.port, _message(err))) from err
                 time.sleep(0.3)
 
     def close(self):
@@ -179,9 +188,11 @@ class DeviceLink:
             return (lines.text() if lines else out).decode("utf-8", "replace")
         except TransportExecError as err:
             lines = err.error_output.strip().splitlines()
-            raise UserError("%s: the device raised %s" % (self.port, lines[-1] if lines else "?"))
+            raise UserError("%s: the device raised %s" % (
+                self.port, lines[-1] if lines else "?")) from err
         except (TransportError, OSError) as err:
-            raise LostConnection("%s: lost the connection (%s)" % (self.port, _message(err)))
+            raise LostConnection("%s: lost the connection (%s)" % (
+                self.port, _message(err))) from err
 
     def read(self, path):
         """A file's bytes, or None when the device has no such file."""
@@ -190,14 +201,15 @@ class DeviceLink:
                 return None
             return self.transport.fs_readfile(path)
         except (TransportError, OSError) as err:
-            raise UserError("%s: lost the connection (%s)" % (self.port, _message(err)))
+            raise UserError("%s: lost the connection (%s)" % (self.port, _message(err))) from err
 
     def run_json(self, code):
         out = self.run(code).strip().splitlines()
         try:
             return json.loads(out[-1])
         except (ValueError, IndexError):
-            raise UserError("%s: unexpected answer from the device: %r" % (self.port, out[-3:]))
+            raise UserError("%s: unexpected answer from the device: %r" % (
+                self.port, out[-3:])) from None
 
     def info(self):
         return self.run_json(
@@ -217,7 +229,8 @@ class DeviceLink:
             try:
                 path, digest = json.loads(line)
             except (ValueError, TypeError):
-                raise UserError("%s: unexpected answer from the device: %r" % (self.port, line))
+                raise UserError("%s: unexpected answer from the device: %r" % (
+                    self.port, line)) from None
             found[path] = digest
         return found
 
@@ -230,9 +243,9 @@ class DeviceLink:
         except TransportExecError as err:
             lines = err.error_output.strip().splitlines()
             raise UserError("%s: %s: the device raised %s"
-                            % (self.port, what, lines[-1] if lines else "?"))
+                            % (self.port, what, lines[-1] if lines else "?")) from err
         except TransportError as err:
-            raise UserError("%s: lost the connection (%s)" % (self.port, _message(err)))
+            raise UserError("%s: lost the connection (%s)" % (self.port, _message(err))) from err
 
     def makedirs(self, path):
         parts = path.split("/")[:-1]
@@ -255,7 +268,8 @@ class DeviceLink:
             self.transport.fs_writefile(temporary, data, chunk_size=WRITE_CHUNK,
                                         progress_callback=progress)
         except (TransportError, OSError) as err:
-            raise UserError("%s: writing %s failed (%s)" % (self.port, path, _message(err)))
+            raise UserError("%s: writing %s failed (%s)" % (
+                self.port, path, _message(err))) from err
         # mpremote has no rename. It replaces `path` on littlefs and on FAT alike
         # (extmod/vfs_fat.c removes it first).
         self.run("import os\nos.rename(%r, %r)" % (temporary, path))

@@ -29,6 +29,18 @@ def test_defaults():
     assert b["encoder"]["pulses_per_detent"] == 4
 
 
+def test_a_colour_order_in_lower_case_is_the_same_order():
+    obj = good()
+    for given, read in (("grb", "GRB"), ("Rgb", "RGB"), ("grbw", "GRBW")):
+        obj["ring"]["order"] = given
+        assert board.parse(obj)["ring"]["order"] == read
+    obj["ring"]["order"] = "grx"
+    assert problems(obj) == [
+        "ring.order: 'grx' is not one of RGB, RBG, GRB, GBR, BRG, BGR, RGBW, GRBW, BRGW, WRGB"]
+    obj["ring"]["order"] = 3
+    assert problems(obj)[0].startswith("ring.order: 3 is not one of RGB")
+
+
 def test_errors_name_the_field():
     obj = good()
     obj["ring"]["order"] = "GRX"

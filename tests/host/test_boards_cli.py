@@ -112,6 +112,23 @@ def test_board_commands(capsys, tmp_path):
     assert capsys.readouterr().err == (
         "error: %s: ring.pin: expected a GPIO number 0-29, got 30\n" % bad)
     assert main(["board", "wiring", "sim", "-o", str(tmp_path / "x.svg")]) == 2
+    # an ESP32 strapping pin that does not stop the boot: valid, with a warning
+    with open(os.path.join(ROOT, "boards", "esp32.json")) as f:
+        esp32 = json.load(f)
+    esp32["ring"]["pin"] = 2
+    strapped = tmp_path / "strapped.json"
+    strapped.write_text(json.dumps(esp32))
+    capsys.readouterr()
+    assert main(["board", "validate", str(strapped)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "%s: valid board file 'esp32' (%s), with 1 warning\n" % (strapped,
+                                                                          esp32["title"])
+    assert err.startswith("warning: %s: ring.pin: GPIO2 (J3-15) is a strapping pin" % strapped)
+    # the button on GPIO0: the safe-mode gesture would start the bootloader; refused
+    esp32["ring"]["pin"], esp32["button"]["pin"] = 13, 0
+    strapped.write_text(json.dumps(esp32))
+    assert main(["board", "validate", str(strapped)]) == 2
+    assert "button.pin: GPIO0 (J3-14) is a strapping pin" in capsys.readouterr().err
     # a CircuitPython board of one's own names no pinout: said, not drawn wrong
     with open(os.path.join(ROOT, "boards", "qtpy_rp2040.json")) as f:
         own = json.load(f)

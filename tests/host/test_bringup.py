@@ -1,8 +1,10 @@
 """`chromawheel bringup --port` on the emulated Pico (the stock MicroPython rp2 port, the
 firmware deployed as a maker deploys it): each step runs on the device through its board file
 and drivers; the test answers the questions by reading the ring's frames off the data pin, as
-a maker answers by looking, and turns the knob the wrong way round: the board file written
-back says encoder.direction -1."""
+a maker answers by looking. The knob is a PEC11R (4 steps a click) wired with A and B swapped,
+and the board file on the Pico says pulses_per_detent 2: bring-up names both faults, writes
+encoder.direction -1 and pulses_per_detent 4, and the app then turns the right way, a note a
+click. (What the counts and answers mean, and the CircuitPython drive: test_bringup_answers.py.)"""
 
 import json
 import shutil
@@ -10,7 +12,6 @@ import shutil
 import pytest
 
 from host_tools.cli import bringup
-from host_tools.cli.main import main
 from host_tools.device.files import board_path
 from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import EmulatedPico
@@ -49,18 +50,46 @@ def flash_file(flash, path):
         return f.read()
 
 
-def test_bringup_learns_a_knob_turned_backwards(deployed_image, tmp_path):
+def put_flash_file(flash, path, data):
+    """A file written onto the emulated Pico's littlefs drive, as mpremote would leave it."""
+    from littlefs import LittleFS
+
+    from host_tools.builds import littlefs_uf2
+    with open(flash, "rb") as f:
+        image = bytearray(f.read())
+    fs = LittleFS(block_size=4096, block_count=littlefs_uf2.STORAGE_BYTES // 4096,
+                  read_size=32, prog_size=256, mount=False)
+    fs.context.buffer[:] = image[littlefs_uf2.STORAGE_BASE:]
+    fs.mount()
+    with fs.open(path, "wb") as f:
+        f.write(data)
+    fs.unmount()
+    image[littlefs_uf2.STORAGE_BASE:] = bytes(fs.context.buffer)
+    with open(flash, "wb") as f:
+        f.write(image)
+
+
+def test_bringup_finds_a_knob_counting_double_and_backwards(deployed_image, tmp_path):
     flash = str(tmp_path / "flash.img")
     shutil.copyfile(deployed_image("pico"), flash)
-    board = emulate.wired("pico", emulate.load_board("pico"))
+    with open(board_path("pico")) as f:
+        shipped = json.load(f)
+    told = json.loads(json.dumps(shipped))
+    told["encoder"]["pulses_per_detent"] = 2                 # what the board file says
+    put_flash_file(flash, "board.json", json.dumps(told).encode())
+    # the knob as wired: a PEC11R (4 steps a click) with A on GP18 and B on GP17
+    pico_board = emulate.load_board("pico")
+    board = dict(pico_board, encoder=dict(pico_board["encoder"], pin_a=18, pin_b=17))
     said, asked = [], []
+    kept = tmp_path / "bringup-pico.json"
     with EmulatedPico(flash, board) as pico:
         seen = {"frames": 0}
+        emulate.wait_started(pico)
 
         def progress(line):
             said.append(line)
             if line.startswith("Knob: turn it"):
-                pico.send("wait 300", "turn -3")          # the maker turns it... backwards
+                pico.send("wait 300", "turn 3")           # three clicks clockwise, as asked
             elif line.startswith("Button: press"):
                 pico.send("wait 300", "press", "wait 200", "release")
 
@@ -84,17 +113,32 @@ def test_bringup_learns_a_knob_turned_backwards(deployed_image, tmp_path):
                 return "y" if heard else "n"
             return default
 
-        report = bringup.bring_up(port=pico.port, yes=True, ask=ask, progress=progress)
-    assert report["detents"] == -3
-    assert report["changes"] == ["encoder.direction 1 -> -1"]
-    assert report["button"] is True
-    assert report["display"] == ["0x3d"]           # the emulated OLED answers at 0x3D
-    assert report["buzzer"] is True
-    assert report["written"]
+        report = bringup.bring_up(port=pico.port, output=str(kept), yes=True, ask=ask,
+                                  progress=progress)
+        ended = len(emulate.console_lines(pico))
+        assert report["knob_steps"] == -12 and report["detents"] == -6
+        assert report["changes"] == ["encoder.direction 1 -> -1",
+                                     "encoder.pulses_per_detent 2 -> 4"]
+        assert ("knob: 6 clicks counted for the 3 turned, the other way round (backwards): it "
+                "counts double (4 steps a click; the board file says 2): encoder.direction "
+                "1 -> -1; encoder.pulses_per_detent 2 -> 4") in said
+        assert report["button"] is True
+        assert report["display"] == ["0x3d"]           # the emulated OLED answers at 0x3D
+        assert report["buzzer"] is True
+        assert report["written"]
+        assert said.index("kept on this computer: %s" % kept) < said.index(
+            "wrote board.json on %s" % pico.port)
+        # the app, restarted on what was written, turns a note a click the right way
+        wait_until(lambda: [line for line in emulate.console_lines(pico)[ended:]
+                            if line.startswith("C major triad")], 120, "the app started again")
+        pico.send("turn 3")
+        wait_until(lambda: "Eb major triad (maj): Eb G Bb" in emulate.console_lines(pico)[
+            ended:], 120, "the root three notes up")
     written = json.loads(flash_file(flash, "board.json"))
     assert written["encoder"]["direction"] == -1 and "reverse" not in written["encoder"]
-    with open(board_path("pico")) as f:
-        assert written["ring"] == json.load(f)["ring"]      # the ring was right: unchanged
+    assert written["encoder"]["pulses_per_detent"] == 4
+    assert json.loads(kept.read_text()) == written
+    assert written["ring"] == shipped["ring"]           # the ring was right: unchanged
     assert [q.split(":")[0] for q in asked] == ["Ring", "Ring", "Ring", "Buzzer"]
 
 
@@ -102,45 +146,3 @@ def max_scaled(rgb):
     """The pure colour a dimmed LED shows: (0, 64, 0) -> (0, 255, 0)."""
     top = max(rgb)
     return tuple(255 if c == top else 0 for c in rgb)
-
-
-def test_the_answers_give_the_ring_fields():
-    ring = {"count": 12, "led_at_c": 0, "direction": "cw", "order": "GRB"}
-    assert bringup.learn_first_led(ring, "0") == 0
-    assert bringup.learn_first_led(ring, "3") == 9          # C lit 3 clockwise of the top
-    assert bringup.learn_first_led(dict(ring, direction="ccw"), "3") == 3
-    # sent GRB, the ring is RGB: red shows green, green shows red
-    assert bringup.learn_order("GRB", "green red blue") == "RGB"
-    assert bringup.learn_order("GRB", "red green blue") == "GRB"
-    assert bringup.learn_order("GRBW", "green red blue") == "RGBW"
-    with pytest.raises(Exception, match="three colours"):
-        bringup.learn_order("GRB", "red green")
-    # a ring mounted the other way round, C's LED seen 2 clockwise of the top: the direction
-    # is learned first, and the LED at the top counted along it
-    obj = {"ring": dict(ring), "encoder": {}}
-    answers = iter(["2", "n", "red green blue"])
-    changes = bringup._ring_steps(obj, {"ring": ring}, lambda q, d="": next(answers),
-                                  lambda line: None, lambda cells: None)
-    assert changes == ["ring.led_at_c 0 -> 2", "ring.direction cw -> ccw"]
-    assert bringup.learn_direction(-3) == -1 and bringup.learn_direction(0) is None
-
-
-def test_bringup_on_a_circuitpython_drive_writes_what_the_maker_saw(tmp_path, capsys):
-    folder = tmp_path / "CIRCUITPY"
-    folder.mkdir()
-    assert main(["deploy", "--drive", str(folder), "--board", "qtpy_rp2040"]) == 0
-    answers = {"Ring: how many": "0", "Ring: three LEDs": "y", "Ring: their colours":
-               "green red blue", "Knob": "n", "Display": "y"}
-
-    def ask(question, default=""):
-        return [a for q, a in answers.items() if question.startswith(q)][0]
-    report = bringup.bring_up(drive=str(folder), yes=True, ask=ask, progress=lambda line: None)
-    assert report["changes"] == ["ring.order GRB -> RGB", "encoder.direction 1 -> -1"]
-    written = json.loads((folder / "board.json").read_text())
-    assert written["ring"]["order"] == "RGB" and written["encoder"]["direction"] == -1
-    capsys.readouterr()
-    # the command refuses a drive with no board file, naming what to do
-    empty = tmp_path / "EMPTY"
-    empty.mkdir()
-    assert main(["bringup", "--drive", str(empty), "--yes"]) == 2
-    assert "has no board.json: deploy the firmware first" in capsys.readouterr().err

@@ -40,16 +40,69 @@ def test_esp32_flash_console_and_input_only_pins_are_refused():
         "board; use GPIO4 (J3-13), GPIO13 (J2-15), GPIO14 (J2-12)"]
     assert shipped("esp32", ring__pin=1)[0].startswith(
         "ring.pin: GPIO1 (J3-4) is the console's TX (UART0, the USB serial bridge)")
+    # the switch's hint: a KY-040 has pull-ups on CLK and DT, none on SW
     assert shipped("esp32", button__pin=34) == [
         "button.pin: GPIO34 (J2-5) is input only, with no pull-up or pull-down, so button.pull "
-        "'up' cannot work: set it to \"none\" and fit 10 k\u03a9 pull-ups to 3.3 V (a KY-040 "
-        "has them); use GPIO4 (J3-13), GPIO14 (J2-12), GPIO18 (J3-9)"]
+        "'up' cannot work: set it to \"none\" and fit a 10 k\u03a9 pull-up to 3.3 V on it (a "
+        "KY-040 module has none on SW); use GPIO4 (J3-13), GPIO14 (J2-12), GPIO18 (J3-9)"]
+    assert shipped("esp32", encoder__pin_a=34, encoder__pin_b=35) == [
+        "encoder.pin_a: GPIO34 (J2-5) is input only, with no pull-up or pull-down, so "
+        "encoder.pull 'up' cannot work: set it to \"none\" and fit 10 k\u03a9 pull-ups to 3.3 V "
+        "(a KY-040 module has them on CLK and DT); use GPIO4 (J3-13), GPIO14 (J2-12), "
+        "GPIO18 (J3-9)",
+        "encoder.pin_b: GPIO35 (J2-6) is input only, with no pull-up or pull-down, so "
+        "encoder.pull 'up' cannot work: set it to \"none\" and fit 10 k\u03a9 pull-ups to 3.3 V "
+        "(a KY-040 module has them on CLK and DT); use GPIO4 (J3-13), GPIO14 (J2-12), "
+        "GPIO18 (J3-9)"]
     assert shipped("esp32", button__pin=34, button__pull="none") == []
     assert shipped("esp32", ring__pin=35)[0].startswith(
         "ring.pin: GPIO35 (J2-6) is input only, with no pull-up or pull-down: it cannot drive "
         "the ring")
     assert shipped("esp32", encoder__pin_a=12)[0].startswith(
         "encoder.pin_a: GPIO12 (J2-13) is a strapping pin")
+
+
+def warned(name, **changes):
+    with open(board_path(name)) as f:
+        obj = json.load(f)
+    for key, value in changes.items():
+        section, field = key.split("__")
+        obj[section][field] = value
+    return ["%s: %s" % w for w in pinouts.warnings(board.parse(obj, None, pinouts.check))]
+
+
+def test_esp32_strapping_pins_are_refused_where_they_stop_the_safe_mode_gesture():
+    # GPIO0 low at reset starts the ROM bootloader: a button to GND there, held at power-up
+    # for safe mode, would start the bootloader instead (Espressif's ESP32 datasheet,
+    # "Strapping Pins"); GPIO12 high sets the flash to 1.8 V
+    assert shipped("esp32", button__pin=0) == [
+        "button.pin: GPIO0 (J3-14) is a strapping pin: held low at reset, it starts the "
+        "ESP32's bootloader (what the BOOT button does) instead of the firmware: the button "
+        "makes it low while held at power-up, so the safe-mode gesture (the knob held while "
+        "plugging in) would not start the firmware at all; use GPIO4 (J3-13), GPIO14 (J2-12), "
+        "GPIO18 (J3-9)"]
+    assert shipped("esp32", button__pin=12, button__active_low=False, button__pull="down")[0] \
+        .startswith("button.pin: GPIO12 (J2-13) is a strapping pin: pulled high at reset it "
+                    "sets the flash to 1.8 V and the board does not boot: the button makes it "
+                    "high while held at power-up")
+    # a button that pulls GPIO0 high when pressed cannot hold it low: allowed, with a warning
+    assert shipped("esp32", button__pin=0, button__active_low=False, button__pull="down") == []
+
+
+def test_esp32_strapping_pins_in_use_are_warned_about():
+    assert warned("esp32") == []
+    assert warned("esp32", button__pin=15) == [
+        "button.pin: GPIO15 (J3-16) is a strapping pin: held low at reset, it silences the boot "
+        "messages; it works with the button on it, but a pin that plays no part at reset is "
+        "safer: GPIO4 (J3-13), GPIO14 (J2-12), GPIO18 (J3-9)"]
+    for pin in (0, 2, 5, 12, 15):
+        said = warned("esp32", ring__pin=pin)
+        assert len(said) == 1 and said[0].startswith("ring.pin: GPIO%d (" % pin), said
+        assert "is a strapping pin" in said[0]
+    assert warned("esp32", display__sda=2)[0].startswith(
+        "display.sda: GPIO2 (J3-15) is a strapping pin: held high at reset (by pull-ups, an "
+        "OLED's), it keeps a flashing tool (esptool) from starting the bootloader")
+    assert warned("pico") == warned("qtpy_rp2040") == []
 
 
 def test_circuitpython_names_and_rotaryio_pairs():
