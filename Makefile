@@ -57,6 +57,15 @@ $(WEB_RUNTIME): host_tools/web/package-lock.json
 	npm ci --prefix host_tools/web --silent --no-audit --no-fund
 	touch $@
 
+# The JavaScript linter (Biome, configured in biome.json), pinned by a lock file of its own: the
+# one npm package the fast tier installs (make check's other tools are Python's and Node's own).
+JS_LINT := host_tools/web/lint/node_modules/.installed
+BIOME := host_tools/web/lint/node_modules/.bin/biome
+$(JS_LINT): host_tools/web/lint/package-lock.json
+	@command -v npm >/dev/null || { echo "make lint and make check lint the page's JavaScript with Biome from npm: install Node.js 18+ and npm (Debian: apt-get install nodejs npm)"; exit 1; }
+	npm ci --prefix host_tools/web/lint --silent --no-audit --no-fund
+	touch $@
+
 # The wheel in a browser: the static site in build/web (chromawheel web serves it).
 web: setup $(WEB_RUNTIME)
 	$(BIN)/chromawheel web --build-only
@@ -73,12 +82,18 @@ test: setup $(EMULATOR) $(WEB_RUNTIME)
 
 # The fast tier, for each change: the core cases on both interpreters and every test that needs
 # no board in a subprocess, no emulator and no browser (tests/conftest.py marks those).
-check: setup
+# The page's JavaScript too: Biome's lint, and the unit tests of its pure modules under Node's
+# own test runner (tests/js).
+check: setup $(JS_LINT)
+	$(BIOME) lint
+	node --test tests/js/
 	$(PYTEST) -m "not board" -n $(WORKERS)
 
-# The linters, configured in pyproject.toml (ruff: every Python file of the project).
-lint: $(DEV_STAMP)
+# The linters: ruff (configured in pyproject.toml: every Python file of the project) and Biome
+# (biome.json: the page's JavaScript, the tests', the emulator's).
+lint: $(DEV_STAMP) $(JS_LINT)
 	$(BIN)/ruff check .
+	$(BIOME) lint
 
 # The core cases on the MicroPython unix port alone (make test and make check run them as a
 # test beside the others: tests/host/test_core_on_micropython.py).
@@ -131,5 +146,5 @@ lock:
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis host_tools/emulator/rp2040js/node_modules \
-	  host_tools/web/node_modules
+	  host_tools/web/node_modules host_tools/web/lint/node_modules
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -13,6 +13,8 @@ The page registers a JavaScript module `webpins` with every MicroPython it boots
   display(address, first, last) pages first..last of the OLED's pixels, likewise
   tone(ticks_ms, freq_hz, duty) the piezo (freq 0: off), for Web Audio and the frames
   midi(address, length)         MIDI bytes the wheel sent (Web MIDI out, the frames)
+  notes(text)                   the notes the ring shows, spelled ("3:E♭ 7:G", or ""), each
+                                time the console prints a line (firmware/ports/web.py)
   reset_cause                   "power" (the page was opened) or "reset"
   reset()                       machine.reset(): the page boots the firmware again
   (started() and crashed() are for the page's boot, which stands in for asyncio.run)
@@ -93,6 +95,11 @@ def _us(ms):
     """(ms * 1000) mod 2**30 as SimClock has it: with ms = high * 2**13 + low, the high part's
     share is ((high * 1000) mod 2**17) * 2**13, and ticks_add wraps the sum."""
     return ticks_add((((ms >> 13) * 1000) & _HIGH) << 13, (ms & _LOW) * 1000)
+
+
+def ring_notes(text):
+    """The notes the ring shows, spelled, to the page (firmware/ports/web.py's drive)."""
+    webpins.notes(text)
 
 
 class WebRingOutput:

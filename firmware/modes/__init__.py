@@ -89,7 +89,9 @@ class Mode:
     notes MIDI in holds changed (or MIDI in was turned on or off); set_changed() when the
     meld set was switched. Out: render(frame) paints the 12 sectors and allocates nothing;
     describe() is the console line for the state; display() the display's shorter text, or
-    None for the console line. `name` is the mode's name in MODES (load_mode sets it).
+    None for the console line; notes() the notes the ring shows, spelled ("3:E♭ 7:G":
+    pitch class, then the name with the display's signs; the root first), or None: the web
+    page labels its ring with them. `name` is the mode's name in MODES (load_mode sets it).
     A mode overrides the events it uses; render() and describe() it must give."""
 
     name = "mode"
@@ -97,7 +99,7 @@ class Mode:
     def __init__(self, ctx):
         self.ctx = ctx
 
-    on_turn = on_click = on_double = on_notes = set_changed = display = _nothing
+    on_turn = on_click = on_double = on_notes = set_changed = display = notes = _nothing
     render = describe = _required
 
     def on_long(self):

@@ -94,6 +94,12 @@ class Mode(modes.Mode, modes.TurnRotates):
         root = names.root_note(self.ctx, self.root, codes)
         return "%s: %s" % (names.meld_title(meldset, i, root), names.meld_notes(root, codes))
 
+    def notes(self):
+        meldset = self.ctx.meldset
+        codes = meldset.meld_codes(self.meld)
+        names = _names()
+        return names.ring_names(names.root_note(self.ctx, self.root, codes), codes)
+
     def display(self):
         """The same, with a long id left out ('C major pentatonic: C D E G A')."""
         meldset = self.ctx.meldset

@@ -15,7 +15,7 @@ from core.spelling import spell
 
 from firmware import modes
 from firmware.modes.kept import KeepsTable
-from firmware.modes.names import meld_notes, plain_names
+from firmware.modes.names import meld_notes, plain_names, ring_names
 from firmware.modes.table_paint import BlinkingCursor, paint_cursor
 from firmware.render import clear, paint_meld
 
@@ -104,6 +104,9 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
             cursor = (root + degrees.semitones(self.codes[self.degree])) % 12
             if self.blink_on or cursor == root:
                 paint_cursor(frame, cursor)
+
+    def notes(self):
+        return ring_names(self.key, self.codes) if self.scales else None
 
     def describe(self):
         if not self.scales:

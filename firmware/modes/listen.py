@@ -13,7 +13,7 @@ from core.identify import Identifier
 from core.notes import format_note, pc_label
 
 from firmware import modes
-from firmware.modes.names import meld_title, root_note
+from firmware.modes.names import meld_title, ring_names, root_note
 from firmware.modes.readings import names_in, one_more
 from firmware.modes.table_paint import CARD, paint_sector
 from firmware.render import paint_meld
@@ -85,6 +85,14 @@ class Mode(modes.Mode, modes.LightsNotes):
             paint_sector(frame, sector, CARD, 255 if mask >> sector & 1 else 0)
 
     # ---- the console --------------------------------------------------------------------
+
+    def notes(self):
+        self.settle()
+        if self.shown is None:
+            return None
+        i, root_pc = self.shown
+        codes = self.ctx.meldset.meld_codes(i)
+        return ring_names(root_note(self.ctx, root_pc, codes), codes)
 
     def describe(self):
         self.settle()

@@ -1,6 +1,6 @@
 """Console text shared by the modes: spelled roots and meld notes (docs/music.md's spelling)."""
 
-from core.notes import format_note, pc_names
+from core.notes import format_note, note_pc, pc_names
 from core.spelling import other_name, root_name, spell
 
 
@@ -17,6 +17,16 @@ def meld_notes(root, codes):
         name = format_note(spell(root, code))
         notes.append("(" + name + ")" if code & 0x80 else name)
     return " ".join(notes)
+
+
+def ring_names(root, codes):
+    """'3:E♭ 6:G♭ 10:B♭': each degree spelled from the root as meld_notes spells it, by
+    its pitch class, with the display's signs (a mode's notes(): the page's ring labels)."""
+    parts = []
+    for code in codes:
+        note = spell(root, code)
+        parts.append("%d:%s" % (note_pc(note), format_note(note, True)))
+    return " ".join(parts)
 
 
 def meld_title(meldset, i, root):

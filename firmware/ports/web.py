@@ -25,9 +25,25 @@ def build(board):
 def drive(app):
     """The page's commands, driven in the loop as the simulator's are (firmware/ports/sim.py;
     the loop is asyncio's on the page's JavaScript timers: host_tools/web/site/
-    board_worker.js stands in for asyncio.run)."""
+    board_worker.js stands in for asyncio.run). Each time the console prints the active mode's
+    line, the notes the ring shows go to the page too, spelled (the mode's notes()): the page
+    labels its ring with them."""
+    from hardware import web_pins
+
     from firmware.ports import sim
-    return sim.drive(app)
+    step, pause = sim.drive(app)
+    console = app.console
+    said = web_pins.ring_notes
+    seen = -1
+
+    def step_and_name():
+        nonlocal seen
+        more = step()
+        if console.printed != seen:
+            seen = console.printed
+            said(app.active.notes() or "")
+        return more
+    return step_and_name, pause
 
 
 def display_panel(config, hw):

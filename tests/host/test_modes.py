@@ -99,11 +99,15 @@ def test_explorer():
     assert (m.ctx.settings["root"], m.ctx.settings["kind"]) == (3, 2)     # kept
     assert lit(m) == [0, 3, 5, 7, 10]
     assert m.display() == "Eb major pentatonic; Eb F G Bb C"
+    # The notes the ring shows, by pitch class, spelled with the display's signs (the page's
+    # ring labels), the root first.
+    assert m.notes() == "3:E\u266d 5:F 7:G 10:B\u266d 0:C"
 
 
 def test_explorer_other_root_name_and_a_set_switch():
     m = mode("explorer", root=1, other_root_name=True)
     assert m.describe() == "C# major triad (maj): C# E# G#"
+    assert m.notes() == "1:C\u266f 5:E\u266f 8:G\u266f"
     m.ctx.meldset = load_set("modes")                 # scales only: the cursor moves there
     m.set_changed()
     assert m.describe().startswith("C# ionian (major) (ionian): ")
@@ -213,6 +217,8 @@ def test_key_speller():
         "key speller: Gb major scale: Gb Ab Bb Cb Db Eb F (click walks the degrees)"]
     assert play(m, "click")[0].endswith("degree 1 is Gb")
     assert play(m, "double")[0].startswith("key speller: Gb dorian: Gb Ab Bbb Cb Db Eb Fb")
+    assert m.notes() == ("6:G\u266d 8:A\u266d 9:B\U0001d12b 11:C\u266d 1:D\u266d 3:E\u266d "
+                         "4:F\u266d")
 
 
 # ---- the menu: one table, applied by key ----------------------------------------------------
@@ -281,6 +287,7 @@ def test_listen_names_a_triad_and_its_inversion():
 def test_listen_spells_flats_from_the_meld():
     m, lines = listening(on(63), on(66), on(70))           # Eb Gb Bb
     assert lines[-1] == "listen: Eb Gb Bb: Eb minor triad (min)"
+    assert m.notes() == "3:E\u266d 6:G\u266d 10:B\u266d"
     m, lines = listening(on(59), on(63), on(66))           # B3 D#4 F#4
     assert lines[-1] == "listen: B D# F#: B major triad (maj)"
 
@@ -414,8 +421,8 @@ def test_a_mode_whose_turn_rotates_paints_the_frame_turned():
 
 def test_the_mode_contract_is_events_in_a_frame_and_a_description_out():
     public = sorted(n for n in dir(Mode) if not n.startswith("_"))
-    assert public == ["describe", "display", "name", "on_click", "on_double", "on_long",
-                      "on_notes", "on_turn", "render", "set_changed"]
+    assert public == ["describe", "display", "name", "notes", "on_click", "on_double",
+                      "on_long", "on_notes", "on_turn", "render", "set_changed"]
     # The menu's asks are on the menu's context only.
     assert not any(hasattr(Context, n) for n in ("close_menu", "set_names", "preview", "apply"))
 

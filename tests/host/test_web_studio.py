@@ -1,11 +1,14 @@
-"""The web studio and the page on a phone (issue 28), in headless Chromium at 390 x 844 with
-touch and at 1280 x 960: the meld-card editor builds by taps the bytes a hand-written JSON
-compiles to, and shows the validator's messages at the meld and the field; the file name
-follows what was opened or named; a preview lasts until it is stopped or the page reloads;
-the ring's labels spell what the display spells; the knob turns by a touch drag; nothing
-scrolls sideways and every control is a finger's size; the page installs (manifest, service
-worker) and runs with the network off; the help panel links the documents; the README's
-pictures of both sizes.
+"""The web studio and the page on a phone (issue 28), in headless Chromium: the meld-card
+editor builds by taps the bytes a hand-written JSON compiles to, and shows the validator's
+messages at the meld and the field; the file name follows what was opened or named; a preview
+lasts until it is stopped or the page reloads; the ring's labels spell what the firmware
+spells; the knob turns by a touch drag; nothing scrolls sideways and every control is a
+finger's size; the page installs (manifest, service worker) and runs with the network off; the
+help panel links the documents; the README's pictures of each size.
+
+The studio's behaviour is the same at every size: it is tested at the desktop's (1280 x 960);
+the layout and touch tests run at a phone's (390 x 844, touch), a portrait tablet's (820 x
+1180, touch) and the desktop's, axe-core and the help's words at the phone's and the desktop's.
 
 The editor's letter rule (host_tools/web/py/editor.py) is tested first on CPython, then as the
 page runs it."""
@@ -174,16 +177,51 @@ def _context(chromium, phone, **options):
     return chromium.new_context(viewport=DESKTOP, **options)
 
 
-@pytest.fixture(params=["phone", "desktop"])
-def view(request, chromium):
-    phone = request.param == "phone"
-    context = _context(chromium, phone, accept_downloads=True)
+SIZES = {"phone": PHONE, "tablet": TABLET, "desktop": DESKTOP}
+
+
+def _page(chromium, which):
+    """A page at a phone's, a portrait tablet's (both touch) or a desktop's size, and the
+    errors it raised."""
+    touch = which != "desktop"
+    options = {"device_scale_factor": 2} if which == "phone" else {}
+    context = chromium.new_context(viewport=SIZES[which], has_touch=touch, is_mobile=touch,
+                                   accept_downloads=True, **options)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
-    page.phone = phone
+    page.phone = which == "phone"
+    page.touch = touch
+    page.context_ = context
+    page.taps = 0
+    return page, errors
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def view(request, chromium):
+    """The phone's size and the desktop's: what axe-core checks, and the help's words."""
+    page, errors = _page(chromium, request.param)
     yield page
-    context.close()
+    page.context_.close()
+    assert not errors, errors
+
+
+@pytest.fixture(params=["phone", "tablet", "desktop"])
+def size(request, chromium):
+    """Each size: the layout and touch tests."""
+    page, errors = _page(chromium, request.param)
+    yield page
+    page.context_.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def desktop(chromium):
+    """One size, the desktop's: the studio's behaviour, which is the same at every size (the
+    layout and touch tests run at each)."""
+    page, errors = _page(chromium, "desktop")
+    yield page
+    page.context_.close()
     assert not errors, errors
 
 
@@ -230,7 +268,8 @@ def _open(page, path):
     _settle(page)
 
 
-def test_no_sideways_scrolling_and_every_control_is_a_fingers_size(view, site):
+def test_no_sideways_scrolling_and_every_control_is_a_fingers_size(size, site):
+    view = size
     _ready(view, site.url)
     assert view.is_visible("#help")                     # open at the first visit
     sizes = view.evaluate("""() => {
@@ -247,6 +286,9 @@ def test_no_sideways_scrolling_and_every_control_is_a_fingers_size(view, site):
     }""")
     assert sizes["small"] == []
     assert sizes["scroll"] <= sizes["width"], sizes
+    # The console and the key hints: open on a computer, behind "details" on a touch screen.
+    assert view.evaluate("document.querySelector('#details').open") == (not view.touch)
+    assert view.is_visible("#console") == (not view.touch)
     # The editor's wheel fits too: its sectors and chips inside the viewport's width.
     right = view.eval_on_selector_all(
         "[data-editor-sector], [data-alt-sector]:not([hidden])",
@@ -254,7 +296,8 @@ def test_no_sideways_scrolling_and_every_control_is_a_fingers_size(view, site):
     assert right <= view.viewport_size["width"]
 
 
-def test_a_set_built_by_taps_is_the_set_written_by_hand(view, site, tmp_path):
+def test_a_set_built_by_taps_is_the_set_written_by_hand(desktop, site, tmp_path):
+    view = desktop
     start = tmp_path / "taps.json"
     start.write_text(json.dumps({"format": "chromawheel-meldset", "version": 1,
                                  "name": "taps", "melds": []}))
@@ -306,25 +349,7 @@ def test_a_set_built_by_taps_is_the_set_written_by_hand(view, site, tmp_path):
         "degrees 1 3 (5) b7 9 \u00b7 notes C E (G) B\u266d D"
 
 
-# ---- a teacher's studio (issue 37), at a phone's, a tablet's and a desktop's size ------------
-
-@pytest.fixture(params=["phone", "tablet", "desktop"])
-def size(request, chromium):
-    """A page at a phone's, a portrait tablet's (both touch) or a desktop's size."""
-    touch = request.param != "desktop"
-    viewport = {"phone": PHONE, "tablet": TABLET, "desktop": DESKTOP}[request.param]
-    context = chromium.new_context(viewport=viewport, has_touch=touch, is_mobile=touch,
-                                   accept_downloads=True)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.touch = touch
-    page.context_ = context
-    page.taps = 0
-    yield page
-    context.close()
-    assert not errors, errors
-
+# ---- a teacher's studio (issue 37) ------------------------------------------------------------
 
 def _tap(page, selector):
     page.taps += 1
@@ -343,11 +368,11 @@ def _source(page):
     return json.loads(page.input_value("#source"))
 
 
-def test_nothing_is_lost(size, site, tmp_path):
+def test_nothing_is_lost(desktop, site, tmp_path):
     """A set built by taps survives a reload, undo and redo step through the edits, opening
     another set over unsaved work asks first (and undo brings the work back), and a broken
     file is said at the top while the set being edited stays."""
-    page = size
+    page = desktop
     _ready(page, site.url)
     _tap(page, "#new-set")                          # the example was not changed: not asked
     _settle(page)
@@ -416,9 +441,10 @@ def test_nothing_is_lost(size, site, tmp_path):
     assert page.text_content("#source-name") == "lesson-one.json"
 
 
-def test_the_starting_points(view, site):
+def test_the_starting_points(desktop, site):
     """A copy of the set on the wheel (the default, on a fresh page) under a name of its own,
     so that it can be previewed; the shipped sets; an empty one (test_nothing_is_lost)."""
+    view = desktop
     _ready(view, site.url)
     options = view.eval_on_selector_all("#example option", "o => o.map(x => x.value)")
     assert options[:2] == ["", "@board"] and {"default.json", "jazz.json"} <= set(options)
@@ -443,8 +469,8 @@ CLASS_SET = [("maj", "chord", ["1", "3", "5"]), ("min", "chord", ["1", "b3", "5"
              ("blues", "scale", ["1", "b3", "4", "b5", "5", "b7"])]
 
 
-def test_a_class_set_from_new_set_in_40_taps(size, site):
-    page = size
+def test_a_class_set_from_new_set_in_40_taps(desktop, site):
+    page = desktop
     _ready(page, site.url)
     _tap(page, "#new-set")
     _settle(page)
@@ -475,11 +501,11 @@ def test_a_class_set_from_new_set_in_40_taps(size, site):
     assert "not saved" not in page.text_content("#kept")
 
 
-def test_the_keyboard(size, site):
+def test_the_keyboard(desktop, site):
     """Enter and Space on the page's buttons never reach the wheel's button (help opens, the
     meld stays); the wheel's keys act with the knob focused; the meld list is one Tab stop,
     the arrow keys choosing with the focus kept."""
-    page = size
+    page = desktop
     _ready(page, site.url)
     page.evaluate("localStorage.removeItem('chromawheel.flash')")
     page.reload()                                   # a second visit: help shut
@@ -487,9 +513,6 @@ def test_the_keyboard(size, site):
     _settle(page)
     console_says(page, "C major triad (maj): C E G")
     assert page.is_hidden("#help")
-    # The console and the key hints: open on a computer, behind "details" on a touch screen.
-    assert page.evaluate("document.querySelector('#details').open") == (not page.touch)
-    assert page.is_visible("#console") == (not page.touch)
     page.focus("#help-button")
     page.keyboard.press("Enter")
     assert page.is_visible("#help")
@@ -624,7 +647,8 @@ def test_the_page_plays_a_chord(chromium, site):
     context.close()
 
 
-def test_the_json_view_and_the_editor_keep_in_step(view, site):
+def test_the_json_view_and_the_editor_keep_in_step(desktop, site):
+    view = desktop
     _ready(view, site.url)
     view.select_option("#example", "jazz.json")
     _settle(view)
@@ -661,10 +685,11 @@ def test_the_json_view_and_the_editor_keep_in_step(view, site):
     assert view.evaluate("document.activeElement.id") == "meld-name"
 
 
-def test_a_meld_the_card_cannot_edit_is_still_shown(view, site):
+def test_a_meld_the_card_cannot_edit_is_still_shown(desktop, site):
     """The README's picture: the jazz set's first meld (6/9: 1 3 (5) 6 9) valid and on the
     card; with its 6 mistyped as b4 in the JSON, the meld is marked and the card still shows
     the four degrees it can read, greyed for taps, with the reason beside it."""
+    view = desktop
     _ready(view, site.url)
     view.select_option("#example", "jazz.json")
     _settle(view)
@@ -716,7 +741,8 @@ def test_a_tap_far_down_the_studio_is_answered_in_view(chromium, site):
     context.close()
 
 
-def test_the_file_name_follows_what_was_opened_or_named(view, site, tmp_path):
+def test_the_file_name_follows_what_was_opened_or_named(desktop, site, tmp_path):
+    view = desktop
     mine = tmp_path / "lesson.json"
     mine.write_text(json.dumps(dict(BY_HAND, name="Lesson")))
     _ready(view, site.url)
@@ -773,7 +799,8 @@ def test_the_file_name_follows_what_was_opened_or_named(view, site, tmp_path):
     assert download.value.suggested_filename == "annee-8-les-accords-draft.json"
 
 
-def test_a_preview_lasts_until_stopped_or_reloaded(view, site):
+def test_a_preview_lasts_until_stopped_or_reloaded(desktop, site):
+    view = desktop
     _ready(view, site.url)
     view.evaluate("localStorage.clear()")
     power_up(view, "meld set default loaded: 60 melds")
@@ -800,7 +827,8 @@ def test_a_preview_lasts_until_stopped_or_reloaded(view, site):
     view.evaluate("localStorage.clear()")
 
 
-def test_the_ring_names_notes_as_the_display_spells_them(view, site):
+def test_the_ring_names_notes_as_the_display_spells_them(desktop, site):
+    view = desktop
     for script, names in (("cw 3", {3: "E\u266d", 7: "G", 10: "B\u266d"}),
                           ("cw 11", {11: "B", 3: "D\u266f", 6: "F\u266f"})):
         browser.run_script(view, site.url, script)
@@ -809,6 +837,9 @@ def test_the_ring_names_notes_as_the_display_spells_them(view, site):
             "i.dataset.name, i.textContent])")
         lit = {pc: name for pc, rgb, name, _ in leds if rgb != "0,0,0"}
         assert lit == names
+        # The names are the firmware's, by pitch class (its notes()), not read from its text.
+        spelled = view.evaluate("[...window.chromawheel.board.frames.names]")
+        assert dict(spelled) == names
         for pc, rgb, name, shown in leds:
             assert shown == name.replace("/", "")        # the label shown is data-name
             if rgb == "0,0,0":

@@ -11,9 +11,9 @@
 // Anything unexpected in the source (another version) leaves the module as it is.
 //   require('./decode.cjs') before the first require('rp2040js').
 'use strict';
-const fs = require('fs');
-const path = require('path');
-const Module = require('module');
+const fs = require('node:fs');
+const path = require('node:path');
+const Module = require('node:module');
 
 const WIDE = (opcode) => opcode >> 12 === 0b1111 || opcode >> 11 === 0b11101;   // as the core's
 const CHAIN_START = 'let deltaCycles = 1;';
@@ -73,7 +73,7 @@ function parseChain(chain) {
         break;
       }
     }
-    if (!chain.startsWith('if', at)) throw new Error('not an if at ' + at);
+    if (!chain.startsWith('if', at)) throw new Error(`not an if at ${at}`);
     at = skip(chain, at + 2);
     const condEnd = closing(chain, at);
     const cond = chain.slice(at + 1, condEnd);
@@ -101,14 +101,14 @@ function rewrite(src) {
     if (!/^[\sa-z0-9()&|^=!<>~+-]*$/i.test(cond) ||
         (cond.replace(/\b(0b[01]+|0x[0-9a-f]+|\d+)\b/gi, '').match(/[a-z_$][\w$]*/gi) || [])
           .some((w) => !/^opcode2?$/.test(w))) {
-      throw new Error('condition not of the opcode alone: ' + cond);
+      throw new Error(`condition not of the opcode alone: ${cond}`);
     }
     return cond;
   });
   // The chain's conditions as one function returning the first that holds (one compiled
   // call an opcode: the table takes milliseconds, not a call a condition).
-  const first = new Function('opcode', 'opcode2', tests.map(
-    (cond, k) => `if (${cond}) return ${k};`).join('\n') + `\nreturn ${tests.length};`);
+  const first = new Function('opcode', 'opcode2', `${tests.map(
+    (cond, k) => `if (${cond}) return ${k};`).join('\n')}\nreturn ${tests.length};`);
   const SLOW = branches.length + 1;           // the original chain (32-bit instructions)
   const OTHER = branches.length;              // no branch: the chain's final else
   if (SLOW > 255) throw new Error('too many branches');
@@ -120,8 +120,8 @@ function rewrite(src) {
   // (of those that do not read opcode2, the first that holds for the opcode is the last
   // one the chain can reach)
   const reads2 = tests.map((cond) => /opcode2/.test(cond));
-  const firstPlain = new Function('opcode', tests.map(
-    (cond, k) => (reads2[k] ? '' : `if (${cond}) return ${k};`)).join('\n') + 'return -1;');
+  const firstPlain = new Function('opcode', `${tests.map(
+    (cond, k) => (reads2[k] ? '' : `if (${cond}) return ${k};`)).join('\n')}return -1;`);
   const reached = new Set();
   for (let opcode = 0; opcode < 65536; opcode++) if (WIDE(opcode)) reached.add(firstPlain(opcode));
   const wideOnes = branches.filter((_, k) => reads2[k] || reached.has(k));
@@ -135,7 +135,7 @@ function rewrite(src) {
   const strict = body.match(/^("use strict";|'use strict';)\n/);     // stays the first statement
   const head = strict ? strict[0] : '';
   return {
-    source: head + 'const CHROMAWHEEL_DECODE = module.chromawheelDecode;\n' + body.slice(head.length),
+    source: `${head}const CHROMAWHEEL_DECODE = module.chromawheelDecode;\n${body.slice(head.length)}`,
     table,
   };
 }

@@ -18,7 +18,7 @@
 // every operation is reported as
 //   W <ns> <erase|program> <flash offset> <bytes> <ns it takes>
 'use strict';
-const fs = require('fs');
+const fs = require('node:fs');
 
 const FLASH_SIZE = 2 * 1024 * 1024;          // the Pico's W25Q16JV
 const SECTOR = 4096;

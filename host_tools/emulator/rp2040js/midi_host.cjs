@@ -152,7 +152,7 @@ class Packer {
       if (byte < 0xf0) { this.status = byte; this.need = (byte & 0xe0) === 0xc0 ? 1 : 2; }
       else {
         this.status = 0;
-        this.need = { 0xf1: 1, 0xf2: 2, 0xf3: 1, 0xf6: 0 }[byte];
+        this.need = { 241: 1, 242: 2, 243: 1, 246: 0 }[byte];
         if (this.need === undefined) { this.data = []; return; }     // F4, F5, a lone F7
       }
     } else {

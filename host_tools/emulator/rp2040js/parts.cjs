@@ -36,7 +36,7 @@ function oled(mcu, config, emit) {
       return bytes !== null && answering;
     },
     stop() {
-      if (bytes !== null && bytes.length) {
+      if (bytes?.length) {
         emit(`I ${Math.round(mcu.clock.nanos)} ${Buffer.from(bytes).toString('hex')}`);
       }
       bytes = null;

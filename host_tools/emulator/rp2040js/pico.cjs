@@ -27,8 +27,8 @@
 //   D <ns>      the device released its pull-up: it left the bus (serial bytes the host had
 //               not delivered wait for it to come back)
 'use strict';
-const fs = require('fs');
-const net = require('net');
+const fs = require('node:fs');
+const net = require('node:net');
 // (before rp2040js loads: its CPU's instruction decode as a table, decode.cjs)
 require('./decode.cjs').install();
 const { Simulator, USBCDC } = require('rp2040js');
@@ -93,7 +93,7 @@ function startedNow() {
 }
 if (board) {
   ringDecoder(mcu, board.ring, emit, () => { start.frames += 1; startedNow(); });
-  const display = board.parts && board.parts.oled ? oled(mcu, board.parts.oled, emit) : null;
+  const display = board.parts?.oled ? oled(mcu, board.parts.oled, emit) : null;
   if (board.parts && board.parts.piezo !== undefined) piezo(mcu, board.parts.piezo, emit);
   serialEvents = (buffer) => {
     if (buffer.length) emit(`S ${Math.round(mcu.clock.nanos)} ${Buffer.from(buffer).toString('hex')}`);

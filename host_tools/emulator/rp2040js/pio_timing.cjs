@@ -42,7 +42,7 @@ function patchPrototypes() {
     if (!this.waiting) return;
     checkWait.call(this);
     if (!this.waiting) {
-      this.busy = this.waitDelay > 0 ? this.waitDelay : 0;
+      this.busy = Math.max(this.waitDelay , 0);
       if (this.timing) this.timing.unpark(this);
     }
   };

@@ -23,7 +23,7 @@ export function encode(line) {
     case "clock": return VIRTUAL + 8 * arg;       // "clock virtual UPTIME"
     case "quit": return QUIT;
   }
-  throw new Error("not a simulator command: " + line);
+  throw new Error(`not a simulator command: ${line}`);
 }
 
 // MIDI bytes (a script's "midi HEX" line, Web MIDI input) as MIDI commands, one a channel
@@ -227,6 +227,10 @@ export class WebBoard extends EventTarget {
       case "tone":
         this.frames.tone(event.ticks, event.freq, event.duty);
         this.dispatchEvent(new CustomEvent("tone", { detail: event }));
+        break;
+      case "notes":                // the notes the ring shows, spelled (firmware/ports/web.py)
+        this.frames.notes(event.text);
+        this.dispatchEvent(new CustomEvent("notes", { detail: this.frames.names }));
         break;
       case "midi":                 // what the wheel sent on its USB MIDI out
         this.frames.midi(event.data);

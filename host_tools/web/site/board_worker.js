@@ -72,8 +72,8 @@ function heap(address, length) {
 function mkdirs(path) {
   let at = "";
   for (const part of path.split("/").slice(1, -1)) {
-    at += "/" + part;
-    try { mp.FS.mkdir(at); } catch (err) { /* there already */ }
+    at += `/${part}`;
+    try { mp.FS.mkdir(at); } catch (_err) { /* there already */ }
   }
 }
 
@@ -82,11 +82,11 @@ function snapshot() {
   const FS = mp.FS;
   const found = [];
   const walk = (dir) => {
-    for (const name of FS.readdir(dir ? FLASH + "/" + dir : FLASH)) {
+    for (const name of FS.readdir(dir ? `${FLASH}/${dir}` : FLASH)) {
       if (name === "." || name === "..") continue;
-      const rel = dir ? dir + "/" + name : name;
-      if (FS.isDir(FS.stat(FLASH + "/" + rel).mode)) walk(rel);
-      else if (!manifest.has(rel)) found.push([rel, FS.readFile(FLASH + "/" + rel)]);
+      const rel = dir ? `${dir}/${name}` : name;
+      if (FS.isDir(FS.stat(`${FLASH}/${rel}`).mode)) walk(rel);
+      else if (!manifest.has(rel)) found.push([rel, FS.readFile(`${FLASH}/${rel}`)]);
     }
   };
   walk("");
@@ -134,6 +134,7 @@ async function boot(message) {
     },
     tone: (ticks, freq, duty) => post({ t: "tone", ticks, freq, duty }),
     midi: (address, length) => post({ t: "midi", data: heap(address, length) }),
+    notes: (text) => post({ t: "notes", text }),
     started: () => { appStarted = true; },
     reset: () => post({ t: "reset", cause: "reset" }),
     crashed: () => post({ t: "crashed" }),
@@ -142,12 +143,12 @@ async function boot(message) {
   mp.registerJsModule("webpins", pins);
   mp.FS.mkdir(FLASH);
   for (const [path, offset, size] of table) {
-    mkdirs(FLASH + "/" + path);
-    mp.FS.writeFile(FLASH + "/" + path, flash.subarray(offset, offset + size));
+    mkdirs(`${FLASH}/${path}`);
+    mp.FS.writeFile(`${FLASH}/${path}`, flash.subarray(offset, offset + size));
   }
   for (const [path, data] of state) {
-    mkdirs(FLASH + "/" + path);
-    mp.FS.writeFile(FLASH + "/" + path, data);
+    mkdirs(`${FLASH}/${path}`);
+    mp.FS.writeFile(`${FLASH}/${path}`, data);
   }
   lastState = JSON.stringify(state.map(([path, data]) => [path, Array.from(data)]));
   postMessage({ t: "booting" });
@@ -164,7 +165,7 @@ async function boot(message) {
   setInterval(stateChanged, 1000);
 }
 
-onmessage = (event) => {
+addEventListener("message", (event) => {
   const message = event.data;
   if (message.t === "load") {            // the page's first board: loaded while it fetches
     load(message.heapsize).catch(() => {});        // (the boot reports a failure)
@@ -176,4 +177,4 @@ onmessage = (event) => {
     flush();
     postMessage({ t: "snapshot", id: message.id, files: mp ? snapshot() : null });
   }
-};
+});

@@ -29,13 +29,13 @@ export function pyBytes(data) {
     if (b === 0x22) hasDouble = true;
   }
   const quote = hasSingle && !hasDouble ? '"' : "'";
-  let out = "b" + quote;
+  let out = `b${quote}`;
   for (const b of data) {
-    if (b === quote.charCodeAt(0) || b === 0x5c) out += "\\" + String.fromCharCode(b);
+    if (b === quote.charCodeAt(0) || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
     else if (b === 0x09) out += "\\t";
     else if (b === 0x0a) out += "\\n";
     else if (b === 0x0d) out += "\\r";
-    else if (b < 0x20 || b >= 0x7f) out += "\\x" + b.toString(16).padStart(2, "0");
+    else if (b < 0x20 || b >= 0x7f) out += `\\x${b.toString(16).padStart(2, "0")}`;
     else out += String.fromCharCode(b);
   }
   return out + quote;
@@ -43,8 +43,8 @@ export function pyBytes(data) {
 
 // Python's repr() of a str made of [a-z0-9_./-] (device paths and set names, checked).
 function pyStr(text) {
-  if (!/^[A-Za-z0-9_./-]*$/.test(text)) throw new FlashError("not a plain name: " + text);
-  return "'" + text + "'";
+  if (!/^[A-Za-z0-9_./-]*$/.test(text)) throw new FlashError(`not a plain name: ${text}`);
+  return `'${text}'`;
 }
 
 export function crc32(data) {
@@ -56,10 +56,10 @@ export function crc32(data) {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-// host_tools/device/deploy.py digest(): the hash of data in the form the device gave.
+// host_tools/device/target.py digest(): the hash of data in the form the device gave.
 async function digest(data, like) {
-  if (like && like.startsWith("crc32:")) {
-    return "crc32:" + data.length + ":" + crc32(data).toString(16).padStart(8, "0");
+  if (like?.startsWith("crc32:")) {
+    return `crc32:${data.length}:${crc32(data).toString(16).padStart(8, "0")}`;
   }
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
   return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -109,7 +109,7 @@ export class SerialLink {
           this.buffer = joined;
           this.wake?.();
         }
-      } catch (err) {
+      } catch (_err) {
         // the device went away (a reset): the reads below time out or see `closed`
       }
       this.closed = true;
@@ -120,16 +120,16 @@ export class SerialLink {
   async close() {
     this.inRawRepl = false;
     if (this.reader) {
-      try { await this.reader.cancel(); } catch (err) { /* gone already */ }
+      try { await this.reader.cancel(); } catch (_err) { /* gone already */ }
       await this.pump;
-      try { this.reader.releaseLock(); } catch (err) { /* released */ }
+      try { this.reader.releaseLock(); } catch (_err) { /* released */ }
       this.reader = null;
     }
     if (this.writer) {
-      try { this.writer.releaseLock(); } catch (err) { /* released */ }
+      try { this.writer.releaseLock(); } catch (_err) { /* released */ }
       this.writer = null;
     }
-    try { await this.port.close(); } catch (err) { /* closed already */ }
+    try { await this.port.close(); } catch (_err) { /* closed already */ }
   }
 
   async write(data) {
@@ -290,7 +290,7 @@ export class SerialLink {
         return other.usbVendorId === info.usbVendorId && other.usbProductId === info.usbProductId;
       });
       if (same.length && !same.includes(this.port)) this.port = same[0];
-    } catch (err) {
+    } catch (_err) {
       // keep the port we have
     }
   }
@@ -306,8 +306,8 @@ export class SerialLink {
   async restart(before = "") {
     const pause = before ? "" : "import time\ntime.sleep_ms(100)\n";
     try {
-      await this.execNoFollow(before + pause + "import machine\nmachine.reset()");
-    } catch (err) {
+      await this.execNoFollow(`${before + pause}import machine\nmachine.reset()`);
+    } catch (_err) {
       // the board may go before it answers
     }
     await this.close();
@@ -321,11 +321,11 @@ export class SerialLink {
     let answer;
     try {
       answer = JSON.parse(out[out.length - 1]);
-    } catch (err) {
+    } catch (_err) {
       throw new FlashError(`${this.name}: unexpected answer from the device: ${JSON.stringify(out.slice(-3))}`);
     }
-    if (!answer || answer.ok !== true) {
-      throw new FlashError(`${this.name}: the device says: ${answer && answer.error}`);
+    if (answer?.ok !== true) {
+      throw new FlashError(`${this.name}: the device says: ${answer?.error}`);
     }
     return answer;
   }
@@ -342,12 +342,12 @@ export class SerialLink {
 
   // path.tmp in chunks (mpremote's fs_writefile), then renamed over path.
   async writeAtomic(path, data, progress) {
-    const temporary = path + ".tmp";
+    const temporary = `${path}.tmp`;
     const chunk = this.device.write_chunk;
     await this.run(`f=open(${pyStr(temporary)},'wb')\nw=f.write`);
     for (let at = 0; at < data.length; at += chunk) {
       const part = data.subarray(at, at + chunk);
-      await this.run("w(" + pyBytes(part) + ")");
+      await this.run(`w(${pyBytes(part)})`);
       progress?.(at + part.length, data.length);
     }
     await this.run("f.close()");
@@ -368,7 +368,7 @@ export class SerialLink {
       let entry;
       try {
         entry = JSON.parse(line);
-      } catch (err) {
+      } catch (_err) {
         throw new FlashError(`${this.name}: unexpected answer from the device: ${JSON.stringify(line)}`);
       }
       if (!Array.isArray(entry) || entry.length !== 2) {

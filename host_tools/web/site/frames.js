@@ -21,6 +21,29 @@ export function decodeFrame(ring, wire) {
   return { wheel, leds };
 }
 
+// "3:E♭ 7:G" -> Map {3 => "E♭", 7 => "G"} (the first name of a pitch class kept: an octave
+// repeats the root).
+export function namesOf(text) {
+  const names = new Map();
+  for (const pair of String(text).split(" ")) {
+    const at = pair.indexOf(":");
+    const pc = Number(pair.slice(0, at));
+    if (at > 0 && Number.isInteger(pc) && pc >= 0 && pc < 12 && !names.has(pc)) {
+      names.set(pc, pair.slice(at + 1));
+    }
+  }
+  return names;
+}
+
+// The title of the console's line for the state ("Eb major pentatonic (pent): Eb F G Bb C"
+// -> "E♭ major pentatonic (pent)"), its note names with the display's signs, for the words
+// under the wheel.
+const SIGNS = { b: "♭", bb: "𝄫", "#": "♯", "##": "𝄪", x: "𝄪" };
+export function titleOf(line) {
+  const head = String(line || "").split(": ")[0].trim();
+  return head.replace(/\b([A-G])(bb|##|b|#|x)(?=[\s)]|$)/g, (_, letter, sign) => letter + SIGNS[sign]);
+}
+
 export class DisplayImage {
   constructor(config, glyphs) {
     this.width = config.width;
@@ -65,6 +88,7 @@ export class Frames {
     this.since = [];
     this.sent = [];              // MIDI messages before the first frame: the first frame's
     this.tones = [];             // {start, freq, ms, duty, frame}
+    this.names = new Map();      // pc -> the name the firmware spells it by now (notes())
     this.limit = limit;          // keep at most this many frames (an interactive session)
     this.dropped = 0;
   }
@@ -111,6 +135,13 @@ export class Frames {
       into.push(Array.from(data.subarray(at, at + size)));
       at += size;
     }
+  }
+
+  // The notes the ring shows as the firmware spells them ("3:E♭ 7:G", root first): the
+  // name of each pitch class, in that order (a Map). Not part of a frame: the simulator's
+  // frames have no such field.
+  notes(text) {
+    this.names = namesOf(text);
   }
 
   display(first, last, data) {

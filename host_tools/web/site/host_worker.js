@@ -23,16 +23,16 @@ runtime.catch(() => {});                 // reported by "start"
 function mkdirs(path) {
   let at = "";
   for (const part of path.split("/").slice(1, -1)) {
-    at += "/" + part;
-    try { mp.FS.mkdir(at); } catch (err) { /* there already */ }
+    at += `/${part}`;
+    try { mp.FS.mkdir(at); } catch (_err) { /* there already */ }
   }
 }
 
 async function start({ table, bundle }) {
   mp = await runtime;
   for (const [path, offset, size] of table) {
-    mkdirs("/host/" + path);
-    mp.FS.writeFile("/host/" + path, bundle.subarray(offset, offset + size));
+    mkdirs(`/host/${path}`);
+    mp.FS.writeFile(`/host/${path}`, bundle.subarray(offset, offset + size));
   }
   mp.FS.mkdir("/scratch");
   mp.runPython("import sys\nsys.path.insert(0, '/host')\nimport studio");
@@ -51,13 +51,13 @@ function answer(message) {
     case "limits":
       return JSON.parse(studio.limits());
     case "example":
-      return mp.FS.readFile("/host/meldsets/" + message.name);
+      return mp.FS.readFile(`/host/meldsets/${message.name}`);
   }
-  throw new Error("unknown request " + message.t);
+  throw new Error(`unknown request ${message.t}`);
 }
 
 let ready = null;
-onmessage = async (event) => {
+addEventListener("message", async (event) => {
   const message = event.data;
   if (message.t === "start") {
     ready = start(message);
@@ -75,4 +75,4 @@ onmessage = async (event) => {
   } catch (err) {
     postMessage({ id: message.id, error: String(err.message || err) });
   }
-};
+});

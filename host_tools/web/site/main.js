@@ -4,6 +4,7 @@
 // simulator's virtual time and marks <body data-script-done> when it has run; the studio.
 
 import { WebBoard, loadedWorker } from "./board.js";
+import { titleOf } from "./frames.js";
 import { Host } from "./host.js";
 import { Sound } from "./sound.js";
 import { Studio } from "./studio.js";
@@ -15,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 
 async function fetchBytes(url) {
   const response = await fetch(url);
-  if (!response.ok) throw new Error(url + ": " + response.status);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
   return new Uint8Array(await response.arrayBuffer());
 }
 
@@ -27,32 +28,6 @@ function status(text) {
 // (host_tools/sim/terminal.py does the same in a terminal).
 function screenColour(rgb, gamma) {
   return rgb.map((v) => (v ? Math.round(255 * (v / 255) ** (1 / gamma)) : 0));
-}
-
-// A note name as the display or the console writes it (E♭, Eb, F𝄪, Cx, B♭♭, Bbb): its
-// pitch class and the name as the display spells it, or null.
-const LETTER_PC = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 };
-const ACCIDENTALS = { "": ["", 0], "♭": ["♭", -1], "b": ["♭", -1], "♯": ["♯", 1], "#": ["♯", 1],
-  "𝄫": ["𝄫", -2], "♭♭": ["𝄫", -2], "bb": ["𝄫", -2], "𝄪": ["𝄪", 2], "##": ["𝄪", 2],
-  "x": ["𝄪", 2], "♯♯": ["𝄪", 2] };
-export function readNote(word) {
-  const match = /^[([]*([A-G])(𝄫|𝄪|♭♭|♯♯|bb|##|♭|♯|b|#|x)?[)\],;:.]*$/u.exec(word);
-  if (!match) return null;
-  const [shown, alter] = ACCIDENTALS[match[2] || ""];
-  return { pc: (LETTER_PC[match[1]] + alter + 12) % 12, name: match[1] + shown };
-}
-
-// Names of lit pitch classes in texts (the display's rows first, then the console's line):
-// pc -> the first name given for it.
-export function namesIn(texts) {
-  const names = new Map();
-  for (const text of texts) {
-    for (const word of text.split(/[\s/]+/)) {
-      const note = readNote(word);
-      if (note && !names.has(note.pc)) names.set(note.pc, note.name);
-    }
-  }
-  return names;
 }
 
 class Wheel {
@@ -67,7 +42,7 @@ class Wheel {
       led.dataset.pc = String(pc);
       led.dataset.rgb = "0,0,0";
       const [r, g, b] = colours.slice(3 * pc, 3 * pc + 3);
-      led.style.setProperty("--angle", pc * 30 + "deg");
+      led.style.setProperty("--angle", `${pc * 30}deg`);
       led.style.setProperty("--wheel", `rgb(${r >> 1},${g >> 1},${b >> 1})`);
       $("ring").appendChild(led);
       this.leds.push(led);
@@ -90,25 +65,25 @@ class Wheel {
     led.classList.toggle("two", name.includes("/"));
   }
 
-  // texts: what the wheel's display and console say now.
-  relabel(texts) {
-    const names = namesIn(texts);
+  // names: pc -> the name the firmware spells it by now (its notes(), root first).
+  relabel(names) {
     for (let pc = 0; pc < 12; pc++) {
       this.label(pc, this.lit[pc] && names.has(pc) ? names.get(pc) : NAMES[pc]);
     }
-    // The lit notes in the order the display names them (its root first), then the others.
+    // The lit notes in the order the firmware names them (its root first), then the others.
     const order = [...names.keys()].filter((pc) => this.lit[pc]);
     for (let pc = 0; pc < 12; pc++) if (this.lit[pc] && !order.includes(pc)) order.push(pc);
     this.litOrder = order;
   }
 
-  // What the ring shows, in words (a live region: a screen reader hears a change once it
-  // rests), and the chord it shows when the sound is on.
-  describe(texts) {
+  // What the ring shows, in words, with the title of the console's line (a live region: a
+  // screen reader hears a change once it rests), and the chord it shows when the sound is on.
+  describe(line) {
     const order = this.litOrder || [];
     const shown = order.map((pc) => this.leds[pc].dataset.name).join(" ");
-    const text = order.length ? "the ring shows " + shown +
-      (texts.length && texts[0].trim() ? " (" + texts[0].trim() + ")" : "") : "the ring is dark";
+    const title = titleOf(line);
+    const text = order.length ? `the ring shows ${shown}${title ? ` (${title})` : ""}`
+      : "the ring is dark";
     clearTimeout(this.resting);
     this.resting = setTimeout(() => {
       if ($("ring-text").textContent === text) return;
@@ -155,7 +130,7 @@ class Oled {
 function consoleView() {
   const view = $("console");
   return (line) => {
-    view.textContent += line + "\n";
+    view.textContent += `${line}\n`;
     if (view.textContent.length > 20000) view.textContent = view.textContent.slice(-10000);
     view.scrollTop = view.scrollHeight;
   };
@@ -169,10 +144,10 @@ function controls(board, gestures) {
   let position = 0;
   const turn = (detents) => {
     if (!detents) return;
-    board.send(["turn " + detents]);
+    board.send([`turn ${detents}`]);
     angle += detents * DETENT_DEGREES;
     position = (((position + detents) % 12) + 12) % 12;
-    knob.style.setProperty("--knob-angle", angle + "deg");
+    knob.style.setProperty("--knob-angle", `${angle}deg`);
     knob.setAttribute("aria-valuenow", String(position));
   };
   let dragging = null;
@@ -281,7 +256,7 @@ function webMidi(board) {
     try {
       access = await navigator.requestMIDIAccess();
     } catch (err) {
-      status("MIDI: the browser refused (" + (err.message || err) + ")");
+      status(`MIDI: the browser refused (${err.message || err})`);
       return;
     }
     const refresh = () => { fill(outs, access.outputs); fill(ins, access.inputs); listen(); };
@@ -306,7 +281,7 @@ function startSettings(params, board) {
   try {
     values = JSON.parse(text);
   } catch (err) {
-    return "?settings: not JSON (" + err.message + ")";
+    return `?settings: not JSON (${err.message})`;
   }
   if (!values || typeof values !== "object" || Array.isArray(values)) {
     return "?settings: expected a JSON object such as {\"midi\": \"in\"}";
@@ -340,19 +315,16 @@ async function main() {
   });
   window.chromawheel = api;
 
-  // The ring's names follow what the board says: its display's rows, then its last console
-  // line (a board without a display, or a display that cut the line short).
+  // The ring's names are the firmware's: the notes it spells for the state it shows.
   const relabel = () => {
     const frames = board.frames;
     if (!frames) return;
-    const texts = frames.image ? frames.image.rows() : [];
-    if (frames.console.length) texts.push(frames.console[frames.console.length - 1]);
-    wheel.relabel(texts);
-    wheel.describe(texts);
+    wheel.relabel(frames.names);
+    wheel.describe(frames.console[frames.console.length - 1]);
   };
   board.addEventListener("frame", (event) => { wheel.show(event.detail); relabel(); });
-  board.addEventListener("display", (event) => { oled.show(event.detail); relabel(); });
-  board.addEventListener("console", relabel);
+  board.addEventListener("display", (event) => oled.show(event.detail));
+  board.addEventListener("notes", relabel);
   board.addEventListener("tone", (event) => {
     if (soundOn) sound.blip(event.detail.freq, event.detail.duty);
   });
@@ -366,7 +338,7 @@ async function main() {
   board.addEventListener("console", (event) => say(event.detail));
   board.addEventListener("boot", (event) => say(`-- ${event.detail.resetCause === "power" ?
     "power-up" : "reset"} --`));
-  board.addEventListener("stopped", (event) => status("the firmware stopped: " + event.detail));
+  board.addEventListener("stopped", (event) => status(`the firmware stopped: ${event.detail}`));
 
   // The board and the laptop's side start at once, each in a worker of its own: neither waits
   // for the other's runtime (a scripted board boots later, when its script is compiled).
@@ -403,7 +375,7 @@ async function main() {
     const compiled = await host.compileScript(script, site.board.button);
     const error = compiled.error || startSettings(params, board);
     if (error) {
-      status(compiled.error ? "?script: " + error : error);
+      status(compiled.error ? `?script: ${error}` : error);
       document.body.dataset.scriptError = error;
       return;
     }
@@ -441,10 +413,10 @@ function help(site) {
   try {
     seen = localStorage.getItem("chromawheel.seen") === "1";
     localStorage.setItem("chromawheel.seen", "1");
-  } catch (err) { /* no storage: help stays shut */ }
+  } catch (_err) { /* no storage: help stays shut */ }
   if (!seen && !new URLSearchParams(location.search).has("script")) show(true);
   for (const link of panel.querySelectorAll("a[data-doc]")) {
-    const href = site && site.docs && site.docs[link.dataset.doc];
+    const href = site?.docs?.[link.dataset.doc];
     if (href) link.href = href;
   }
 }
@@ -465,6 +437,6 @@ $("details").open = !matchMedia("(pointer: coarse)").matches;
 fetch("site.json").then((r) => r.json()).then(help, () => help(null));
 
 main().catch((err) => {
-  status("the page failed: " + (err.message || err));
+  status(`the page failed: ${err.message || err}`);
   console.error(err);
 }).finally(offline);

@@ -63,13 +63,17 @@ export class Sound {
     if (!notes.length || !this.ensure()) return;
     const start = this.context.currentTime + 0.03;
     const level = LEVEL / Math.sqrt(notes.length);
-    notes.forEach((note, i) => this.note(note, start + i * 0.008, level));
+    notes.forEach((note, i) => {
+      this.note(note, start + i * 0.008, level);
+    });
   }
 
   arpeggio(notes) {
     if (!notes.length || !this.ensure()) return;
     const start = this.context.currentTime + 0.03;
-    notes.forEach((note, i) => this.note(note, start + i * ARPEGGIO_GAP));
+    notes.forEach((note, i) => {
+      this.note(note, start + i * ARPEGGIO_GAP);
+    });
   }
 
   // The wheel's buzzer (a tone event): a short quiet sine at its pitch.

@@ -6,7 +6,7 @@
 
 const VERSION = "__VERSION__";
 const FILES = __FILES__;
-const CACHE = "chromawheel-" + VERSION;
+const CACHE = `chromawheel-${VERSION}`;
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {

@@ -25,7 +25,7 @@
 
     async open(options) {
       if (this.socket) throw new DOMException("The port is already open.", "InvalidStateError");
-      if (!options || !options.baudRate) throw new TypeError("baudRate is required");
+      if (!options?.baudRate) throw new TypeError("baudRate is required");
       const socket = new WebSocket(BRIDGE_URL);
       socket.binaryType = "arraybuffer";
       await new Promise((resolve, reject) => {
@@ -40,7 +40,7 @@
         cancel() {},
       });
       socket.onmessage = (event) => controller.enqueue(new Uint8Array(event.data));
-      socket.onclose = () => { try { controller.close(); } catch (err) { /* closed */ } };
+      socket.onclose = () => { try { controller.close(); } catch (_err) { /* closed */ } };
       this.writable = new WritableStream({
         write(chunk) {
           if (socket.readyState !== WebSocket.OPEN) throw new DOMException("The device has been lost.", "NetworkError");
@@ -51,7 +51,7 @@
 
     async close() {
       if (!this.socket) throw new DOMException("The port is already closed.", "InvalidStateError");
-      if ((this.readable && this.readable.locked) || (this.writable && this.writable.locked)) {
+      if ((this.readable?.locked) || (this.writable?.locked)) {
         throw new TypeError("Failed to execute 'close' on 'SerialPort': Cannot cancel a locked stream");
       }
       this.socket.close();
