@@ -1,11 +1,18 @@
 """The virtual board: the MicroPython unix port on a pseudo-terminal, a folder as its flash.
 
 mpremote talks to it as to a board: it opens the port (a pty), interrupts, enters the raw REPL,
-soft-resets, copies files, runs code. What the unix port does not do the way a board does, the
-bridge here adds:
-- a soft reset (Ctrl-D at the REPL) ends the unix process: the bridge starts a new one, prints
-  `soft reboot`, runs boot.py (and main.py unless the raw REPL was active) and returns to the
-  REPL mode the client was in;
+soft-resets, copies files, runs code. The unix port ends where a board's interpreter goes on (a
+soft reset, a reset, a Ctrl-C between a program and its REPL): the bridge here is the chip
+around it, and keeps what a board keeps across those:
+- the port: one pty for the board's life; what the host sends while an interpreter ends and the
+  next starts waits for the next (nothing is lost, nothing goes to one that is ending);
+- the REPL's mode (friendly or raw), read from what the interpreter printed on entering it, not
+  guessed from the bytes the host sent (bytes an interpreter never read change nothing). A soft
+  reset runs boot.py, then main.py only from the friendly REPL, and comes back to the mode it
+  left, as MicroPython's pyexec does on a board (ports/rp2/main.c);
+- Ctrl-C: it stops the program running (and clears the input waiting, as a board's USB serial
+  does) or is a key at the REPL; one the interpreter never acted on (it was ending) stops the
+  next one's boot instead;
 - `machine.reset()` (mpremote's `reset`) restarts the interpreter and runs boot.py and main.py,
   through a `machine` module placed on the interpreter's path, outside the flash;
 - the simulated knob, button and ring are reached through FIFOs (hardware/sim.py), so a host
@@ -16,6 +23,7 @@ import fcntl
 import os
 import select
 import shutil
+import signal
 import subprocess
 import tempfile
 import termios
@@ -32,6 +40,7 @@ from host_tools.tools import micropython_path
 
 HARD_RESET_EXIT = 77
 RESET_CAUSE_VARIABLE = "CHROMAWHEEL_RESET_CAUSE"
+UP_VARIABLE = "CHROMAWHEEL_VBOARD_UP"
 MACHINE_SHIM = '''"""machine for the virtual board: a board's reset, which the unix port lacks."""
 
 
@@ -61,26 +70,74 @@ def idle():
     pass
 ''' % HARD_RESET_EXIT
 
+# What the REPLs print on entering (shared/runtime/pyexec.c): the mode the interpreter is in.
+RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
+FRIENDLY_BANNER = b'Type "help()" for more information.\r\n'
+CTRL_A, CTRL_C = b"\x01", b"\x03"
 
 # What an interpreter the bridge starts runs before its REPL.
-BOOT_AND_MAIN = ("boot.py", "main.py")    # a power-up, a reset, a soft reset at the REPL
+BOOT_AND_MAIN = ("boot.py", "main.py")    # a power-up, a reset, a soft reset at the friendly REPL
 BOOT_ONLY = ("boot.py",)                  # a soft reset in the raw REPL (mpremote's)
 NOTHING = ()                              # after a Ctrl-C the unix port died of
 
 
 def _launcher(files):
-    """What the interpreter runs before its REPL: boot.py, then main.py, as a board does."""
+    """What the interpreter runs before its REPL: boot.py, then main.py, as a board does. It
+    first says it is up: from then on a Ctrl-C reaches MicroPython's handler (before, the
+    Python that hosts the unix port would only note it)."""
     # The board's machine (the shim) is there before boot.py, as a chip's built-in is: the
     # firmware's start keeps what sys.modules already holds (firmware/start.py).
     return ("import machine\n"
             "import os\n"
+            "with open(os.getenv(%r), 'w') as up:\n"
+            "    up.write('.')\n"
             "def _run(name):\n"
             "    try:\n"
             "        os.stat(name)\n"
             "    except OSError:\n"
             "        return\n"
-            "    exec(open(name).read(), {'__name__': '__main__'})\n"
-            + "".join("_run(%r)\n" % f for f in files) + "del _run, os, machine\n")
+            "    exec(open(name).read(), {'__name__': '__main__'})\n" % UP_VARIABLE
+            + "".join("_run(%r)\n" % f for f in files) + "del _run, os, machine, up\n")
+
+
+def _raw_port(fd):
+    """A UART's bytes (raw: no echo, no translation), ISIG kept but no key raising a signal:
+    ISIG on marks "running a program" (the unix port's REPL turns it off while it reads a line:
+    ports/unix/unix_mphal.c), and the bridge delivers Ctrl-C itself."""
+    tty.setraw(fd)
+    attrs = termios.tcgetattr(fd)
+    attrs[3] |= termios.ISIG
+    for key in (termios.VINTR, termios.VQUIT, termios.VSUSP):
+        attrs[6][key] = 0                        # _POSIX_VDISABLE
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    return attrs
+
+
+def _between_interrupts(data):
+    """(bytes, then a Ctrl-C?) pieces of data, in order."""
+    pieces = data.split(CTRL_C)
+    return [(piece, at < len(pieces) - 1) for at, piece in enumerate(pieces)]
+
+
+def _read(fd):
+    try:
+        return os.read(fd, 65536)
+    except OSError:
+        return b""
+
+
+def _unread(fd):
+    """What waits to be read on fd, without blocking."""
+    data = b""
+    while select.select([fd], [], [], 0)[0]:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 class VirtualBoard:
@@ -97,16 +154,26 @@ class VirtualBoard:
         self.link = os.path.join(self.runtime, "link")
         os.mkfifo(self.link + ".in")
         os.mkfifo(self.link + ".out")
+        os.mkfifo(os.path.join(self.runtime, "up"))
         # Held open read-write by us, so the device never blocks opening them or sees EOF.
         self._commands = os.open(self.link + ".in", os.O_RDWR)
         self._frames = os.open(self.link + ".out", os.O_RDWR | os.O_NONBLOCK)
+        self._up = os.open(os.path.join(self.runtime, "up"), os.O_RDWR | os.O_NONBLOCK)
         self._client, client_side = os.openpty()
         tty.setraw(client_side)
         self._client_side = client_side          # kept open: the port survives reconnects
         self.port = os.ttyname(client_side)
+        # The board's side of its serial port: one pty whatever the interpreters do.
+        self._device, self._device_side = os.openpty()
+        self._port_mode = _raw_port(self._device_side)
         self.proc = None
-        self._device = None
-        self.raw_repl = False
+        self.raw_repl = False                    # the REPL's mode, as the interpreter said it
+        self._said_tail = b""
+        self._restoring_raw = False
+        self._launched = False                   # the interpreter said it is up
+        self._ready = False                      # ... and is in the mode the board is in
+        self._held = b""                         # what the host sent that waits for that
+        self._unacted_interrupt = False          # a Ctrl-C sent that it has not yet acted on
         self.resets = 0
         self._power_cut = False
         # A power cut and a restart the bridge thread is making must not interleave: a cut
@@ -123,33 +190,27 @@ class VirtualBoard:
     # ---- the interpreter ----------------------------------------------------------------
 
     def _spawn(self, files, cause):
-        device, device_side = os.openpty()
-        # Bytes as a UART carries them (no \n -> \r\n translation, no echo), but Ctrl-C still
-        # raises SIGINT, which is how the unix port interrupts a running program.
-        tty.setraw(device_side)
-        attrs = termios.tcgetattr(device_side)
-        attrs[3] |= termios.ISIG
-        termios.tcsetattr(device_side, termios.TCSANOW, attrs)
+        # The mode a killed interpreter left the port in (its REPL's) is not the next one's.
+        termios.tcsetattr(self._device_side, termios.TCSANOW, self._port_mode)
 
         def controlling_terminal():
             os.setsid()
-            fcntl.ioctl(0, termios.TIOCSCTTY, 0)     # Ctrl-C reaches it as SIGINT
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
         env = dict(os.environ)
         env["MICROPYPATH"] = ":%s:.frozen" % self.runtime
         env[LINK_VARIABLE] = self.link
         env[RESET_CAUSE_VARIABLE] = cause        # "power" or "reset": see firmware/ports/sim.py
+        env[UP_VARIABLE] = os.path.join(self.runtime, "up")
         args = [micropython_path()]
         if self.heap:
             args += ["-X", "heapsize=%d" % self.heap]
+        self._launched = self._ready = False
+        self._restoring_raw = self.raw_repl      # (its friendly banner does not change that)
         self.proc = subprocess.Popen(args + ["-i", "-c", _launcher(files)], cwd=self.flash,
-                                     stdin=device_side, stdout=device_side,
-                                     stderr=device_side, env=env, close_fds=True,
+                                     stdin=self._device_side, stdout=self._device_side,
+                                     stderr=self._device_side, env=env, close_fds=True,
                                      preexec_fn=controlling_terminal)
-        os.close(device_side)
-        if self._device is not None:
-            os.close(self._device)
-        self._device = device
 
     def start(self):
         """Power on: boot.py then main.py; returns the port for mpremote."""
@@ -172,36 +233,42 @@ class VirtualBoard:
 
     def _restart_now(self, code):
         self.resets += 1
-        if code == HARD_RESET_EXIT or self._power_cut:
-            cause = "power" if self._power_cut else "reset"
-            if self._power_cut:
-                self._drop_pending_input()
+        _unread(self._up)                        # the ended interpreter's word, not the next's
+        # What the ended one never read is the next one's, behind a Ctrl-C it never acted on
+        # (one that came as it reset, meant for what runs after).
+        unacted = self._unacted_interrupt and code != -signal.SIGINT
+        self._held = (CTRL_C if unacted else b"") + _unread(self._device_side) + self._held
+        self._unacted_interrupt = False
+        if self._power_cut:
+            self._drop_pending_input()
             self._power_cut = False
             self.raw_repl = False
-            self._spawn(BOOT_AND_MAIN, cause=cause)
-            return
-        if code == 0:                    # Ctrl-D at the REPL, or machine.soft_reset()
+            self._spawn(BOOT_AND_MAIN, cause="power")
+        elif code == HARD_RESET_EXIT:
+            self.raw_repl = False
+            self._spawn(BOOT_AND_MAIN, cause="reset")
+        elif code == 0:                  # Ctrl-D at a REPL, or machine.soft_reset()
             self._to_client(b"MPY: soft reboot\r\n")
             self._spawn(BOOT_ONLY if self.raw_repl else BOOT_AND_MAIN, cause="reset")
         else:
             # No reset: the unix port died of a Ctrl-C that came while it had no handler for
-            # it (SIGINT's default while it starts, or between a program and its REPL), or of
-            # an error of its own. A board's interpreter never stops: the Ctrl-C stopped what
-            # ran and the REPL follows, nothing run again (rebooting into main.py here left
-            # mpremote's Ctrl-A, sent next, to a running app: mpremote then waited for ever).
+            # it (between a program and its REPL), or of an error of its own. A board's
+            # interpreter never stops: the Ctrl-C stopped what ran and the REPL follows,
+            # nothing run again, in the mode it was in.
             self._spawn(NOTHING, cause="reset")
-        if self.raw_repl:
-            os.write(self._device, b"\r\x01")
 
     def _drop_pending_input(self):
         """Bytes the laptop sent that the board had not read when the power went are lost with
         it (the USB device disappears), as on a real board: they never reach the next boot."""
-        while select.select([self._client], [], [], 0)[0]:
-            try:
-                if not os.read(self._client, 4096):
-                    return
-            except OSError:
-                return
+        self._held = b""
+        _unread(self._client)
+
+    def _at_repl(self):
+        """Whether the interpreter is reading a line at its REPL (not running a program)."""
+        return not termios.tcgetattr(self._device_side)[3] & termios.ISIG
+
+    def _running_program(self):
+        return self._launched and self.proc.poll() is None and not self._at_repl()
 
     # ---- the bridge ---------------------------------------------------------------------
 
@@ -213,55 +280,80 @@ class VirtualBoard:
         except OSError:
             pass
 
+    def _to_device(self, data):
+        try:
+            os.write(self._device, data)
+        except OSError:
+            pass
+
     def _bridge(self):
         while not self._stop.is_set():
-            watched = [self._client, self._frames]
-            if self._device is not None:
-                watched.append(self._device)
+            watched = [self._up, self._device, self._frames, self._client]
             ready, _, _ = select.select(watched, [], [], 0.02)
-            if self._client in ready:
-                try:
-                    data = os.read(self._client, 4096)
-                except OSError:
-                    data = b""
-                if data:
-                    # Ctrl-A enters the raw REPL, Ctrl-B leaves it: that decides what a soft
-                    # reset runs. (Code sent in the raw REPL never carries these bytes.)
-                    for byte in data:
-                        if byte == 1:
-                            self.raw_repl = True
-                        elif byte == 2:
-                            self.raw_repl = False
-                    try:
-                        os.write(self._device, data)
-                    except OSError:
-                        pass
+            if self._up in ready:
+                _unread(self._up)
+                self._launched = True
             if self._device in ready:
-                try:
-                    data = os.read(self._device, 4096)
-                except OSError:
-                    data = b""
-                if data:
-                    self._to_client(data)
+                self._from_device(_read(self._device))
             if self._frames in ready:
                 self._read_frames()
-            code = self.proc.poll()
-            if code is not None and not self._stop.is_set():
-                self._drain_device()
-                self._restart(code)
+            if self._client in ready:
+                self._take(_read(self._client))
+            self._tend()
 
-    def _drain_device(self):
-        while True:
-            ready, _, _ = select.select([self._device], [], [], 0)
-            if not ready:
-                return
-            try:
-                data = os.read(self._device, 4096)
-            except OSError:
-                return
-            if not data:
-                return
-            self._to_client(data)
+    def _tend(self):
+        """The interpreter's state, after each turn of the bridge: restarted when it ended,
+        handed the host's bytes once it can take them."""
+        code = self.proc.poll()
+        if code is not None:
+            if not self._stop.is_set():
+                self._from_device(_unread(self._device))     # its last words first
+                self._restart(code)
+            return
+        if self._unacted_interrupt and self._at_repl():
+            self._unacted_interrupt = False      # the program stopped: the REPL reads
+        if self._launched and not self._ready:
+            if self._restoring_raw:
+                # A new unix port starts at the friendly REPL: the board's was raw. Ctrl-A
+                # once it reads, ahead of what the host sent.
+                if not self._at_repl():
+                    return
+                self._to_device(CTRL_A)
+            held, self._held, self._ready = self._held, b"", True
+            self._take(held)
+
+    def _take(self, data):
+        """The host's bytes, in order: to the interpreter when it can take them, else held
+        for it; each Ctrl-C acted on where it falls."""
+        for piece, interrupt in _between_interrupts(data):
+            if self._ready:
+                self._to_device(piece)
+            else:
+                self._held += piece
+            if interrupt:
+                self._interrupt()
+
+    def _interrupt(self):
+        if self._running_program():
+            # As a board's USB serial does: the input waiting is cleared, the program stopped.
+            self._held = b""
+            termios.tcflush(self._device_side, termios.TCIFLUSH)
+            os.kill(self.proc.pid, signal.SIGINT)
+            self._unacted_interrupt = True
+        elif self._ready:
+            self._to_device(CTRL_C)              # a key at the REPL
+        else:
+            self._held = CTRL_C                  # for the next interpreter, once it is up
+
+    def _from_device(self, data):
+        if not data:
+            return
+        said = self._said_tail + data
+        raw, friendly = said.rfind(RAW_BANNER), said.rfind(FRIENDLY_BANNER)
+        if raw != friendly:
+            self.raw_repl = raw > friendly
+        self._said_tail = said[-len(FRIENDLY_BANNER):]
+        self._to_client(data)
 
     def _read_frames(self):
         try:
@@ -313,7 +405,8 @@ class VirtualBoard:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-        for fd in (self._device, self._client, self._client_side, self._commands, self._frames):
+        for fd in (self._device, self._device_side, self._client, self._client_side,
+                   self._commands, self._frames, self._up):
             if fd is not None:
                 try:
                     os.close(fd)

@@ -20,9 +20,16 @@ BIN = os.path.dirname(sys.executable)
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
 
 
-def mpremote(port, *args):
-    proc = subprocess.run([os.path.join(BIN, "mpremote"), "connect", "port:" + port] + list(args),
-                          capture_output=True, text=True, timeout=60)
+def mpremote(port, *args, board=None):
+    """mpremote's output; a failure (or a minute without an end) says what it and the board
+    said."""
+    try:
+        proc = subprocess.run([os.path.join(BIN, "mpremote"), "connect", "port:" + port]
+                              + list(args), capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired as hung:
+        pytest.fail("mpremote %s: no end after 60 s; it said %r %r; the board said %r"
+                    % (" ".join(args), hung.stdout, hung.stderr,
+                       board.said()[-2000:] if board else None))
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -121,6 +128,63 @@ def test_a_damaged_set_is_refused_by_the_device(board, tmp_path, capsys):
     said = board.said()
     assert "meld set jazz refused: melds/jazz.cwm: damaged meld set (checksum mismatch)" in said
     assert "using meld set default instead" in said
+
+
+@pytest.fixture
+def busy_core():
+    """The other core kept busy for the test's length: a process that only spins, at the
+    lowest priority (under make test the other worker keeps that core busy: the spinner takes
+    nothing from it)."""
+    spinner = subprocess.Popen([sys.executable, "-c", "import os\nos.nice(19)\nwhile True: pass"])
+    yield
+    spinner.kill()
+    spinner.wait()
+
+
+APP = "import time\nprint('the app runs')\nwhile True:\n    time.sleep_ms(10)\n"
+
+
+def test_mpremote_never_waits_for_ever_on_the_board(board, busy_core, tmp_path):
+    # Back to back, as a user's script runs them, each reset leaving an app that never ends
+    # (it hung: a Ctrl-C and a Ctrl-A that reached the interpreter a reset was ending were
+    # lost, and the next one ran main.py while mpremote waited for the raw REPL).
+    with open(os.path.join(board.flash, "main.py"), "w") as f:
+        f.write(APP)
+    sent = tmp_path / "sent.txt"
+    for run in range(50):
+        sent.write_text(str(run))
+        mpremote(board.port, "reset", board=board)
+        assert "main.py" in mpremote(board.port, "fs", "ls", board=board)
+        assert mpremote(board.port, "exec", "print(6 * 7)", board=board) == "42\n"
+        said = len(board.said())
+        mpremote(board.port, "fs", "cp", str(sent), ":sent.txt", "+", "reset", board=board)
+    wait_until(lambda: "the app runs" in board.said()[said:], timeout=30, what="the app")
+    with open(os.path.join(board.flash, "sent.txt")) as f:
+        assert f.read() == "49"
+
+
+def test_a_soft_reset_runs_main_only_from_the_friendly_repl(board):
+    with open(os.path.join(board.flash, "main.py"), "w") as f:
+        f.write("print('main.py ran')\n")
+    wait_until(lambda: "main.py ran" in board.said(), timeout=30, what="main.py at power-up")
+    # mpremote's soft reset, from the raw REPL: boot.py alone, and back to the raw REPL.
+    said = len(board.said())
+    mpremote(board.port, "soft-reset", board=board)
+    assert "main.py ran" not in board.said()[said:]
+    # machine.soft_reset() run in the raw REPL: the same.
+    mpremote(board.port, "exec", "import machine; machine.soft_reset()", board=board)
+    assert mpremote(board.port, "exec", "print(6 * 7)", board=board) == "42\n"
+    assert "main.py ran" not in board.said()[said:]
+    # Ctrl-D at the friendly REPL: main.py runs, as on a board.
+    port = os.open(board.port, os.O_RDWR | os.O_NOCTTY)
+    try:
+        os.write(port, b"\x03\x02")
+        wait_until(lambda: board.said().endswith(">>> "), timeout=30, what="the friendly REPL")
+        os.write(port, b"\x04")
+    finally:
+        os.close(port)
+    wait_until(lambda: "main.py ran" in board.said()[said:], timeout=30,
+               what="main.py after a soft reset at the friendly REPL")
 
 
 def test_a_missing_port_is_a_clear_error(capsys):
