@@ -179,8 +179,12 @@ class App:
         parts = []
         if self.hw.buzzer is not None:
             parts.append("buzzer")
-        if getattr(self.hw.port, "midi_port", None) is not None:
+        from firmware.midi import available
+        kinds = available(self.hw.port, self.hw.board)
+        if kinds:
             parts.append("midi")
+        if len(kinds) > 1:
+            parts.append("midi ports")          # USB and the jacks: which the notes go on
         self.menu = Menu(self.ctx, self, parts)
 
     def close_menu(self):
@@ -204,7 +208,7 @@ class App:
             # had no room for both after the hand mode (its search's arrays, ~37 KB).
             self.mode = None
             self.mode = self._start_mode(value)
-        elif key == "midi":
+        elif key in ("midi", "midi_port"):
             self._midi_setting()
         elif key == "brightness":
             self.hw.ring.brightness = value
@@ -261,12 +265,13 @@ class App:
         return True
 
     def _midi_setting(self):
-        """The menu changed the `midi` setting: MIDI starts the first time it is turned on;
-        the direction and the split follow; the mode under the menu hears of it (listen)."""
+        """The menu changed the `midi` or `midi_port` setting: MIDI starts the first time it
+        is turned on, a port the first time it is chosen; the direction, the ports and the
+        split follow; the mode under the menu hears of it (listen)."""
+        from firmware import midi
         if self.midi is None:
             if self.settings["midi"] == "off":
                 return
-            from firmware import midi
             self.midi = midi.start(self.hw.port, self.hw, self.settings, self._log)
             if self.midi is None:
                 return
@@ -274,7 +279,10 @@ class App:
                 self.midi.wake_with(self.hw.port, self.wake_pass)
             self.services = self._services()
         else:
-            self.midi.follow(self.settings)
+            kinds = midi.available(self.hw.port, self.hw.board)
+            self.midi.follow(self.settings, kinds)
+            midi.ensure(self.midi, self.hw.port, self.hw, midi.needed(self.settings, kinds),
+                        self._log)
         self._notes_changed()
 
     def failed(self, err):

@@ -11,7 +11,8 @@ SAVE_AFTER_MS = 5000
 RETRY_MAX_MS = 600000
 BRIGHTNESS_LEVELS = (8, 16, 32, 64, 96, 128, 192, 255)
 VOLUMES = ("off", "soft", "medium", "loud")          # the volume setting is an index here
-MIDI_DIRECTIONS = ("off", "out", "in", "both")       # USB MIDI: nothing, send, listen, both
+MIDI_DIRECTIONS = ("off", "out", "in", "both")       # MIDI: nothing, send, listen, both
+MIDI_PORTS = ("usb", "jacks", "both")                # which MIDI ports they go on
 
 # (name, default, kind[, low, high]); kind: "int", "bool", "name" or a tuple of choices.
 # One table and one checker: a function per field would cost RAM on a small board.
@@ -27,7 +28,8 @@ _FIELDS = (
     ("melds", (0, 1, 0), "int", 0, 255),      # a cursor per kind: three ints
     ("root", 0, "int", 0, 11),
     ("volume", 2, "int", 0, 3),               # the buzzer: off, soft, medium, loud
-    ("midi", "off", MIDI_DIRECTIONS),         # USB MIDI (firmware/midi.py)
+    ("midi", "off", MIDI_DIRECTIONS),         # chord out, listen (firmware/midi.py) ...
+    ("midi_port", "usb", MIDI_PORTS),         # ... over USB MIDI, the jacks, or both
     ("midi_octave", 4, "int", 0, 8),          # the octave a played meld's root sounds in
     ("midi_optional", False, "bool"),         # a played meld's optional notes too
     ("midi_split", 128, "int", 0, 128),       # notes from here up are melody (128: none)

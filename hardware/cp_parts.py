@@ -1,5 +1,6 @@
 """CircuitPython drivers for the optional parts (imported only when the board file has them):
-the SSD1306 OLED through Adafruit's `adafruit_ssd1306`, the piezo through pwmio."""
+the SSD1306 OLED through Adafruit's `adafruit_ssd1306`, the piezo through pwmio; USB MIDI
+(usb_midi) and serial MIDI on the jacks (busio.UART), imported once MIDI starts."""
 
 from hardware.cp_devices import _pin
 from hardware.oled import set_window
@@ -76,3 +77,35 @@ class UsbMidiPorts:
 
     def write(self, buf, count):
         self._out.write(memoryview(buf)[:count])
+
+
+class UartMidi:
+    """Serial MIDI on the jacks, on CircuitPython's busio.UART (the UART its pins carry, as the
+    board file's "midi" names them): raw MIDI bytes both ways at 31,250 baud. Its receive
+    interrupt fills a ring buffer (ports/raspberrypi/common-hal/busio/UART.c, 10.2.1) that
+    readinto() empties without waiting (timeout 0); write() puts the bytes into the 32-byte
+    FIFO, waiting only for room there. Nothing wakes Python: the loop polls (waiting())."""
+
+    BAUD = 31250
+    RX_BUFFER = 1024
+
+    def __init__(self, config):
+        import busio
+        self.uart = busio.UART(_pin(config["tx"]), _pin(config["rx"]), baudrate=self.BAUD,
+                               bits=8, parity=None, stop=1, timeout=0,
+                               receiver_buffer_size=self.RX_BUFFER)
+        self.on_receive = None        # as usb_midi: the loop polls
+        self.broadcast = False        # OUT to one wheel's IN: a ring, not a bus
+
+    def readinto(self, buf):
+        # With timeout 0 it takes what the ring buffer holds and waits for nothing more
+        # (common_hal_busio_uart_read); None when it holds nothing.
+        return self.uart.readinto(buf) or 0
+
+    def write(self, buf, count):
+        # (the whole buffer as it is; a part through a memoryview, at event time: the stubs
+        # know no write(buf, count))
+        self.uart.write(buf if count == len(buf) else memoryview(buf)[:count])
+
+    def waiting(self):
+        return self.uart.in_waiting

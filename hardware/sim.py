@@ -9,12 +9,14 @@ port with board `sim` and talks to it over stdin/stdout:
                          the real decoder, with contact bounce on every edge
     press | release      the button contact
     midi HEX             these MIDI bytes arrive on the wheel's USB MIDI input
+    jacks HEX            these MIDI bytes arrive on the wheel's MIDI IN jack
     wait MS              let MS milliseconds pass (virtual: in loop-period steps)
     quit                 stop the app
 
   device -> host:
     "\\x01F" + the wire bytes of every frame written to the ring + "\\n" (binary, fixed size)
     "\\x01M" + a count byte + the MIDI bytes the wheel sent + "\\n"
+    "\\x01J" + a count byte + the MIDI bytes the wheel sent on its MIDI OUT jack + "\\n"
     anything else is the firmware's serial console
 
 Frames are written as raw bytes, so showing a frame allocates nothing here either.
@@ -25,6 +27,9 @@ the environment variable CHROMAWHEEL_SIM_LINK: PREFIX.in (commands) and PREFIX.o
 import os
 import select
 import sys
+
+from hardware.clock import PERIOD, ticks_add, ticks_diff, ticks_ms, ticks_us
+from hardware.quadrature import QuadratureDecoder
 
 LINK_VARIABLE = "CHROMAWHEEL_SIM_LINK"
 
@@ -43,14 +48,12 @@ def link_streams():
             _streams.extend((sys.stdin, sys.stdout.buffer))
     return _streams[0], _streams[1]
 
-from hardware.clock import PERIOD, ticks_add, ticks_diff, ticks_ms, ticks_us
-from hardware.quadrature import QuadratureDecoder
-
 FRAME_MARK = b"\x01F"
 DISPLAY_MARK = b"\x01D"      # + first page, last page, the pages' bytes, "\n"
 TONE_MARK = b"\x01T"         # + ticks_ms (4 bytes), freq_hz (2), duty (2), little-endian, "\n"
 TONE_SIZE = 8
 MIDI_MARK = b"\x01M"         # + count (1 byte), the MIDI bytes the wheel sent, "\n"
+JACKS_MARK = b"\x01J"        # + count (1 byte), the bytes it sent on its MIDI OUT jack, "\n"
 # The clockwise Gray sequence (A leads B), starting from the usual rest state 11.
 _FORWARD = (3, 1, 0, 2)
 
@@ -139,6 +142,7 @@ class CommandQueue:
         self.quit = False
         self.closed = False
         self.midi_in = None           # the MIDI port's twin, once the app has started MIDI
+        self.jacks_in = None          # the jacks' twin, once the app has started them
 
     def _wait(self, ms):
         self._wait_left = ms
@@ -203,10 +207,11 @@ class SimLink(CommandQueue):
             self.clock.virtual = words[1] == "virtual"
             if len(words) > 2:
                 self.clock.advance(int(words[2]))
-        elif verb == "midi":
-            if self.midi_in is not None:      # else the wheel's MIDI is off: nothing hears it
+        elif verb in ("midi", "jacks"):
+            port = self.midi_in if verb == "midi" else self.jacks_in
+            if port is not None:              # else that port is off: nothing hears it
                 from binascii import unhexlify
-                self.midi_in.receive(unhexlify(words[1]))
+                port.receive(unhexlify(words[1]))
         elif verb == "quit":
             self.quit = True
         elif verb == "interrupt":            # Ctrl-C on the console, as mpremote sends it

@@ -12,6 +12,8 @@ and this is the only place that reads that name. Each port module has:
                                     object it calls to have the app's pass run at once
     midi_port(hw) -> transport      USB MIDI (readinto, write, on_receive), made by the app
                                     when the `midi` setting asks; None where the port has none
+    jacks_port(hw) -> transport     serial MIDI on the board's jacks (the board file's
+                                    "midi"), the same interface; None where the port has none
     i2c_scan(config) -> addresses   optional: the display's bus scanned once (address null);
                                     a port may probe only an SSD1306's two
     run_loop(app)                   optional: runs the app's loop (else firmware/async_loop.py)

@@ -51,6 +51,12 @@ def midi_port(hw):
     return UsbMidiPorts()
 
 
+def jacks_port(hw):
+    """Serial MIDI on the board's jacks (busio.UART on its board file's "midi" pins)."""
+    from hardware.cp_parts import UartMidi
+    return UartMidi(hw.board["midi"])
+
+
 def run_loop(app):
     """The app's loop without asyncio. CircuitPython's asyncio (Adafruit's) allocates 33 bytes
     at every pause of a task (measured on the emulated QT Py, 10.2.1): a loop that polls makes

@@ -6,6 +6,7 @@ from firmware.ports.micropython import (  # noqa: F401
     display_panel,
     i2c_scan,
     irq_encoder,
+    jacks_port,
     knob_wake,
     midi_port,
     reset_cause,

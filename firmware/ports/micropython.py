@@ -32,6 +32,12 @@ def knob_wake(callback):
 midi_port = None
 
 
+def jacks_port(hw):
+    """Serial MIDI on the board's jacks (its board file's "midi": the UART and pins)."""
+    from hardware.mp_uart_midi import UartMidi
+    return UartMidi(hw.board["midi"])
+
+
 def i2c_scan(config):
     """The display's bus scanned once, before its driver makes the bus of its own."""
     import machine

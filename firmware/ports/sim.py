@@ -58,6 +58,15 @@ def midi_port(hw):
     return port
 
 
+def jacks_port(hw):
+    """The MIDI jacks' twin: the host's `jacks` commands in, what the wheel sends on the frame
+    stream; the simulator's wheels hear each other through it."""
+    from hardware.midi_twin import SimJacks
+    port = SimJacks(sim.link_streams()[1])
+    hw.link.jacks_in = port
+    return port
+
+
 def watchdog():
     return None
 

@@ -63,6 +63,9 @@ def midi_port(hw):
     return port
 
 
+jacks_port = None                 # the page's wheel has no jacks
+
+
 def watchdog():
     return None
 

@@ -16,7 +16,7 @@ from core import midi
 from core.parse import NoteError, midi_note
 from hardware import board as board_file
 from hardware.ring import sector_leds
-from hardware.sim import DISPLAY_MARK, FRAME_MARK, MIDI_MARK, TONE_MARK, TONE_SIZE
+from hardware.sim import DISPLAY_MARK, FRAME_MARK, JACKS_MARK, MIDI_MARK, TONE_MARK, TONE_SIZE
 
 from host_tools.device.files import board_path, build_flash, merge_settings
 from host_tools.errors import UserError
@@ -95,9 +95,13 @@ def compile_script(text, button):
             lines.append("midi " + _note_messages(verb, words[1:], where))
         elif verb == "pedal" and len(words) == 2 and words[1] in ("down", "up"):
             lines.append("midi b040%02x" % (127 if words[1] == "down" else 0))
+        elif verb == "jacks" and len(words) == 2 and len(words[1]) % 2 == 0 and \
+                words[1].strip("0123456789abcdefABCDEF") == "":
+            lines.append("jacks " + words[1].lower())
         else:
             raise UserError("%s: expected cw N, ccw N, click, double, long, press, release, "
-                            "wait MS, note-on NOTES, note-off NOTES or pedal down|up" % where)
+                            "wait MS, note-on NOTES, note-off NOTES, pedal down|up or jacks "
+                            "HEX" % where)
     return lines
 
 
@@ -111,7 +115,7 @@ def _note_messages(verb, names, where):
         try:
             out.append(status + "%02x" % midi_note(name) + velocity)
         except NoteError as err:
-            raise UserError("%s: %s" % (where, err))
+            raise UserError("%s: %s" % (where, err)) from None
     return "".join(out)
 
 
@@ -161,8 +165,9 @@ class Firmware:
 
     def feed(self, data):
         """Parse output bytes into events: ("frame", wire bytes), ("console", text),
-        ("display", (first page, last page, bytes)), ("tone", (ticks_ms, freq_hz, duty)) and
-        ("midi", the bytes the wheel sent on MIDI out)."""
+        ("display", (first page, last page, bytes)), ("tone", (ticks_ms, freq_hz, duty)),
+        ("midi", the bytes the wheel sent on USB MIDI out) and ("jacks", the bytes it sent on
+        its MIDI OUT jack)."""
         self._buffer += data
         events = []
         while self._buffer:
@@ -183,13 +188,14 @@ class Firmware:
                 events.append(("display", (first, last, self._buffer[4:need - 1])))
                 self._buffer = self._buffer[need:]
                 continue
-            if self._buffer.startswith(MIDI_MARK):
+            if self._buffer[:2] in (MIDI_MARK, JACKS_MARK):
                 if len(self._buffer) < len(MIDI_MARK) + 1:
                     break
                 need = len(MIDI_MARK) + 1 + self._buffer[2] + 1
                 if len(self._buffer) < need:
                     break
-                events.append(("midi", self._buffer[3:need - 1]))
+                events.append(("midi" if self._buffer[:2] == MIDI_MARK else "jacks",
+                               self._buffer[3:need - 1]))
                 self._buffer = self._buffer[need:]
                 continue
             if self._buffer.startswith(TONE_MARK):
@@ -244,7 +250,7 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
                 timeout=SCRIPT_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             firmware.proc.kill()
-            raise UserError("simulator: no end after %d s" % SCRIPT_TIMEOUT_S)
+            raise UserError("simulator: no end after %d s" % SCRIPT_TIMEOUT_S) from None
         frames, console, image, tones = _collect(firmware, out)
     finally:
         if own_flash:
@@ -322,6 +328,19 @@ def _set_table(frame, table):
             frame.pop(key, None)
 
 
+def _frame(board, wire, console, sent, sent_jacks, image):
+    """A frame of the run: the ring's wire bytes decoded, with what came before it."""
+    wheel, leds = decode_frame(board["ring"], wire)
+    frame = {"wheel": wheel, "leds": leds, "console": console, "midi": sent}
+    if image is not None:
+        frame["display"] = image.rows()
+    if board["buzzer"]:
+        frame["tones"] = []
+    if board["midi"]:
+        frame["jacks"] = sent_jacks
+    return frame
+
+
 def _collect(firmware, out):
     """(frames, console lines, the display image or None, tones) from the run's output;
     tones: [start ticks_ms, freq_hz, ms, duty] in the order played."""
@@ -331,11 +350,12 @@ def _collect(firmware, out):
     console = []
     since = []
     sent = []                        # MIDI messages before the first frame: the first frame's
+    sent_jacks = []                  # (and on the jacks)
     tones = []
     tone_frames = []                 # the frame each tone follows
     table = {}                       # the table modes' state: "hand", "score" (table_state)
     events = firmware.feed(out)
-    for at, (kind, value) in enumerate(events):
+    for kind, value in events:
         if kind == "console":
             console.append(value)
             table = table_state(value)
@@ -345,8 +365,9 @@ def _collect(firmware, out):
                 frames[-1]["console"] = _joined(frames[-1]["console"], value)
             else:                    # printed before the first frame: the first frame's
                 since.append(value)
-        elif kind == "midi":
-            (frames[-1]["midi"] if frames else sent).extend(midi_messages(value))
+        elif kind in ("midi", "jacks"):
+            (frames[-1][kind] if frames else sent if kind == "midi" else sent_jacks).extend(
+                midi_messages(value))
         elif kind == "display":
             image.write(*value)
             if frames:
@@ -359,16 +380,11 @@ def _collect(firmware, out):
                 tones.append([ticks, freq, None, duty])
                 tone_frames.append(max(len(frames) - 1, 0))
         else:
-            wheel, leds = decode_frame(board["ring"], value)
-            frame = {"wheel": wheel, "leds": leds, "console": "\n".join(since), "midi": sent}
-            _set_table(frame, table)
-            if image is not None:
-                frame["display"] = image.rows()
-            if board["buzzer"]:
-                frame["tones"] = []
-            frames.append(frame)
+            frames.append(_frame(board, value, "\n".join(since), sent, sent_jacks, image))
+            _set_table(frames[-1], table)
             since = []
             sent = []
+            sent_jacks = []
     played = [(t, i) for t, i in zip(tones, tone_frames) if t[2] is not None]
     for tone, index in played:
         if frames:

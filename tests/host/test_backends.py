@@ -371,9 +371,12 @@ def test_every_platform_has_a_port_with_the_whole_interface(machine, monkeypatch
     for name in PLATFORMS:
         port = _port(monkeypatch, name)
         assert [f for f in PORT_FUNCTIONS if not callable(getattr(port, f, None))] == [], name
-        # USB MIDI: a function where the port has it, None where it has not (no menu item).
+        # USB MIDI and the jacks: a function where the port has it, None where it has not
+        # (no menu item).
         assert port.midi_port is None or callable(port.midi_port), name
+        assert port.jacks_port is None or callable(port.jacks_port), name
     assert _port(monkeypatch, "esp32").midi_port is None
+    assert _port(monkeypatch, "web").jacks_port is None
 
 
 def test_circuitpython_usb_midi_ports(monkeypatch):

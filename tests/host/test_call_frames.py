@@ -26,8 +26,8 @@ KNOB_PATH = {"firmware/app.py": ("wake_pass", "_woken_pass", "__enter__", "__exi
 # (Ring.light's steps up to the write); the byte loops between are viper machine code, whose
 # frames are the C stack's.
 MIDI_PATH = {"hardware/mp_usb_midi.py": ("_xfer", "_schedule_heard", "_heard", "readinto"),
-             "firmware/midi.py": ("poll",),
-             "core/midi.py": ("feed_all", "apply", "_press", "_let_go"),
+             "firmware/midi.py": ("poll", "_poll"),
+             "core/midi.py": ("feed_all", "_system", "_keep", "apply", "_press", "_let_go"),
              "firmware/app.py": ("wake_pass", "_woken_pass", "__enter__", "__exit__", "_pass",
                                  "tick", "_fast"),
              "hardware/ring.py": ("light", "_light_ma", "_light_wire", "_light_sector")}

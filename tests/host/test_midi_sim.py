@@ -1,6 +1,7 @@
-"""USB MIDI through the whole firmware in the simulator (the unmodified firmware on the MicroPython
-unix port, its MIDI port's twin fed by the script's note-on / note-off / pedal steps), the
-command line's checks, and core/midi.py's per-message work allocating nothing on MicroPython.
+"""USB MIDI and the MIDI jacks through the whole firmware in the simulator (the unmodified
+firmware on the MicroPython unix port, its MIDI ports' twins fed by the script's note-on /
+note-off / pedal and jacks steps), the command line's checks, and core/midi.py's per-message
+work allocating nothing on MicroPython.
 The emulated boards run the same scripts in test_emulated_pico.py and test_emulated_qtpy.py."""
 
 import subprocess
@@ -43,6 +44,35 @@ def test_the_pedal_holds_and_a_note_off_lets_go():
         "listen: A: no meld",
         "listen: no notes held (play them on a MIDI keyboard)"]
     assert lit(frames[-1]) == []
+
+
+def test_the_jacks_play_what_usb_plays_and_listen_hears_them():
+    script = "click; cw 2; click; double"
+    usb, _ = run_script(script, settings={"midi": "out"})
+    jacks, _ = run_script(script, settings={"midi": "out", "midi_port": "jacks"})
+    both, _ = run_script(script, settings={"midi": "out", "midi_port": "both"})
+    played = [f["midi"] for f in usb if f["midi"]]
+    assert len(played) == 3 and all(f["jacks"] == [] for f in usb)
+    assert [f["jacks"] for f in jacks if f["jacks"]] == played
+    assert all(f["midi"] == [] for f in jacks)
+    assert [f["jacks"] for f in both if f["jacks"]] == [f["midi"] for f in both if f["midi"]] \
+        == played
+    # In: a keyboard on MIDI IN (the jacks step: raw bytes), heard where the notes go.
+    script = "jacks 903c64904064904364; wait 60"
+    _, console = run_script(script, settings=dict(LISTEN, midi_port="jacks"))
+    assert console[-1] == "listen: C E G: C major triad (maj)"
+    _, console = run_script(script, settings=LISTEN)
+    assert console[-1] == "listen: no notes held (play them on a MIDI keyboard)"
+
+
+def test_the_menu_chooses_the_port_the_notes_go_on():
+    # Menu, one back to midi, one more to midi port, click: usb; turn to jacks, click.
+    frames, console = run_script("long; ccw 2; click; cw 1; click; long; click",
+                                 settings={"midi": "out"})
+    assert "menu > midi port: jacks (turn to change, click to keep)" in console
+    assert [f["jacks"] for f in frames if f["jacks"]] == [[[0x90, 60, 100], [0x90, 63, 100],
+                                                          [0x90, 67, 100]]]
+    assert all(f["midi"] == [] for f in frames)
 
 
 def test_with_midi_off_the_wheel_hears_nothing():
@@ -116,22 +146,29 @@ import micropython, sys
 sys.path.insert(0, %r)
 from core import midi
 from firmware.midi import Midi
-from hardware.midi_twin import SimMidi
+from hardware.midi_twin import SimJacks, SimMidi
 
 class Out:
     def write(self, data):
         pass
 
-settings = {"midi": "both", "midi_split": 128, "midi_octave": 4, "midi_optional": True}
+settings = {"midi": "both", "midi_port": "both", "midi_split": 128, "midi_octave": 4,
+            "midi_optional": True}
 port = SimMidi(Out())
-link = Midi(port, settings)
+jacks = SimJacks(Out())
+link = Midi(settings)
+link.add("usb", port)
+link.add("jacks", jacks)
+link.follow(settings, ("usb", "jacks"))
 from core.meldset import load
 meldset = load(%r + "/core/meldsets/default.cwm")
 codes = meldset.meld_codes(meldset.count - 1)          # the chromatic scale: 12 notes
 stream = bytes((0x90, 60, 100, 64, 100, 0xF8, 67, 100, 0xB0, 64, 127, 0x80, 60, 64,
                 0xB0, 64, 0, 0xB0, 123, 0))
+sysex = bytes((0xF0, 0x7D, 1, 2, 3, 0xF8, 4, 0xF7))
 for _ in range(2):                 # the second round runs with the heap locked
     port.receive(stream)
+    jacks.receive(sysex + stream + sysex[:4])
     locked = _ > 0
     if locked:
         micropython.heap_lock()
@@ -150,8 +187,9 @@ print("no allocation")
 
 
 def test_midi_in_and_out_allocate_nothing_on_micropython():
-    """The loop's MIDI work with the heap locked: any allocation raises MemoryError. (The
-    write to the port's stream, the simulator's own, happens in flush(), outside.)"""
+    """The loop's MIDI work with the heap locked, on USB and the jacks (a SysEx and a SysEx
+    cut short among the notes): any allocation raises MemoryError. (The write to the port's
+    stream, the simulator's own, happens in flush(), outside.)"""
     script = ALLOCATION % (ROOT, ROOT)
     done = subprocess.run([micropython_path(), "-c", script], capture_output=True, text=True,
                           timeout=60)
