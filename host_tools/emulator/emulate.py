@@ -27,6 +27,7 @@ import shutil
 import tempfile
 import time
 
+from core import midi
 from hardware import board as board_file
 
 from host_tools import cache
@@ -99,6 +100,11 @@ def wired(name, board):
                               i2c=sda // 2 % 2)
     if board.get("buzzer") is not None:
         out["buzzer"] = dict(board["buzzer"], pin=gpio("buzzer", "pin"))
+    if board.get("midi") is not None:
+        # busio.UART takes the UART its pins carry (hardware/board.py: rp2040_uart)
+        tx = gpio("midi", "tx")
+        out["midi"] = dict(board["midi"], tx=tx, rx=gpio("midi", "rx"),
+                           uart=board_file.rp2040_uart(tx, "tx"))
     return out
 
 
@@ -280,66 +286,92 @@ def frames_of(pico, ring, since_ns=0, until_ns=None):
     lines printed while it was the frame shown (the first frame's: those before it too), and on
     a board whose OLED and piezo are modelled (emulator/parts.py) "display" (its text once the
     frame is shown) and "tones" ([Hz, ms] started after this frame); "midi" (the MIDI messages
-    the board sent over USB while it was the frame shown); plus "ns" (emulated time) and
-    "faults" (WS2812 timing faults on the wire). Events after `until_ns` (when given) are left
-    out."""
+    the board sent over USB while it was the frame shown), and on a board with MIDI jacks
+    "jacks" (those it sent on MIDI OUT); plus "ns" (emulated time) and "faults" (WS2812 timing
+    faults on the wire). Events after `until_ns` (when given) are left out."""
     timeline = [(ns, 1, data) for ns, data in pico.serial if ns >= since_ns]
     timeline += [(f[0], 0, f) for f in pico.frames if f[0] >= since_ns]
-    modelled = pico.board is not None and part_events(pico.board)
-    parts = Parts(pico.board) if modelled else None
-    if parts is not None:
+    frames = _Frames(pico, ring)
+    if frames.parts is not None:
         timeline += [(ns, 2, (part, data)) for ns, part, data in pico.parts if ns >= since_ns]
     timeline += [(ns, 3, data) for ns, data in pico.midi if ns >= since_ns]
+    timeline += [(ns, 4, byte) for ns, byte in pico.jacks if ns >= since_ns]
     if until_ns is not None:
         timeline = [item for item in timeline if item[0] <= until_ns]
     timeline.sort(key=lambda item: (item[0], item[1]))
-    frames = []
-    heard = []                                 # (the frame a tone follows, its entry)
-    raw = b""
-    before = []                                # lines printed before the first frame
-    sent = []                                  # MIDI sent before the first frame
-
-    def complete_lines():
-        """The lines complete so far go to the frame shown (the first frame's if none yet)."""
-        nonlocal raw
-        end = raw.rfind(b"\n") + 1            # a line still being printed waits
-        lines = [line for line in _text(raw[:end]).replace("\r", "").split("\n") if line]
-        raw = raw[end:]
-        if frames:
-            frames[-1]["console"] = "\n".join(
-                ([frames[-1]["console"]] if frames[-1]["console"] else []) + lines)
-        else:
-            before.extend(lines)
+    steps = (frames.frame, frames.serial, frames.part, frames.midi, frames.jack)
     for ns, kind, value in timeline:
-        if kind == 1:
-            raw += value
-            if b"\n" in value:
-                complete_lines()
-            continue
-        if kind == 3:
-            (frames[-1]["midi"] if frames else sent).extend(midi_messages(value))
-            continue
-        if kind == 2:
-            part, data = value
-            if part == "oled":
-                parts.oled_write(data)
-                if frames:
-                    frames[-1]["display"] = parts.rows()
-            elif parts.piezo(ns, data):
-                heard.append((max(len(frames) - 1, 0), parts.tones[-1]))
-            continue
-        wheel, leds = decode_frame(ring, value[1])
-        frame = {"wheel": wheel, "leds": leds, "console": "" if frames else "\n".join(before),
-                 "midi": [] if frames else sent, "ns": ns, "faults": value[2]}
-        if modelled and "oled" in modelled:
-            frame["display"] = parts.rows()
-        if modelled and "piezo" in modelled:
+        steps[kind](ns, value)
+    return frames.done()
+
+
+class _Frames:
+    """frames_of()'s frames, built from the run's events in time order, one step a kind."""
+
+    def __init__(self, pico, ring):
+        self.ring = ring
+        self.modelled = pico.board is not None and part_events(pico.board)
+        self.parts = Parts(pico.board) if self.modelled else None
+        self.jacks = pico.board is not None and pico.board.get("midi") is not None
+        self.frames = []
+        self.heard = []                       # (the frame a tone follows, its entry)
+        self.raw = b""
+        self.before = []                      # lines printed before the first frame
+        self.sent = []                        # MIDI sent before the first frame
+        self.sent_jacks = []                  # and on the jacks
+        self.parser = midi.Parser()           # the jacks' bytes come one at a time
+
+    def serial(self, ns, data):
+        """The lines complete so far go to the frame shown (the first frame's if none yet)."""
+        self.raw += data
+        if b"\n" not in data:
+            return
+        end = self.raw.rfind(b"\n") + 1     # a line still being printed waits
+        lines = [line for line in _text(self.raw[:end]).replace("\r", "").split("\n") if line]
+        self.raw = self.raw[end:]
+        if self.frames:
+            last = self.frames[-1]
+            last["console"] = "\n".join(([last["console"]] if last["console"] else []) + lines)
+        else:
+            self.before.extend(lines)
+
+    def midi(self, ns, data):
+        (self.frames[-1]["midi"] if self.frames else self.sent).extend(midi_messages(data))
+
+    def jack(self, ns, byte):
+        status = self.parser.feed(byte)
+        if status:
+            length = 2 if 0xC0 <= status < 0xE0 else 3
+            message = [status, self.parser.data1, self.parser.data2][:length]
+            (self.frames[-1]["jacks"] if self.frames else self.sent_jacks).append(message)
+
+    def part(self, ns, value):
+        part, data = value
+        if part == "oled":
+            self.parts.oled_write(data)
+            if self.frames:
+                self.frames[-1]["display"] = self.parts.rows()
+        elif self.parts.piezo(ns, data):
+            self.heard.append((max(len(self.frames) - 1, 0), self.parts.tones[-1]))
+
+    def frame(self, ns, value):
+        wheel, leds = decode_frame(self.ring, value[1])
+        first = not self.frames
+        frame = {"wheel": wheel, "leds": leds, "console": "\n".join(self.before) if first else "",
+                 "midi": self.sent if first else [], "ns": ns, "faults": value[2]}
+        if self.jacks:
+            frame["jacks"] = self.sent_jacks if first else []
+        if self.modelled and "oled" in self.modelled:
+            frame["display"] = self.parts.rows()
+        if self.modelled and "piezo" in self.modelled:
             frame["tones"] = []
-        frames.append(frame)
-    for index, (_, freq, ms) in heard:
-        if ms is not None and frames:
-            frames[index]["tones"].append([freq, ms])
-    return frames
+        self.frames.append(frame)
+
+    def done(self):
+        for index, (_, freq, ms) in self.heard:
+            if ms is not None and self.frames:
+                self.frames[index]["tones"].append([freq, ms])
+        return self.frames
 
 
 def console_lines(pico):

@@ -118,6 +118,18 @@ def _walked(found):
 
 FLASH_SIZE = 2 * 1024 * 1024          # rp2040js/flash.cjs: the Pico's W25Q16JV
 CUT_STATUS = 5                        # rp2040js/flash.cjs: the harness cut the power
+OFF_STATUS = 6                        # rp2040js/pico.cjs "off MS": powered up again later
+# The events that carry emulated times, and where (the words after the letter): moved onto the
+# table's clock for a board that started later than the table (EmulatedPico.offset).
+# The harness's events (rp2040js/pico.cjs, board.cjs, parts.cjs, flash.cjs): letter -> (words,
+# the EmulatedPico method that keeps it).
+_EVENTS = {"F": (7, "_frame"), "K": (2, "_detent"), "S": (3, "_serial"), "I": (3, "_oled"),
+           "T": (4, "_piezo"), "W": (6, "_flash"), "X": (2, "_cut"), "U": (2, "_usb_up"),
+           "D": (2, "_usb_down"), "N": (4, "_usb_name"), "C": (4, "_usb_config"),
+           "M": (3, "_midi"), "J": (3, "_jack"), "O": (3, "_off"), "Z": (2, "_reset")}
+_TIMED = {"F ": (1, 6), "K ": (1,), "S ": (1,), "I ": (1,), "T ": (1,), "W ": (1,),
+          "X ": (1,), "U ": (1,), "D ": (1,), "N ": (1,), "C ": (1,), "M ": (1,), "J ": (1,),
+          "O ": (1,), "Z ": (1,), "E ": (1,)}
 
 
 def flash_with_uf2(uf2_path):
@@ -230,6 +242,14 @@ class EmulatedPico:
         self.usb_walks = []           # [(emulated ns, UsbWalk)]: what the USB host found in
                                       #  each of those descriptors (rp2040js/midi_host.cjs
                                       #  walk(), the one reader of them)
+        self.jacks = []               # [(emulated ns, a byte the board sent on its MIDI OUT)]
+        self.offs = []                # [(emulated ns, the table ns it comes back at)]: "off"
+        self.wire = None              # {"in_fd", "out_fd", "byte_ns"}: its jacks cabled to
+                                      #  other boards' (rp2040js/wire.cjs; host_tools/
+                                      #  emulator/table.py), the fds kept open by the host
+        self.offset = 0               # the table's ns at which this run's clock started: event
+                                      #  times are the table's (a board powered up again later
+                                      #  runs on the table's clock)
         self.events = []
         self.resets = 0
         self._stop = threading.Event()
@@ -238,6 +258,7 @@ class EmulatedPico:
         self._master = self._slave = None
         self._ports = 0               # ports opened so far: which one a dying run had
         self._hang_up = False         # power_cut() asks the bridge to take the port away
+        self._reset_at = None         # the table's ns of the last watchdog reset (cabled)
 
     def __enter__(self):
         self._open_port()
@@ -279,21 +300,36 @@ class EmulatedPico:
             ring, encoder, button = self.board["ring"], self.board["encoder"], self.board["button"]
             events_r, events_w = os.pipe()
             commands_r, commands_w = os.pipe()
-            args.append(json.dumps({"ring": ring["pin"], "encoder": [encoder["pin_a"],
-                                    encoder["pin_b"]], "button": button["pin"],
-                                    "ppd": encoder["pulses_per_detent"], "reset": reset_reason,
-                                    "held": self.held, "parts": part_events(self.board),
-                                    "events_fd": events_w, "commands_fd": commands_r}))
+            config = {"ring": ring["pin"], "encoder": [encoder["pin_a"], encoder["pin_b"]],
+                      "button": button["pin"], "ppd": encoder["pulses_per_detent"],
+                      "reset": reset_reason, "held": self.held,
+                      "parts": part_events(self.board), "events_fd": events_w,
+                      "commands_fd": commands_r}
+            config.update(self._jacks_config())
+            args.append(json.dumps(config))
             fds = (events_w, commands_r)
             self._events_in, self._commands_out = events_r, commands_w
         env = dict(os.environ, NODE_PATH=node_modules())
+        cables = tuple(self.wire[end] for end in ("in_fd", "out_fd")
+                       if self.wire and self.wire.get(end) is not None)
         self.proc = subprocess.Popen(
             args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
             stderr=None if os.getenv("CHROMAWHEEL_EMULATOR_DEBUG") else subprocess.DEVNULL,
-            pass_fds=fds)
+            pass_fds=fds + cables)
         for fd in fds:
             os.close(fd)
         self._partial = b""
+
+    def _jacks_config(self):
+        """The MIDI jacks for the harness: the UART on its GPIOs, and the cables to other
+        boards with the table's time this run starts at."""
+        midi = self.board.get("midi")
+        if not midi or not isinstance(midi.get("tx"), int):
+            return {}
+        config = {"uart": {"uart": midi["uart"], "tx": midi["tx"], "rx": midi["rx"]}}
+        if self.wire is not None:
+            config["wire"] = dict(self.wire, offset=self.offset)
+        return config
 
     def send(self, *lines):
         """Knob and button commands (turn N, press, release, wait MS; midi HEX: raw MIDI bytes
@@ -424,13 +460,19 @@ class EmulatedPico:
             if self._events_in is not None:
                 self._read_events()
             self._drop_port(port)                 # the cut took the USB port too
-        if self._stop.is_set() or proc is not self.proc or status not in (3, 4):
+        if self._stop.is_set() or proc is not self.proc or status not in (3, 4, OFF_STATUS):
             return False
-        self.resets += 1
         if self._events_in is not None:
             self._read_events()
             os.close(self._events_in)
             os.close(self._commands_out)
+        if status == OFF_STATUS:                  # "off MS": back at the table's time it said
+            self.offset = self.offs[-1][1]
+            self._start(reset_reason=0)
+            return True
+        self.resets += 1
+        if self.wire is not None and self._reset_at is not None:
+            self.offset = self._reset_at          # cabled: the chip is back at once
         self._start(reset_reason=2 if status == 3 else 1)
         return True
 
@@ -443,37 +485,70 @@ class EmulatedPico:
         *lines, self._partial = self._partial.split(b"\n")
         with self._lock:
             for line in lines:
-                text = line.decode()
+                text = self._on_table_time(line.decode())
                 self.events.append(text)
                 words = text.split()
-                if text.startswith("F ") and len(words) == 7:
-                    _, ns, wire, faults, shortest, longest, first = words
-                    self.frames.append([int(ns), bytes.fromhex(wire), int(faults),
-                                        int(shortest), int(longest), int(first)])
-                elif text.startswith("K ") and len(words) == 2:
-                    self.detents.append(int(words[1]))
-                elif text.startswith("S ") and len(words) == 3:
-                    _, ns, data = words
-                    self.serial.append((int(ns), bytes.fromhex(data)))
-                elif text.startswith("I ") and len(words) == 3:
-                    self.parts.append((int(words[1]), "oled", bytes.fromhex(words[2])))
-                elif text.startswith("T ") and len(words) == 4:
-                    self.parts.append((int(words[1]), "piezo", int(words[2])))
-                elif text.startswith("W ") and len(words) == 6:
-                    self.flash_ops.append((int(words[1]), words[2], int(words[3]),
-                                           int(words[4]), int(words[5])))
-                elif text.startswith("X ") and len(words) == 2:
-                    self.cut_at = int(words[1])
-                elif text.startswith("U ") and len(words) == 2:
-                    self.usb_up.append(int(words[1]))
-                elif text.startswith("D ") and len(words) == 2:
-                    self.usb_down.append(int(words[1]))
-                elif text.startswith("N ") and len(words) == 4:
-                    self.usb_names.append((int(words[1]), words[2],
-                                           bytes.fromhex(words[3]).decode("utf-8", "replace")))
-                elif text.startswith("C ") and len(words) == 4:
-                    self.usb_configs.append((int(words[1]), bytes.fromhex(words[2])))
-                    self.usb_walks.append((int(words[1]), _walked(json.loads(words[3]))))
-                elif text.startswith("M ") and len(words) == 3:
-                    self.midi.append((int(words[1]), bytes.fromhex(words[2])))
+                kind = _EVENTS.get(words[0] if words else "")
+                if kind is not None and len(words) == kind[0]:
+                    getattr(self, kind[1])(words)
+
+    # One a kind of event (_EVENTS): its words into the lists above.
+    def _frame(self, words):
+        _, ns, wire, faults, shortest, longest, first = words
+        self.frames.append([int(ns), bytes.fromhex(wire), int(faults), int(shortest),
+                            int(longest), int(first)])
+
+    def _detent(self, words):
+        self.detents.append(int(words[1]))
+
+    def _serial(self, words):
+        self.serial.append((int(words[1]), bytes.fromhex(words[2])))
+
+    def _oled(self, words):
+        self.parts.append((int(words[1]), "oled", bytes.fromhex(words[2])))
+
+    def _piezo(self, words):
+        self.parts.append((int(words[1]), "piezo", int(words[2])))
+
+    def _flash(self, words):
+        self.flash_ops.append((int(words[1]), words[2], int(words[3]), int(words[4]),
+                               int(words[5])))
+
+    def _cut(self, words):
+        self.cut_at = int(words[1])
+
+    def _usb_up(self, words):
+        self.usb_up.append(int(words[1]))
+
+    def _usb_down(self, words):
+        self.usb_down.append(int(words[1]))
+
+    def _usb_name(self, words):
+        self.usb_names.append((int(words[1]), words[2],
+                               bytes.fromhex(words[3]).decode("utf-8", "replace")))
+
+    def _usb_config(self, words):
+        self.usb_configs.append((int(words[1]), bytes.fromhex(words[2])))
+        self.usb_walks.append((int(words[1]), _walked(json.loads(words[3]))))
+
+    def _midi(self, words):
+        self.midi.append((int(words[1]), bytes.fromhex(words[2])))
+
+    def _jack(self, words):
+        self.jacks.append((int(words[1]), int(words[2], 16)))
+
+    def _off(self, words):
+        self.offs.append((int(words[1]), int(words[2])))
+
+    def _reset(self, words):
+        self._reset_at = int(words[1])
+
+    def _on_table_time(self, text):
+        """An event with its times on the table's clock (this run's started at `offset`)."""
+        if not self.offset or text[:2] not in _TIMED:
+            return text
+        words = text.split(" ")
+        for at in _TIMED[text[:2]]:
+            words[at] = str(int(words[at]) + self.offset)
+        return " ".join(words)
 

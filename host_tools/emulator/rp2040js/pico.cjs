@@ -26,6 +26,18 @@
 //               "product", "midi" (its MIDIStreaming interface), "jack"
 //   D <ns>      the device released its pull-up: it left the bus (serial bytes the host had
 //               not delivered wait for it to come back)
+// With "uart" in BOARD_JSON ({"uart": 0|1, "tx": gpio, "rx": gpio}: the MIDI jacks) the UART is
+// the chip's (uart.cjs: FIFOs, 31,250 baud in emulated time, its interrupts), and
+//   J <ns> <hex>   a byte the board sent on its MIDI OUT jack, whole at <ns>
+// with the commands
+//   jacks HEX   these bytes arrive on the MIDI IN jack from a device sending at 31,250 baud
+//   cable off, cable on   the cable from this board's MIDI OUT is pulled out, put back
+//   off MS      the power goes for MS ms (event "O <ns> <table ns it comes back at>"): the
+//               process ends with status 6, for the host to power the board up then
+//   until NS    wait until the table's time NS (ns; with "wire", the boards' shared clock)
+// and "wire" ({"in_fd", "out_fd", "offset", "byte_ns"}) its jacks cabled to other boards'
+// (wire.cjs): this board's clock starts at the table's time "offset", and runs no further
+// than the board cabled into its IN lets it.
 'use strict';
 const fs = require('node:fs');
 const net = require('node:net');
@@ -38,6 +50,8 @@ const { oled, piezo } = require('./parts.cjs');
 const { attachPioTiming } = require('./pio_timing.cjs');
 const { attachSpinSkip } = require('./spin.cjs');
 const { UsbMidiHost } = require('./midi_host.cjs');
+const { attachUart } = require('./uart.cjs');
+const { attachWire } = require('./wire.cjs');
 
 const [bootromPath, uf2Path, imagePath, boardJson] = process.argv.slice(2);
 const board = boardJson ? JSON.parse(boardJson) : null;
@@ -77,7 +91,9 @@ const flashChip = attachFlash(mcu, imagePath || null, emit);
 Object.defineProperty(mcu.qspi[1], 'inputValue', { get: () => true });
 
 const watchdog = mcu.peripherals[0x40058];
+const OFF_STATUS = 6;                          // ended by "off": the host powers it up later
 let serialEvents = null;
+let wire = null;                              // the cables to other boards' jacks (wire.cjs)
 let midiAtOnce = [];                          // the knob commands' MIDI of this instant
 // `started` (board.cjs): the script waits for the firmware's first line and the frame after
 // it (safe mode: any frame), seen here in emulated time, never for the host to notice them.
@@ -144,6 +160,7 @@ if (board) {
     },
   };
   if (display) verbs.unplug = () => display.unplug();
+  if (board.uart) Object.assign(verbs, jackVerbs(board, emit));
   const command = knob(mcu, board, emit, verbs);
   let partial = '';
   new net.Socket({ fd: board.commands_fd, readable: true, writable: false }).on('data', (chunk) => {
@@ -154,10 +171,67 @@ if (board) {
   });
   watchdog.reason = board.reset || 0;
 }
+// The MIDI jacks: the chip's UART on the board file's pins, bytes sent reported (and onto the
+// cable when there is one), and the verbs that play into the IN jack, pull the OUT cable, cut
+// the power for a while and wait for the table's time.
+function jackVerbs(config, emit) {
+  let receive = () => {};
+  if (config.wire) {
+    wire = attachWire(config.wire, mcu.clock, {
+      receive: (byte, byteNanos) => receive(byte, byteNanos),
+      resume: () => simulator.execute(),
+    });
+  }
+  const uart = attachUart(mcu, config.uart, (byte, endNanos, byteNanos) => {
+    emit(`J ${Math.round(endNanos)} ${byte.toString(16).padStart(2, '0')}`);
+    if (wire) wire.sent(byte, endNanos, byteNanos);
+  });
+  receive = uart.receive;
+  const byteNanos = config.wire ? config.wire.byte_ns : 320000;
+  const playing = [];                         // bytes a device plays into MIDI IN, in turn
+  const player = mcu.clock.createAlarm(() => {
+    uart.receive(playing.shift(), byteNanos);
+    if (playing.length) player.schedule(byteNanos);
+  });
+  const toTable = (nanos) => (wire ? wire.toTable(nanos) : Math.round(nanos));
+  return {
+    jacks: ([hex]) => {
+      if (!hex || !/^([0-9a-fA-F]{2})+$/.test(hex)) { emit(`? jacks ${hex || ''}`); return; }
+      const idle = !playing.length;
+      playing.push(...Buffer.from(hex, 'hex'));
+      if (idle) player.schedule(byteNanos);   // the first byte ends a byte time from now
+    },
+    cable: ([state]) => {
+      if (!wire || (state !== 'on' && state !== 'off')) { emit(`? cable ${state || ''}`); return; }
+      wire.plugged = state === 'on';
+    },
+    off: ([ms]) => {
+      const until = toTable(mcu.clock.nanos) + parseInt(ms, 10) * 1000000;
+      emit(`O ${Math.round(mcu.clock.nanos)} ${until}`);
+      simulator.stop();
+      const end = () => events.end(() => process.exit(OFF_STATUS));
+      if (wire) wire.off(until, end);
+      else end();
+      return true;                            // nothing after it runs in this process
+    },
+    until: ([ns], resume) => {
+      const delay = Number(ns) - toTable(mcu.clock.nanos);
+      if (delay < 0) { emit(`? until ${ns} late by ${-delay}`); return false; }
+      mcu.clock.createAlarm(resume).schedule(delay);
+      return true;
+    },
+  };
+}
+
 watchdog.onWatchdogTrigger = () => {
   if (process.env.CHROMAWHEEL_EMULATOR_DEBUG) process.stderr.write(`watchdog reset, reason ${watchdog.reason}\n`);
   simulator.stop();
-  process.exit(watchdog.reason === 1 ? 4 : 3);     // the flash image is already current
+  const status = watchdog.reason === 1 ? 4 : 3;   // the flash image is already current
+  if (!wire) process.exit(status);
+  // Cabled: the chip comes back at once, at the table's time now (event "Z <ns>"), its
+  // neighbour told to wait for it there.
+  emit(`Z ${Math.round(mcu.clock.nanos)}`);
+  wire.off(wire.toTable(mcu.clock.nanos), () => events.end(() => process.exit(status)));
 };
 
 // The host's bytes wait here: the CDC FIFO drops what does not fit, so it is fed only as it
@@ -274,6 +348,10 @@ simulator.execute = function execute() {
   this.executeTimer = null;
   this.stopped = false;
   let paced = false;
+  // A board cabled to another runs no further than that one has promised (wire.cjs); it is
+  // resumed when the promise moves on.
+  const horizon = wire ? wire.horizon : Infinity;
+  let blocked = false;
   // Slices of 200k instructions (rp2040js: 1M): the host's bytes, which arrive between
   // slices, wait less (a raw-REPL round trip is several of them).
   for (let i = 0; i < 200000 && !this.stopped; i++) {
@@ -282,7 +360,7 @@ simulator.execute = function execute() {
       // machines tick through the gap, and one may wake the CPU earlier.
       const alarm = clock.nextAlarm;
       const pioDue = pioTiming.due < Infinity;
-      if (alarm || pioDue) {
+      if (alarm || pioDue || horizon < Infinity) {
         let until = alarm ? alarm.nanos : clock.nanos + 1000000;
         const limit = paceLimit();
         if (until > limit) {
@@ -291,6 +369,13 @@ simulator.execute = function execute() {
             break;
           }
           until = limit;
+        }
+        if (until > horizon) {
+          if (horizon <= clock.nanos) {
+            blocked = true;                   // the board cabled in has to catch up
+            break;
+          }
+          until = horizon;
         }
         const reached = pioDue ? pioTiming.idle(until) : until;
         i += (reached - clock.nanos) / CYCLE_NANOS;
@@ -312,6 +397,10 @@ simulator.execute = function execute() {
         const now = (clock.nanosCounter / CYCLE_NANOS) * 256;
         if (pioTiming.due <= now) pioTiming.catchUp(Math.floor(now));
       }
+      if (clock.nanosCounter >= horizon) {
+        blocked = true;
+        break;
+      }
     }
     if ((i & 0x3ff) === 0) feed();           // the host's bytes, as the FIFO makes room
   }
@@ -320,6 +409,13 @@ simulator.execute = function execute() {
   // above), so the wall clock waited about as long as the emulated one ran. An immediate
   // still lets the host's bytes and the knob's commands in between slices.
   if (this.stopped) return;
+  if (wire) {
+    wire.report(clock.nanos);
+    if (blocked && clock.nanos >= wire.horizon) {
+      wire.blocked = true;                    // wire.cjs resumes it
+      return;
+    }
+  }
   if (paced) this.executeTimer = setTimeout(() => this.execute(), 1);
   else this.executeImmediate = setImmediate(() => this.execute());
 };
