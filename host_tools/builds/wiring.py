@@ -1,7 +1,8 @@
 """Wiring diagrams (SVG) drawn from a board file, so the picture always matches the pins: each
 pin with its place on the board (the Pico's physical pin number, the ESP32 DevKitC's header and
 pin, the QT Py's side and pad), the 330 ohm data resistor and the ring's capacitor drawn where
-they go, and the encoder as a bare EC11 or as a KY-040 module."""
+they go, the encoder as a bare EC11 or as a KY-040 module, and the MIDI jacks with their
+transmitter's resistors and MIDI IN's optocoupler."""
 
 import math
 from xml.sax.saxutils import escape
@@ -15,12 +16,15 @@ from host_tools.builds import pinouts
 PINOUT_DIR = pinouts.PINOUT_DIR
 WIRE = {"data": "#2e9e44", "power": "#d62728", "ground": "#222222", "a": "#e0a000",
         "b": "#1f77b4", "sw": "#9467bd", "sda": "#17becf", "scl": "#8c564b",
-        "logic": "#ff7f0e", "tone": "#e377c2"}
+        "logic": "#ff7f0e", "tone": "#e377c2", "midi": "#7f3fbf"}
 PART_TITLES = (("shifter", "74AHCT125 level shifter, 5 V (DIP-14)"),
                ("ring", "%d x WS2812B ring"),
                ("encoder", "EC11 rotary encoder with push switch"),
                ("display", "SSD1306 128x64 I2C OLED (0.96\")"),
-               ("buzzer", "passive piezo buzzer"))
+               ("buzzer", "passive piezo buzzer"),
+               ("midi_out", "MIDI OUT: 3.5 mm TRS socket, Type A"),
+               ("opto", "H11L1 optocoupler (DIP-6), for MIDI IN"),
+               ("midi_in", "MIDI IN: 3.5 mm TRS socket, Type A"))
 KY040_TITLE = "KY-040 encoder module (its own 10 k\u03a9 pull-ups on CLK and DT)"
 
 
@@ -83,12 +87,15 @@ def connections(board, ky040=False, level_shifter=False):
 SHIFTER_IN = "1A (pin 2)"
 SHIFTER_OUT = "1Y (pin 3)"
 SHIFTER_GROUND = "GND, 1OE, 2A, 3A, 4A (pins 7, 1, 5, 9, 12)"
-# Part to part: (from part, pad) -> (to part, pad), drawn left of the parts' pads.
-LINKS = {("shifter", SHIFTER_OUT): ("ring", "DIN")}
+# Part to part: (from part, pad) -> (to part, pad), drawn left of the parts' pads, with the
+# resistor in series where RESISTORS has one for the (to part, pad).
+LINKS = {("shifter", SHIFTER_OUT): ("ring", "DIN"),
+         ("opto", "1 (LED anode)"): ("midi_in", "Ring (pin 4)"),
+         ("opto", "2 (LED cathode)"): ("midi_in", "Tip (pin 5)")}
 
 
 def optional_connections(board):
-    wires = []
+    wires = midi_connections(board)
     display, buzzer = board.get("display"), board.get("buzzer")
     if display:
         wires += [(pin_label(board, display["sda"]), "display", "SDA", "sda"),
@@ -99,6 +106,35 @@ def optional_connections(board):
         wires += [(pin_label(board, buzzer["pin"]), "buzzer", "+", "tone"),
                   (pin_label(board, ("GND", "buzzer")), "buzzer", "\u2212", "ground")]
     return wires
+
+
+# The MIDI jacks (MIDI 1.0 Electrical Specification Update, CA-033, 2014; TRS Type A: tip
+# pin 5, ring pin 4, sleeve pin 2). OUT: a 3.3 V transmitter, 33 ohm from 3.3 V to pin 4 and
+# 10 ohm from TX to pin 5 (the UART's idle high: no current; a 0 bit sinks about 5 mA). IN:
+# pin 4 through 220 ohm into the optocoupler's LED, out of it to pin 5, a 1N4148 across it
+# backwards; the H11L1's open-collector output pulled up to 3.3 V by 470 ohm is RX (light: low,
+# a 0 bit, as the UART reads it). MIDI IN's sleeve stays unconnected (no ground loop).
+OUT_TIP, OUT_RING, OUT_SLEEVE = "Tip (pin 5)", "Ring (pin 4)", "Sleeve (pin 2)"
+IN_TIP, IN_RING = "Tip (pin 5)", "Ring (pin 4)"
+OPTO_ANODE, OPTO_CATHODE = "1 (LED anode)", "2 (LED cathode)"
+OPTO_OUT, OPTO_PULL_UP = "4 (output)", "4 (output): pull-up"
+OPTO_VCC, OPTO_GROUND = "6 (VCC)", "5 (GND)"
+
+
+def midi_connections(board):
+    """The jacks' wires from the board: MIDI OUT's three, the optocoupler's output, its pull-up
+    and its supply (MIDI IN's socket is wired to the optocoupler alone: LINKS)."""
+    midi = board.get("midi")
+    if not midi:
+        return []
+    power, ground = pin_label(board, "3V3"), pin_label(board, ("GND", "midi"))
+    return [(pin_label(board, midi["tx"]), "midi_out", OUT_TIP, "midi"),
+            (power, "midi_out", OUT_RING, "logic"),
+            (ground, "midi_out", OUT_SLEEVE, "ground"),
+            (pin_label(board, midi["rx"]), "opto", OPTO_OUT, "midi"),
+            (power, "opto", OPTO_PULL_UP, "logic"),
+            (power, "opto", OPTO_VCC, "logic"),
+            (ground, "opto", OPTO_GROUND, "ground")]
 
 
 def _display_power(board):
@@ -116,6 +152,8 @@ def current_note(board):
         parts.append("OLED up to %d mA from 3.3 V" % board["display"]["ma"])
     if board.get("buzzer"):
         parts.append("piezo about %d mA while it sounds" % board["buzzer"]["ma"])
+    if board.get("midi"):
+        parts.append("MIDI jacks up to %d mA from 3.3 V" % board["midi"]["ma"])
     return ("Optional parts: " + ", ".join(parts) + " (on top of the ring's %d mA budget)."
             % board["ring"]["max_ma"]) if parts else ""
 
@@ -140,7 +178,9 @@ def _ring_sketch(ring, cx, cy, radius=30):
 
 
 # Parts on a wire: (part, pad) -> the resistor in series with it, drawn on the wire.
-RESISTORS = {("ring", "DIN"): "330 \u03a9", ("buzzer", "+"): "100 \u03a9"}
+RESISTORS = {("ring", "DIN"): "330 \u03a9", ("buzzer", "+"): "100 \u03a9",
+             ("midi_out", OUT_TIP): "10 \u03a9", ("midi_out", OUT_RING): "33 \u03a9",
+             ("opto", OPTO_PULL_UP): "470 \u03a9", ("midi_in", IN_RING): "220 \u03a9"}
 CAPACITOR = "1000 \u00b5F (6.3 V or more), + to 5V"
 WIDTH = 1060
 ROW = 34
@@ -188,6 +228,11 @@ def notes(board, ky040, level_shifter):
     note = current_note(board)
     if note:
         text.append(note)
+    if board.get("midi"):
+        text.append("MIDI (Type A sockets, MIDI 1.0 3.3 V electrical specification): a 1N4148 "
+                    "across the H11L1's pins 1 and 2, its band to pin 1; 100 nF from pin 6 to "
+                    "5; MIDI IN's sleeve unconnected. Resistors: 10 \u03a9 and 33 \u03a9 (1/2 W) "
+                    "on MIDI OUT, 220 \u03a9 into the LED, 470 \u03a9 pull-up.")
     lines = []
     for paragraph in text:
         lines += wrap(paragraph)
@@ -257,13 +302,7 @@ def svg(board, ky040=False, level_shifter=False):
     # The STEMMA QT socket's four pins together, drawn as one socket and one cable.
     stemma = [p for p in board_pins if place_of(p) == "STEMMA QT"]
     board_pins = [p for p in board_pins if p not in stemma] + stemma
-    parts = [(part, titles.get(part, title)) for part, title in PART_TITLES
-             if [w for w in wires if w[1] == part]]
-    pads = {part: [w[2] for w in wires if w[1] == part] for part, _ in parts}
-    for (part, pad), (to_part, to_pad) in LINKS.items():
-        if part in pads and to_part in pads:     # a wire between two parts' pads
-            pads[part].append(pad)
-            pads[to_part].insert(0, to_pad)
+    parts, pads = _parts_and_pads(wires, titles)
     rows = max(len(board_pins), sum(len(p) for p in pads.values()) + 2 * (len(parts) - 1))
     top = 90
     outline_y = top + ROW * rows + 70
@@ -304,6 +343,38 @@ def svg(board, ky040=False, level_shifter=False):
                 y + 5, ' font-size="11"' if len(pad) > 24 else "", escape(pad)))
             y += ROW
         y += 2 * ROW
+    _draw_wires(out, wires, pin_y, pad_y, stemma)
+    _draw_links(out, pad_y)
+    if ("ring", "DIN") in pad_y:
+        out.append(_ring_sketch(board["ring"], 680, pad_y[("ring", "5V")]))
+    if ("ring", "5V") in pad_y:               # across the ring's supply, at the ring
+        out.extend(_capacitor(pad_y[("ring", "5V")], pad_y[("ring", "GND")]))
+    out.extend(outline)
+    for i, line in enumerate(footer):
+        out.append('<text x="20" y="%d" fill="#555">%s</text>'
+                   % (outline_y + outline_h + 60 + 20 * i, escape(line)))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _parts_and_pads(wires, titles):
+    """The parts drawn (those wired from the board, and those linked to them), in
+    PART_TITLES's order, with their titles, and each one's pads top to bottom."""
+    wired = {w[1] for w in wires}
+    linked = {to_part for (part, _), (to_part, _) in LINKS.items() if part in wired}
+    parts = [(part, titles.get(part, title)) for part, title in PART_TITLES
+             if part in wired or part in linked]
+    pads = {part: [w[2] for w in wires if w[1] == part] for part, _ in parts}
+    for (part, pad), (to_part, to_pad) in LINKS.items():
+        if part in pads and to_part in pads:     # a wire between two parts' pads
+            pads[part].append(pad)
+            pads[to_part].insert(0, to_pad)
+    return parts, pads
+
+
+def _draw_wires(out, wires, pin_y, pad_y, stemma):
+    """The wires from the board's pins to the parts' pads (the STEMMA QT ones as one cable),
+    with the resistors in series on theirs."""
     cable = [i for i, w in enumerate(wires) if w[0] in stemma]
     if cable:              # one cable from the socket to the OLED, its wires fanned at the ends
         ys = [pin_y[wires[i][0]] for i in cable]
@@ -330,31 +401,36 @@ def svg(board, ky040=False, level_shifter=False):
                        'fill="white" stroke="#333" stroke-width="1.5"/>' % (y2 - 6))
             out.append('<text x="458" y="%d" font-size="12" text-anchor="middle">%s</text>'
                        % (y2 - 10, RESISTORS[(part, pad)]))
-    for (part, pad), (to_part, to_pad) in LINKS.items():
-        if (part, pad) in pad_y and (to_part, to_pad) in pad_y:
-            y1, y2 = pad_y[(part, pad)], pad_y[(to_part, to_pad)]
-            out.append('<polyline data-part="link" points="500,%d 470,%d 470,%d 500,%d" '
-                       'fill="none" stroke="%s" stroke-width="2.5"/>' % (y1, y1, y2, y2,
-                                                                        WIRE["data"]))
-            out.append('<rect data-part="resistor" x="464" y="%d" width="12" height="30" '
-                       'fill="white" stroke="#333" stroke-width="1.5"/>' % ((y1 + y2) // 2 - 15))
-            out.append('<text x="458" y="%d" font-size="12" text-anchor="end">%s</text>'
-                       % ((y1 + y2) // 2 + 4, RESISTORS[(to_part, to_pad)]))
-    if ("ring", "DIN") in pad_y:
-        out.append(_ring_sketch(board["ring"], 680, pad_y[("ring", "5V")]))
-    if ("ring", "5V") in pad_y:               # across the ring's supply, at the ring
-        y_power, y_ground = pad_y[("ring", "5V")], pad_y[("ring", "GND")]
-        middle = (y_power + y_ground) // 2
-        out.append('<g data-part="capacitor" stroke="#333" stroke-width="2" fill="none">'
-                   '<polyline points="740,%d 780,%d 780,%d"/><polyline points="740,%d 780,%d '
-                   '780,%d"/><line x1="768" y1="%d" x2="792" y2="%d"/><line x1="768" y1="%d" '
-                   'x2="792" y2="%d"/></g>' % (y_power, y_power, middle - 4, y_ground,
-                                                y_ground, middle + 4, middle - 4, middle - 4,
-                                                middle + 4, middle + 4))
-        out.append('<text x="798" y="%d" font-size="12">%s</text>' % (middle + 4, CAPACITOR))
-    out.extend(outline)
-    for i, line in enumerate(footer):
-        out.append('<text x="20" y="%d" fill="#555">%s</text>'
-                   % (outline_y + outline_h + 60 + 20 * i, escape(line)))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+
+
+def _draw_links(out, pad_y):
+    """The wires from part to part, left of their pads: into one part, the shorter one nearer
+    the pads, so that they nest and none crosses another; a resistor on those that have one."""
+    drawn = sorted((abs(pad_y[end] - pad_y[start]), start, end) for start, end in LINKS.items()
+                   if start in pad_y and end in pad_y)
+    into = {}
+    for _, start, end in drawn:
+        x = 470 - 16 * into.get(end[0], 0)
+        into[end[0]] = into.get(end[0], 0) + 1
+        y1, y2 = pad_y[start], pad_y[end]
+        out.append('<polyline data-part="link" points="500,%d %d,%d %d,%d 500,%d" '
+                   'fill="none" stroke="%s" stroke-width="2.5"/>' % (y1, x, y1, x, y2, y2,
+                                                                    WIRE["data"]))
+        if end in RESISTORS:
+            out.append('<rect data-part="resistor" x="%d" y="%d" width="12" height="30" '
+                       'fill="white" stroke="#333" stroke-width="1.5"/>'
+                       % (x - 6, (y1 + y2) // 2 - 15))
+            out.append('<text x="%d" y="%d" font-size="12" text-anchor="end">%s</text>'
+                       % (x - 12, (y1 + y2) // 2 + 4, RESISTORS[end]))
+
+
+def _capacitor(y_power, y_ground):
+    """The capacitor across the ring's supply, at the ring."""
+    middle = (y_power + y_ground) // 2
+    return ['<g data-part="capacitor" stroke="#333" stroke-width="2" fill="none">'
+            '<polyline points="740,%d 780,%d 780,%d"/><polyline points="740,%d 780,%d '
+            '780,%d"/><line x1="768" y1="%d" x2="792" y2="%d"/><line x1="768" y1="%d" '
+            'x2="792" y2="%d"/></g>' % (y_power, y_power, middle - 4, y_ground, y_ground,
+                                         middle + 4, middle - 4, middle - 4, middle + 4,
+                                         middle + 4),
+            '<text x="798" y="%d" font-size="12">%s</text>' % (middle + 4, CAPACITOR)]

@@ -40,7 +40,7 @@ def test_the_level_shifter_sits_on_the_data_line():
     assert not [w for w in wires if w[1:3] == ("ring", "DIN")]        # no direct data wire
     picture = ET.fromstring(svg(b, level_shifter=True))
     links = [e for e in picture.iter() if e.get("data-part") == "link"]
-    assert len(links) == 1
+    assert len(links) == 3                    # and the optocoupler's two to MIDI IN
     texts = [e.text for e in picture.iter() if e.text]
     assert "1Y (pin 3)" in texts and "DIN" in texts and "330 \u03a9" in texts
 
@@ -51,7 +51,8 @@ def test_the_board_outline_puts_each_wired_pad_in_its_place():
     pads = {e.get("data-pad"): e.get("fill") for e in picture.iter() if e.get("data-pad")}
     assert len(pads) == 40                                 # both rows of the Pico's header
     assert pads["pin 21"] == "#2e9e44" and pads["pin 40"] == "#d62728"   # GP16 data, VBUS
-    assert pads["pin 23"] == "#222222" and pads["pin 1"] == "#bbb"     # GND wired, GP0 not
+    assert pads["pin 23"] == "#222222" and pads["pin 4"] == "#bbb"     # GND wired, GP2 not
+    assert pads["pin 1"] == pads["pin 2"] == "#7f3fbf"                 # MIDI OUT's TX, IN's RX
 
 
 def test_pico_wiring():
@@ -64,7 +65,8 @@ def test_pico_wiring():
     assert ("GP17 (pin 22)", "encoder", "A (CLK)", "a") in wires
     assert ("GP18 (pin 24)", "encoder", "B (DT)", "b") in wires
     picture = svg(b)
-    assert picture.count('data-part="resistor"') == 2          # 330 on DIN, 100 on the piezo
+    # 330 on DIN, 100 on the piezo, and the jacks' four (test_the_midi_jacks_are_wired_...)
+    assert picture.count('data-part="resistor"') == 6
     assert "330 \u03a9" in picture and 'data-part="capacitor"' in picture
     # The KY-040 module: + to 3.3 V, no separate common or switch leg.
     wires = connections(b, ky040=True)
@@ -90,7 +92,44 @@ def test_ground_wires_go_to_the_pins_the_tables_give():
     grounds = {(part, pad): pin for pin, part, pad, kind in wires if kind == "ground"}
     assert grounds == {("ring", "GND"): "GND (pin 38)", ("encoder", "C (common)"): "GND (pin 23)",
                        ("encoder", "SW (other leg)"): "GND (pin 23)",
-                       ("display", "GND"): "GND (pin 8)", ("buzzer", "\u2212"): "GND (pin 18)"}
+                       ("display", "GND"): "GND (pin 8)", ("buzzer", "\u2212"): "GND (pin 18)",
+                       ("midi_out", "Sleeve (pin 2)"): "GND (pin 3)",
+                       ("opto", "5 (GND)"): "GND (pin 3)"}
+
+
+def test_the_midi_jacks_are_wired_by_the_3_3_v_electrical_specification():
+    # MIDI 1.0 Electrical Specification Update (CA-033, 2014), TRS Type A (tip pin 5, ring
+    # pin 4, sleeve pin 2): OUT is TX through 10 ohm to the tip and 3.3 V through 33 ohm to
+    # the ring; IN is the ring through 220 ohm into the optocoupler's LED and out of it to the
+    # tip, its sleeve unconnected; the H11L1's output, pulled up to 3.3 V by 470 ohm, is RX.
+    import xml.etree.ElementTree as ET
+
+    from host_tools.builds.wiring import LINKS, RESISTORS
+    for name, tx, rx, power in (("pico", "GP0 (pin 1)", "GP1 (pin 2)", "3V3(OUT) (pin 36)"),
+                                ("qtpy_rp2040", "MISO (right 5)", "RX (right 7)", "3V (right 3)"),
+                                ("esp32", "GPIO17 (J3-11)", "GPIO16 (J3-12)", "3V3 (J2-1)")):
+        b = board_file.load(board_path(name))
+        wires = {(part, pad): (pin, kind) for pin, part, pad, kind in connections(b)
+                 if part in ("midi_out", "opto", "midi_in")}
+        assert wires[("midi_out", "Tip (pin 5)")] == (tx, "midi"), name
+        assert wires[("midi_out", "Ring (pin 4)")] == (power, "logic")
+        assert wires[("opto", "4 (output)")] == (rx, "midi")
+        assert wires[("opto", "4 (output): pull-up")] == wires[("opto", "6 (VCC)")] == \
+            (power, "logic")
+        assert not [pad for part, pad in wires if part == "midi_in"]    # isolated from the board
+        picture = ET.fromstring(svg(b))
+        texts = [e.text for e in picture.iter() if e.text]
+        assert "MIDI IN: 3.5 mm TRS socket, Type A" in texts and "Sleeve (pin 2)" in texts
+        assert len([e for e in picture.iter() if e.get("data-part") == "link"]) == 2
+    assert RESISTORS[("midi_out", "Tip (pin 5)")] == "10 \u03a9"
+    assert RESISTORS[("midi_out", "Ring (pin 4)")] == "33 \u03a9"
+    assert RESISTORS[("opto", "4 (output): pull-up")] == "470 \u03a9"
+    assert LINKS[("opto", "1 (LED anode)")] == ("midi_in", "Ring (pin 4)")
+    assert LINKS[("opto", "2 (LED cathode)")] == ("midi_in", "Tip (pin 5)")
+    assert RESISTORS[("midi_in", "Ring (pin 4)")] == "220 \u03a9"
+    # A board without jacks draws none.
+    assert not [w for w in connections(dict(board_file.load(board_path("pico")), midi=None))
+                if w[1] in ("midi_out", "opto")]
 
 
 def test_board_commands(capsys, tmp_path):
