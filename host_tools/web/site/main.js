@@ -5,6 +5,8 @@
 
 import { WebBoard, loadedWorker } from "./board.js";
 import { titleOf } from "./frames.js";
+import { Classroom, withSigns } from "./classroom.js";
+import { labelOn } from "./contrast.js";
 import { Host } from "./host.js";
 import { Sound } from "./sound.js";
 import { Studio } from "./studio.js";
@@ -59,7 +61,7 @@ class Wheel {
     led.title = name;
     led.replaceChildren(...name.split("/").map((part) => {
       const span = document.createElement("span");
-      span.textContent = part;
+      withSigns(span, part);
       return span;
     }));
     led.classList.toggle("two", name.includes("/"));
@@ -101,6 +103,7 @@ class Wheel {
       led.classList.toggle("lit", lit);
       const [r, g, b] = screenColour(rgb, this.gamma);
       led.style.background = lit ? `rgb(${r},${g},${b})` : "";
+      led.style.color = lit ? labelOn([r, g, b]) : "";
       led.style.setProperty("--glow", `rgba(${r},${g},${b},0.55)`);
     });
   }
@@ -225,6 +228,7 @@ function controls(board, gestures) {
       wheelKeys(event);
     }
   });
+  return { turn, push: (gesture) => board.send(gestures[gesture]) };
 }
 
 // Web MIDI where the browser has it: the wheel's MIDI out to the output chosen, the input
@@ -320,7 +324,9 @@ async function main() {
     const frames = board.frames;
     if (!frames) return;
     wheel.relabel(frames.names);
-    wheel.describe(frames.console[frames.console.length - 1]);
+    const line = frames.console[frames.console.length - 1];
+    wheel.describe(line);
+    wheel.onNames?.(titleOf(line), (wheel.litOrder || []).map((pc) => wheel.leds[pc].dataset.name));
   };
   board.addEventListener("frame", (event) => { wheel.show(event.detail); relabel(); });
   board.addEventListener("display", (event) => oled.show(event.detail));
@@ -354,7 +360,7 @@ async function main() {
   for (const name of ["click", "double", "long"]) {
     gestures[name] = (await host.compileScript(name, site.board.button)).lines;
   }
-  controls(board, gestures);
+  const wheelControls = controls(board, gestures);
   webMidi(board);
   $("sound").addEventListener("click", () => {
     soundOn = !soundOn;
@@ -369,6 +375,9 @@ async function main() {
   $("reset").addEventListener("click", () => board.reset("reset"));
   $("power").addEventListener("click", () => board.reset("power"));
   api.studio = new Studio(site, host, board, sound);
+  const classroom = new Classroom({ ...wheelControls, studio: api.studio });
+  wheel.onNames = (title, notes) => classroom.name(title, notes);
+  relabel();
   await api.studio.ready;
 
   if (script !== null) {
