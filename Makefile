@@ -111,16 +111,18 @@ package: setup
 	$(BIN)/python -m host_tools.builds.package
 
 # One UF2 for makers, no compiler needed: the stock MicroPython for the Pico with the firmware,
-# its libraries and the default board file on its drive (build/uf2/chromawheel-pico.uf2).
-uf2: setup
+# its libraries and the default board file on its drive (build/uf2/chromawheel-pico.uf2). It
+# needs only what running needs (requirements.txt, with littlefs-python): no test tools, no npm.
+uf2: $(STAMP)
 	$(BIN)/python -m host_tools.builds.littlefs_uf2 -o build/uf2/chromawheel-pico.uf2
 
 # The same with the firmware frozen in (needs the ARM toolchain; see the script).
 uf2-frozen: setup
 	host_tools/builds/build_uf2.sh frozen
 
-# The enclosure's four parts for the Pico and the 12-LED ring, as STL (needs openscad).
-stl: setup
+# The enclosure's four parts for the Pico and the 12-LED ring, and the knob (knob.stl), as STL
+# (needs openscad, and only what running needs: no test tools, no npm).
+stl: $(STAMP)
 	$(BIN)/python -m host_tools.builds.enclosure --stl build/stl --board pico --ring-leds 12
 
 bench: setup

@@ -10,6 +10,8 @@
 //                  encoder (or the KY-040 module) hangs under it, above the board
 //   ring_holder    a disc with an annular groove the LED ring drops into, LEDs up, flush
 //                  with the top; a hole in the middle for the encoder's nut
+//   knob           (printed separately) a knob for the encoder's 6 mm D shaft, printed top
+//                  face down, its bore up
 //   faceplate      a thin translucent disc over the ring with the shaft hole. The 12 note
 //                  labels are a separate paper face printed from the board file
 //                  (`chromawheel board faceplate BOARD -o face.svg`, at 1:1, cut on its
@@ -25,7 +27,7 @@
 // (with paper_side = "under" the faceplate comes out top face down, its recess up).
 
 /* [What to render] */
-part = "all";          // all | base | encoder_mount | ring_holder | faceplate
+part = "all";          // all | base | encoder_mount | ring_holder | faceplate | knob
 ring_leds = 12;        // 12 | 16 | 24 | 60: picks the ring's size from RINGS below
 board = "pico";        // pico | qtpy (or qtpy_rp2040) | esp32: picks the footprint from BOARDS
 encoder = "ec11";      // ec11 (a bare encoder, wires soldered on) | ky040 (the module)
@@ -91,6 +93,15 @@ nut_h = 2.5;           // nut and washer
 tab_w = 2.0;           // the anti-rotation slot: its width, and how far out from the axis it
 tab_reach = 8.0;       // goes (where the lug sits varies by maker; or break the lug off)
 wire_angle = 210;      // where the ring's pads are: the channel down to the board
+
+/* [The knob: for the encoder's flatted (D) shaft] */
+shaft_flat = 4.5;      // across the flat (PEC11R-4220F, EC11 "F" shafts: 6 mm round, 4.5 mm D)
+shaft_flat_len = 7.0;  // how far the flat runs down from the shaft's end
+knob_d = 20.0;         // across (the parts list: 15-25 mm)
+knob_top = 3.0;        // solid above the shaft's end
+knob_fit = 0.15;       // per side in the bore: a push fit (raise it if the knob will not go on)
+knob_gap = 1.0;        // between the knob's skirt and the faceplate, pushed fully on
+knob_flutes = 18;      // grip grooves round the side
 
 $fa = 6;               // facets: -D '$fa=2' -D '$fs=0.4' for smoother curves (slower)
 $fs = 0.8;
@@ -187,6 +198,13 @@ bushing_above = bushing_len - plate_t;    // the bushing's top above the mount's
 face_hole = bushing_above > holder_t ? bushing_hole : shaft_d + 2 * clearance;
 knob_room = shaft_len - plate_t - holder_t - face_t;   // the shaft above the faceplate
 stack = face_t + holder_t + plate_t;      // what a screw goes through
+// the knob: a D bore as deep as the shaft above the faceplate less the gap, its flat as far
+// down as the shaft's flat runs (less 1 mm, so the shaft's round part never meets it)
+knob_bore_d = shaft_d + 2 * knob_fit;
+knob_bore_flat = shaft_flat + 2 * knob_fit;   // across the bore's flat
+knob_bore_depth = knob_room - knob_gap;
+knob_flat_depth = min(knob_bore_depth, shaft_flat_len - 1.0);
+knob_h = knob_bore_depth + knob_top;
 screw_len = ceil((stack + 6) / 2) * 2;    // and at least 6 mm into the base
 wire_r = (OD + ID) / 4;
 
@@ -215,12 +233,19 @@ assert(knob_room >= knob_bore,
        str("shaft_len = ", shaft_len, " leaves only ", knob_room, " mm above the faceplate, ",
            "a knob needs ", knob_bore, ": use an encoder with a longer shaft (20 mm)"));
 assert(chan_r1 < r_screw - hole / 2 - wall, "the capacitor's channel runs into a screw");
+assert(shaft_flat < shaft_d && knob_d >= knob_bore_d + 6, "the knob's bore does not fit in it");
 // the board's cradle in plan, and what stands on the floor beside it
 frame = [-pocket_w / 2 - wall, pocket_w / 2 + wall, pcb_y - pcb_l / 2 - clearance - wall];
 function gap_to_frame(x, y) = let(dx = max(frame[0] - x, 0, x - frame[1]),
                                   dy = max(frame[2] - y, 0)) sqrt(dx * dx + dy * dy);
 piezo_gap = gap_to_frame(piezo_xy[0], piezo_xy[1]) - collar_r;
 oled_gap = oled_plane - oled_pcb_t - clearance - 1.2 + frame[2];
+// The base's bridges as printed: the USB opening's top edge, the OLED window's, and the top
+// of the glass's recess behind the window (what a slicer spans without support, in mm)
+bridge_usb = usb_w;
+bridge_window = display ? oled_view[0] : 0;
+bridge_glass = display ? oled_glass[0] + 2 * clearance : 0;
+shifter_angle = atan2(shifter_xy[1], shifter_xy[0]);
 shifter_reach = norm([abs(shifter_xy[0]) + shifter[1] / 2 + 1.2,
                       abs(shifter_xy[1]) + shifter[0] / 2 + 1.2]);
 assert(!buzzer || piezo_gap > 0.5, str("the piezo's collar runs into the board's cradle (",
@@ -243,7 +268,10 @@ echo(str("CHROMAWHEEL part=", part, " board=", board_key, " encoder=", encoder,
          " wire_r=", wire_r, " wire_angle=", wire_angle, " headers=", headers,
          " under=", under, " cap_d=", cap_d, " cap_h=", cap_h, " chan_r0=", chan_r0,
          " chan_r1=", chan_r1, " chan_deg=", chan_deg, " cap_below=", cap_below,
-         " shaft_len=", shaft_len, " knob_bore=", knob_bore,
+         " shaft_len=", shaft_len, " knob_bore=", knob_bore, " shaft_d=", shaft_d,
+         " shaft_flat=", shaft_flat, " shaft_flat_len=", shaft_flat_len, " knob_d=", knob_d,
+         " knob_h=", knob_h, " knob_bore_d=", knob_bore_d, " knob_bore_flat=", knob_bore_flat,
+         " knob_bore_depth=", knob_bore_depth, " knob_flat_depth=", knob_flat_depth,
          " display=", display, " oled_plane=", oled_plane, " oled_window_z=", oled_window_z,
          " oled_view_w=", oled_view[0], " oled_view_h=", oled_view[1],
          " oled_pcb_w=", oled_pcb[0], " oled_pcb_h=", oled_pcb[1], " oled_pcb_t=", oled_pcb_t,
@@ -252,7 +280,9 @@ echo(str("CHROMAWHEEL part=", part, " board=", board_key, " encoder=", encoder,
          " piezo_y=", piezo_xy[1], " shifter_x=", shifter_xy[0], " shifter_y=", shifter_xy[1],
          " shifter_l=", shifter[0], " shifter_w=", shifter[1], " piezo_gap=", piezo_gap,
          " oled_gap=", oled_gap, " shifter_reach=", shifter_reach, " collar_r=", collar_r,
-         " screw_angles=", join(screw_angles)));
+         " screw_angles=", join(screw_angles), " piezo_angle=", piezo_angle,
+         " shifter_angle=", shifter_angle, " bridge_usb=", bridge_usb,
+         " bridge_window=", bridge_window, " bridge_glass=", bridge_glass));
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -423,6 +453,33 @@ module faceplate() {
     else translate([0, 0, face_t]) mirror([0, 0, 1]) faceplate_up();
 }
 
+// The knob as printed: its top face on the bed, the bore opening up (no bridge, no
+// support); flutes round the side for grip, a chamfer at the bore's mouth to start it on.
+module knob() {
+    difference() {
+        cylinder(d = knob_d, h = knob_h, $fn = 96);
+        for (i = [0 : knob_flutes - 1])
+            rotate(i * 360 / knob_flutes) translate([knob_d / 2 + 0.3, 0, -1])
+                cylinder(d = 2.0, h = knob_h + 2, $fn = 16);
+        translate([0, 0, knob_top]) knob_bore();
+        translate([0, 0, knob_h - 0.8]) cylinder(d1 = knob_bore_d, d2 = knob_bore_d + 1.6,
+                                                 h = 0.81, $fn = 48);
+    }
+}
+
+// the bore from the shaft's end (z = 0) to the knob's mouth: the D where the shaft is flat,
+// round below it; the flat towards +x
+module knob_bore() {
+    intersection() {
+        hole_cyl(knob_bore_d / 2, knob_flat_depth + 0.01);
+        translate([-knob_bore_d, -knob_bore_d, -1])
+            cube([knob_bore_d + knob_bore_flat - knob_bore_d / 2, 2 * knob_bore_d,
+                  knob_flat_depth + 2]);
+    }
+    translate([0, 0, knob_flat_depth]) hole_cyl(knob_bore_d / 2, knob_bore_depth
+                                                - knob_flat_depth + 1);
+}
+
 module assembly() {
     color("dimgray") base();
     translate([0, 0, base_h + explode]) color("silver") encoder_mount();
@@ -435,6 +492,7 @@ if (part == "base") base();
 else if (part == "encoder_mount") encoder_mount();
 else if (part == "ring_holder") ring_holder();
 else if (part == "faceplate") faceplate();
+else if (part == "knob") knob();
 else if (part == "all") assembly();
 else assert(false, str("unknown part \"", part,
-                       "\": all, base, encoder_mount, ring_holder, faceplate"));
+                       "\": all, base, encoder_mount, ring_holder, faceplate, knob"));

@@ -1,9 +1,10 @@
 """The enclosure (boards/enclosure/chromawheel.scad) through OpenSCAD: its STL files for a
-build, and the size table in boards/enclosure/README.md, taken from the model's own
+build (and the knob, knob.stl), and the README's figures (boards/enclosure/README.md: the size
+table, where each part sits, the bridges to print), taken from the model's own
 `CHROMAWHEEL ...` echo line so the two cannot disagree.
 
     python -m host_tools.builds.enclosure --stl build/stl [--board pico] [--ring-leds 12]
-    python -m host_tools.builds.enclosure --readme     (rewrites the README's size table)
+    python -m host_tools.builds.enclosure --readme     (rewrites the README's figures)
 """
 
 import argparse
@@ -14,16 +15,18 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 from host_tools import shipped
 
 SCAD = shipped("boards", "enclosure", "chromawheel.scad")
 README = shipped("boards", "enclosure", "README.md")
 PARTS = ("base", "encoder_mount", "ring_holder", "faceplate")
+KNOB = "knob.stl"                 # one knob for every build: the encoder's shaft sets it
 BOARDS = (("pico", "Pico"), ("qtpy", "QT Py"), ("esp32", "ESP32"))
 RINGS = ((12, "37 mm"), (16, "44.5 mm"), (24, "65.6 mm"), (60, "158 mm"))
-TABLE_START = "<!-- sizes: python -m host_tools.builds.enclosure --readme -->"
-TABLE_END = "<!-- end of sizes -->"
+# The README's blocks the model writes: (name, the function that writes it from the model)
+BLOCKS = ("sizes", "positions", "bridges")
 INSTALL = "OpenSCAD is not installed (Debian: apt-get install openscad; openscad.org)"
 
 
@@ -74,11 +77,13 @@ def echo(**params):
 
 
 def render(folder, board="pico", ring_leds=12, progress=print, **params):
-    """The four parts' STL files for one build in `folder`; their paths."""
+    """The four parts' STL files for one build in `folder`, and the knob (knob.stl); their
+    paths."""
     os.makedirs(folder, exist_ok=True)
     paths = []
-    for part in PARTS:
-        path = os.path.join(folder, "chromawheel-%s-%d-%s.stl" % (board, ring_leds, part))
+    for part in PARTS + ("knob",):
+        name = KNOB if part == "knob" else "chromawheel-%s-%d-%s.stl" % (board, ring_leds, part)
+        path = os.path.join(folder, name)
         run = subprocess.run([openscad(), "-o", path] + _defines(dict(
             params, part=part, board=board, ring_leds=ring_leds)) + [SCAD],
             capture_output=True, text=True, timeout=900)
@@ -87,6 +92,58 @@ def render(folder, board="pico", ring_leds=12, progress=print, **params):
         progress("wrote %s" % path)
         paths.append(path)
     return paths
+
+
+def clock(degrees):
+    """The model's angle (anticlockwise from 3 o'clock, seen from above) as a clock hour."""
+    return int(round(3 - degrees / 30.0)) % 12 or 12
+
+
+def positions():
+    """Where each part sits in the base, seen from above with the USB opening at 12 o'clock,
+    and how far the ring can turn in its holder, from the model."""
+    e = echo()
+    screws = sorted(clock(float(a)) for a in str(e["screw_angles"]).split(","))
+    rows = ["| what | where, seen from above (the USB opening at 12 o'clock) |",
+            "| --- | --- |",
+            "| the USB opening | %d o'clock |" % clock(90),
+            "| the OLED's window | %d o'clock |" % clock(270),
+            "| the piezo's collar | %d o'clock |" % clock(e["piezo_angle"]),
+            "| the level shifter's bay | %d o'clock, beside the board |" % clock(
+                e["shifter_angle"]),
+            "| the channel for the capacitor and the ring's wires (through the encoder mount "
+            "and the ring holder) | %d o'clock |" % clock(e["wire_angle"]),
+            "| the three screws | %s o'clock |" % _and([str(h) for h in screws])]
+    turns = ["\u00b1%s\u00b0 on the %d-LED ring" % (_mm(echo(ring_leds=leds)["chan_deg"] / 2),
+                                                    leds) for leds, _ in RINGS]
+    return "\n".join(rows) + "\n\n" + _wrap(
+        "The ring's pads, with the capacitor and the wires soldered to them, sit in the "
+        "channel, so the ring turns in its holder by no more than half the channel's width "
+        "each way: %s. Which LED ends up at the 12 o'clock notch is the ring's own: bring-up "
+        "learns it with the ring in its holder." % _and(turns))
+
+
+def bridges():
+    """The base's bridges as printed (what the slicer spans with nothing under it)."""
+    e = echo()
+    spans = [("the USB opening's top edge", e["bridge_usb"]),
+             ("the OLED window's top edge", e["bridge_window"]),
+             ("the top of the recess for the OLED's glass, behind the window",
+              e["bridge_glass"])]
+    spans = [(what, mm) for what, mm in spans if mm]
+    return _wrap("No part needs supports. The base has %d bridges, the longest %s mm: %s. Most "
+                 "printers bridge these in PLA or PETG with their default bridge settings; if "
+                 "the edges sag, turn the part's fan up for bridges." % (
+                     len(spans), _mm(max(mm for _, mm in spans)),
+                     _and(["%s (%s mm)" % (what, _mm(mm)) for what, mm in spans])))
+
+
+def _wrap(text):
+    return "\n".join(textwrap.wrap(text, 96, break_on_hyphens=False))
+
+
+def _and(items):
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def size_table():
@@ -111,19 +168,34 @@ def _mm(value):
     return ("%.1f" % value).rstrip("0").rstrip(".")
 
 
-def readme_with_table(text, table):
-    start, end = text.index(TABLE_START), text.index(TABLE_END)
-    return text[:start + len(TABLE_START)] + "\n\n" + table + "\n\n" + text[end:]
+def marks(name):
+    return ("<!-- %s: python -m host_tools.builds.enclosure --readme -->" % name,
+            "<!-- end of %s -->" % name)
+
+
+def readme_with_table(text, table, name="sizes"):
+    start_mark, end_mark = marks(name)
+    start, end = text.index(start_mark), text.index(end_mark)
+    return text[:start + len(start_mark)] + "\n\n" + table + "\n\n" + text[end:]
+
+
+def readme_with_blocks(text):
+    """The README with every block the model writes brought up to date."""
+    writers = {"sizes": size_table, "positions": positions, "bridges": bridges}
+    for name in BLOCKS:
+        text = readme_with_table(text, writers[name](), name)
+    return text
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host_tools.builds.enclosure",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--stl", metavar="DIR", help="render the four parts' STL files here")
+    parser.add_argument("--stl", metavar="DIR",
+                        help="render the four parts' STL files here, and the knob (knob.stl)")
     parser.add_argument("--board", default="pico", choices=[b for b, _ in BOARDS])
     parser.add_argument("--ring-leds", type=int, default=12, choices=[n for n, _ in RINGS])
     parser.add_argument("--readme", action="store_true",
-                        help="rewrite the size table in boards/enclosure/README.md")
+                        help="rewrite the figures in boards/enclosure/README.md")
     args = parser.parse_args(argv)
     if not (args.stl or args.readme):
         parser.error("nothing to do: --stl DIR and/or --readme")
@@ -132,8 +204,8 @@ def main(argv=None):
             with open(README, encoding="utf-8") as f:
                 text = f.read()
             with open(README, "w", encoding="utf-8") as f:
-                f.write(readme_with_table(text, size_table()))
-            print("wrote the size table in %s" % os.path.relpath(README))
+                f.write(readme_with_blocks(text))
+            print("wrote the sizes, positions and bridges in %s" % os.path.relpath(README))
         if args.stl:
             render(args.stl, args.board, args.ring_leds)
     except OpenScadError as err:

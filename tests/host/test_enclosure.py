@@ -4,7 +4,9 @@ STL is read back as a solid and checked against the parts it must take, using th
 dimensions, not the model's own table: the ring fits its groove, the board its base with the
 USB opening in front of its connector, the EC11's bushing and shaft pass, the faceplate covers
 the ring and holds the paper face `chromawheel board faceplate` draws, and the screw holes line
-up through the stack.
+up through the stack. The README's figures are the model's and the STL's: its bridges measured
+in the printed base, the parts at the clock positions it says. The knob fits the encoder's D
+shaft (the makers' numbers) and stops it turning.
 
 Without openscad these tests are skipped with one line saying what to install; under CI=true
 a skip is a failure."""
@@ -148,6 +150,68 @@ def solid_at(solid, points, what):
 
 def screw_angles(echo):
     return [float(a) for a in str(echo["screw_angles"]).split(",")]
+
+
+def overhangs(triangles, floor=0.05):
+    """The downward-facing horizontal faces above the bed (what prints over air), merged into
+    one region per face the slicer sees: [(z, (x0, y0, x1, y1))]."""
+    faces = []
+    for a, b, c in triangles:
+        u = [b[i] - a[i] for i in range(3)]
+        v = [c[i] - a[i] for i in range(3)]
+        normal = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                  u[0] * v[1] - u[1] * v[0])
+        length = math.sqrt(sum(n * n for n in normal))
+        if length and normal[2] / length < -0.999 and min(a[2], b[2], c[2]) > floor:
+            xs, ys = [p[0] for p in (a, b, c)], [p[1] for p in (a, b, c)]
+            faces.append([a[2], min(xs), min(ys), max(xs), max(ys)])
+    regions = []
+    while faces:                              # merge faces at one height that touch, until
+        face = faces.pop()                    # no two regions touch
+        touching = [r for r in regions if _touch(r, face)]
+        for region in touching:
+            regions.remove(region)
+            face = [face[0], min(region[1], face[1]), min(region[2], face[2]),
+                    max(region[3], face[3]), max(region[4], face[4])]
+        (faces if touching else regions).append(face)
+    return [(r[0], tuple(r[1:])) for r in regions]
+
+
+def _touch(a, b, gap=0.05):
+    return abs(a[0] - b[0]) < 0.01 and a[1] <= b[3] + gap and a[3] >= b[1] - gap and \
+        a[2] <= b[4] + gap and a[4] >= b[2] - gap
+
+
+def _edge(solid, x, y, z, dx, dy, reach):
+    """How far from (x, y, z) along (dx, dy) the first material is, within `reach`, or None:
+    stepped by 0.25 mm, then halved down to 0.01."""
+    step, t = 0.25, 0.0
+    while t < reach:
+        t += step
+        if solid.inside(x + dx * t, y + dy * t, z):
+            lo, hi = t - step, t
+            while hi - lo > 0.01:
+                mid = (lo + hi) / 2
+                lo, hi = (lo, mid) if solid.inside(x + dx * mid, y + dy * mid, z) else (mid, hi)
+            return hi
+    return None
+
+
+def bridge_spans(solid, triangles):
+    """Each overhang's bridge as a slicer prints it: just under the face, the gap between the
+    material on its two sides along x and along y; the shorter gap held at both ends. An
+    overhang held at neither end of either axis would need support: None."""
+    spans = []
+    for z, (x0, y0, x1, y1) in overhangs(triangles):
+        x, y, under = (x0 + x1) / 2, (y0 + y1) / 2, z - 0.2
+        gaps = []
+        for dx, dy, half in ((1, 0, (x1 - x0) / 2), (0, 1, (y1 - y0) / 2)):
+            a = _edge(solid, x, y, under, dx, dy, half + 1)
+            b = _edge(solid, x, y, under, -dx, -dy, half + 1)
+            if a is not None and b is not None:
+                gaps.append(a + b)
+        spans.append(round(min(gaps), 1) if gaps else None)
+    return sorted(spans, key=lambda s: -1 if s is None else s)
 
 
 def check_common(solid, echo, height):
@@ -329,7 +393,10 @@ def test_parts_render_and_fit(tmp_path, board, leds):
         assert (echo["ring_od"], echo["ring_id"]) == faceplate.RING_SIZES[leds]
         with open(path, "rb") as f:
             assert (f.read(5) == b"solid") == (stl == "asciistl")
-        CHECKS[part](Solid(read_stl(path)), echo, board, leds)
+        triangles = read_stl(path)
+        CHECKS[part](Solid(triangles), echo, board, leds)
+        # nothing prints over air but the base's bridges (measured in test_the_bridges_...)
+        assert len(overhangs(triangles)) == (3 if part == "base" else 0), part
 
 
 def test_the_paper_face_can_go_under_the_faceplate(tmp_path):
@@ -362,11 +429,123 @@ def test_a_bad_parameter_is_named(tmp_path, define, message):
         render(tmp_path / "x.stl", part, **params)
 
 
-def test_the_size_table_is_the_models():
+def test_the_readmes_figures_are_the_models():
     with open(enclosure.README, encoding="utf-8") as f:
         text = f.read()
-    assert enclosure.readme_with_table(text, enclosure.size_table()) == text, \
+    assert enclosure.readme_with_blocks(text) == text, \
         "regenerate: python -m host_tools.builds.enclosure --readme"
+
+
+def readme():
+    with open(enclosure.README, encoding="utf-8") as f:
+        return f.read()
+
+
+def test_the_bridges_the_readme_names_are_the_printed_bases(tmp_path):
+    # measured in the STL, not read from the model: every face that prints over air, and
+    # the span it bridges; the README says the same spans, and no others
+    path, echo = render(tmp_path / "base.stl", "base", "binstl", board="pico", ring_leds=12)
+    triangles = read_stl(path)
+    spans = bridge_spans(Solid(triangles), triangles)
+    said = [float(mm) for mm in re.findall(r"\((\d+(?:\.\d+)?) mm\)",
+                                           readme().split("<!-- bridges")[1].split("<!--")[0])]
+    assert spans == sorted(said) == [13.0, 23.0, 27.6], (spans, said)
+    # without the OLED: its window and its glass's recess go, the USB opening's stays
+    path, echo = render(tmp_path / "plain.stl", "base", "binstl", display=False)
+    triangles = read_stl(path)
+    assert bridge_spans(Solid(triangles), triangles) == [echo["bridge_usb"]] == [13.0]
+
+
+def clock_angle(text, what):
+    """The README's clock position of `what` as the model's angle (anticlockwise from 3
+    o'clock, seen from above)."""
+    hour = int(re.search(r"\| %s[^|]*\| (\d+) o'clock" % re.escape(what), text).group(1))
+    return (3 - hour) * 30.0
+
+
+def test_the_readme_puts_the_parts_where_the_stl_has_them(tmp_path):
+    text = readme()
+    path, echo = render(tmp_path / "base.stl", "base", "binstl", board="pico", ring_leds=12)
+    base = Solid(read_stl(path))
+    # the piezo: its collar round an empty pocket with a sound hole, at the README's hour (the
+    # issue found "5 o'clock" where the model has 4)
+    a = clock_angle(text, "the piezo's collar")
+    r = math.hypot(echo["piezo_x"], echo["piezo_y"])
+    x, y, _ = polar(r, a, 0)
+    z = echo["floor_t"] + 0.5
+    empty(base, [(x, y, z), (x + 3, y, echo["floor_t"] / 2)], "the piezo's pocket")
+    solid_at(base, [(x + PIEZO_D / 2 + 0.9, y, z)], "the piezo's collar")
+    assert abs(math.degrees(math.atan2(echo["piezo_y"], echo["piezo_x"])) % 360 - a % 360) < 1
+    # the OLED's window through the wall, the USB opening
+    for what, z in (("the OLED's window", echo["oled_window_z"]),
+                    ("the USB opening", echo["usb_z"])):
+        x, y, _ = polar(echo["outer_d"] / 2 - 0.5, clock_angle(text, what), z)
+        empty(base, [(x, y, z)], what)
+    # the level shifter's bay: its rim on the floor beside the board
+    x, y, _ = polar(abs(echo["shifter_x"]), clock_angle(text, "the level shifter's bay"), 0)
+    empty(base, [(x, y, echo["floor_t"] + 0.5)], "the level shifter's bay")
+    solid_at(base, [(x + echo["shifter_w"] / 2 + 0.6, y, echo["floor_t"] + 0.6)],
+             "the level shifter's rim")
+    # the channel through the ring holder, and the screws
+    path, echo = render(tmp_path / "holder.stl", "ring_holder", "binstl")
+    holder = Solid(read_stl(path))
+    r = (echo["chan_r0"] + echo["chan_r1"]) / 2
+    a = clock_angle(text, "the channel")
+    empty(holder, [polar(r, a, echo["holder_t"] / 2)], "the channel")
+    solid_at(holder, [polar(r, a + 90, echo["holder_floor"] / 2)], "the holder's floor")
+    hours = re.search(r"\| the three screws \| ([\d, and]+) o'clock", text).group(1)
+    assert sorted((3 - int(h)) * 30 % 360 for h in re.findall(r"\d+", hours)) == \
+        sorted(a % 360 for a in screw_angles(echo))
+    # how far the ring turns in its holder: half the channel, as the README says
+    assert "\u00b1%s\u00b0 on the 12-LED ring" % enclosure._mm(echo["chan_deg"] / 2) in " ".join(
+        text.split())
+
+
+# Bourns PEC11R-4220F-S0024's flatted ("F") shaft, as its datasheet draws it: 6 mm round,
+# 4.5 mm across the flat, the flat running 7 mm down from the end.
+SHAFT_D, SHAFT_FLAT, SHAFT_FLAT_LEN = 6.0, 4.5, 7.0
+
+
+def d_shaft(turn=0.0, inset=0.03, n=48):
+    """Points on the D shaft's outline (its flat towards +x, turned `turn` degrees), just
+    inside it."""
+    r, flat = SHAFT_D / 2 - inset, SHAFT_FLAT - SHAFT_D / 2 - inset
+    points = []
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        x, y = r * math.cos(a), r * math.sin(a)
+        if x > flat:
+            x, y = flat, max(-r, min(r, y))
+        t = math.radians(turn)
+        points.append((x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t)))
+    return points
+
+
+def test_the_knob_fits_the_encoders_shaft(tmp_path):
+    path, echo = render(tmp_path / "knob.stl", "knob", "binstl")
+    triangles = read_stl(path)
+    knob = Solid(triangles)
+    assert not overhangs(triangles)                  # printed top down: no support, no bridge
+    assert knob.size[2] == pytest.approx(echo["knob_h"], abs=0.01)
+    top = echo["knob_h"] - echo["knob_bore_depth"]   # the shaft's end rests here
+    # pushed fully on, the shaft's flat part is in the D; its round part in the round bore
+    flat = [top + f * min(echo["knob_flat_depth"], SHAFT_FLAT_LEN) for f in (0.05, 0.5, 0.95)]
+    assert echo["knob_flat_depth"] <= SHAFT_FLAT_LEN - 0.5
+    for z in flat:
+        empty(knob, [(x, y, z) for x, y in d_shaft()], "the D shaft at z=%.1f" % z)
+    round_part = top + SHAFT_FLAT_LEN + 0.5
+    if round_part < echo["knob_h"]:
+        empty(knob, [(x, y, round_part) for x, y in d_shaft(inset=0.03, n=48)] +
+              [(SHAFT_D / 2 - 0.03, 0, round_part)], "the round shaft below its flat")
+    # the bore's flat takes the shaft's: turned 10 degrees the shaft runs into it
+    assert any(knob.inside(x, y, flat[1]) for x, y in d_shaft(turn=10))
+    # a push fit, not loose
+    assert SHAFT_D < echo["knob_bore_d"] <= SHAFT_D + 0.4
+    solid_at(knob, [(echo["knob_bore_d"] / 2 + 0.3, 0.5, flat[1])], "the bore's wall")
+    # deep enough to grip, and clear of the faceplate when pushed fully on
+    assert echo["knob_bore_depth"] >= echo["knob_bore"]
+    assert echo["knob_room"] - echo["knob_bore_depth"] >= 0.5
+    solid_at(knob, [(0, 0, top / 2)], "the knob's top")
 
 
 def test_the_parts_lists_encoder_leaves_room_for_a_knob(tmp_path):
@@ -408,10 +587,11 @@ def test_the_capacitor_hangs_clear_of_the_board():
         assert sizes["chan_r1"] - sizes["chan_r0"] >= CAPACITOR[0] + 2 * 0.4
 
 
-def test_make_stl_renders_the_four_parts(tmp_path):
+def test_make_stl_renders_the_four_parts_and_the_knob(tmp_path):
     from host_tools.builds import enclosure
     assert enclosure.main(["--stl", str(tmp_path), "--board", "qtpy", "--ring-leds", "12"]) == 0
     names = sorted(os.listdir(tmp_path))
-    assert names == sorted("chromawheel-qtpy-12-%s.stl" % p for p in PARTS)
+    assert names == sorted(["chromawheel-qtpy-12-%s.stl" % p for p in PARTS] + ["knob.stl"])
     for name in names:
-        assert Solid(read_stl(str(tmp_path / name))).size[0] > 80
+        assert Solid(read_stl(str(tmp_path / name))).size[0] > (15 if name == "knob.stl"
+                                                                 else 80)
