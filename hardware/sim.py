@@ -11,12 +11,15 @@ port with board `sim` and talks to it over stdin/stdout:
     midi HEX             these MIDI bytes arrive on the wheel's USB MIDI input
     jacks HEX            these MIDI bytes arrive on the wheel's MIDI IN jack
     wait MS              let MS milliseconds pass (virtual: in loop-period steps)
+    mark                 answer MARK once every command before it has run (the host's step
+                         of several wheels in one virtual time: host_tools/sim/table.py)
     quit                 stop the app
 
   device -> host:
     "\\x01F" + the wire bytes of every frame written to the ring + "\\n" (binary, fixed size)
     "\\x01M" + a count byte + the MIDI bytes the wheel sent + "\\n"
     "\\x01J" + a count byte + the MIDI bytes the wheel sent on its MIDI OUT jack + "\\n"
+    "\\x01Y\\n"           a mark: every command before it has run
     anything else is the firmware's serial console
 
 Frames are written as raw bytes, so showing a frame allocates nothing here either.
@@ -54,6 +57,7 @@ TONE_MARK = b"\x01T"         # + ticks_ms (4 bytes), freq_hz (2), duty (2), litt
 TONE_SIZE = 8
 MIDI_MARK = b"\x01M"         # + count (1 byte), the MIDI bytes the wheel sent, "\n"
 JACKS_MARK = b"\x01J"        # + count (1 byte), the bytes it sent on its MIDI OUT jack, "\n"
+MARK = b"\x01Y\n"            # the host's `mark`: what came before it has run
 # The clockwise Gray sequence (A leads B), starting from the usual rest state 11.
 _FORWARD = (3, 1, 0, 2)
 
@@ -169,9 +173,10 @@ class CommandQueue:
 class SimLink(CommandQueue):
     """The simulator's commands, one a line on its input stream."""
 
-    def __init__(self, clock, encoder, button, period_ms, stream=None):
+    def __init__(self, clock, encoder, button, period_ms, stream=None, out=None):
         CommandQueue.__init__(self, clock, encoder, button, period_ms)
         self._in = stream or sys.stdin
+        self._out = out               # the frame stream: where a mark is answered
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
 
@@ -212,6 +217,9 @@ class SimLink(CommandQueue):
             if port is not None:              # else that port is off: nothing hears it
                 from binascii import unhexlify
                 port.receive(unhexlify(words[1]))
+        elif verb == "mark":
+            self._out.write(MARK)
+            self._out.flush()
         elif verb == "quit":
             self.quit = True
         elif verb == "interrupt":            # Ctrl-C on the console, as mpremote sends it

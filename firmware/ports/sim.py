@@ -18,7 +18,7 @@ def build(board):
     clock = sim.SimClock()
     encoder = sim.SimEncoder(board["encoder"])
     button = sim.SimButton(board["button"])
-    link = sim.SimLink(clock, encoder, button, LOOP_PERIOD_MS, commands)
+    link = sim.SimLink(clock, encoder, button, LOOP_PERIOD_MS, commands, frames)
     ring = Ring(board["ring"], sim.SimRingOutput(frames))
     link.poll()                   # the host may hold the button before power-up (safe mode)
     return Hardware(board, ring, encoder, button, clock, link, records=FileRecords())

@@ -26,8 +26,14 @@ def register(commands, common):
             "JSON source, installed beside the default set and chosen (default: the set the "
             "flash folder has)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 48k (a small board)")
-    p.add_argument("--script", help="e.g. 'cw 3; click; ccw 1; double; long; wait 200'")
-    p.add_argument("--frames", metavar="FILE", help="with --script: write frames here")
+    p.add_argument("--script", help="e.g. 'cw 3; click; ccw 1; double; long; wait 200'; "
+                   "with --wheels a step may name its wheel: '1: click; 2: cw 3'")
+    p.add_argument("--frames", metavar="FILE", help="with --script: write frames here (with "
+                   "--wheels: a folder, a file a wheel, wheelK.jsonl)")
+    p.add_argument("--wheels", type=int, metavar="N",
+                   help="N wheels at one table (2-4), their MIDI jacks on one bus, wheel K on "
+                        "seat K with the table link on: the rings side by side, 1-4 choose "
+                        "the wheel the keys act on")
     p.add_argument("--flash", metavar="DIR",
                    help="flash folder to keep between runs (interactive default: build/sim-flash;"
                         " scripted default: a fresh one)")
@@ -49,6 +55,8 @@ def register(commands, common):
 
 def run_sim(args):
     simulated_board(args.board)
+    if args.wheels is not None:
+        return run_wheels(args)
     if args.script is None and (args.uptime_ms is not None or args.reset_cause is not None
                                 or args.wav or args.display_svg or args.settings):
         raise UserError("--uptime-ms, --reset-cause, --wav, --display-svg and --settings go "
@@ -81,4 +89,37 @@ def run_sim(args):
         gamma = board_file.load(board_path(args.board))["ring"]["gamma"]
         print("No interactive terminal: a scripted demo (%s)\n" % DEMO_SCRIPT)
         terminal.demo(frames, gamma, pause=0.05)
+    return 0
+
+
+def run_wheels(args):
+    """`--wheels N`: scripted, each wheel's frames into --frames DIR; else the rings side by
+    side in the terminal."""
+    from host_tools.sim import table
+    if args.hold_button or args.reset_cause or args.uptime_ms is not None or args.wav or \
+            args.display_svg or args.flash:
+        raise UserError("--hold-button, --reset-cause, --uptime-ms, --wav, --display-svg and "
+                        "--flash go with one wheel, not --wheels")
+    if not 2 <= args.wheels <= table.MAX_WHEELS:
+        raise UserError("--wheels %d: a table has 2 to %d wheels" % (args.wheels,
+                                                                     table.MAX_WHEELS))
+    heap = simulator.parse_heap(args.heap)
+    if args.script is None:
+        if args.settings or args.frames:
+            raise UserError("--settings and --frames go with --script")
+        if not (sys.stdin.isatty() and sys.stdout.isatty()) or args.json:
+            raise UserError("--wheels without --script needs an interactive terminal")
+        folder = cache("sim-table")
+        flashes = [os.path.join(folder, "wheel%d" % (k + 1)) for k in range(args.wheels)]
+        table.Table(args.wheels, args.board, heap, args.set_path, None, flashes)   # the flashes
+        terminal.run_table(flashes, heap, args.board)
+        return 0
+    results = table.run_script(args.script, args.wheels, args.frames, args.board, heap,
+                               args.set_path, args.settings)
+    lines = []
+    for k, (frames, console) in enumerate(results):
+        lines += ["%d: %s" % (k + 1, line) for line in console]
+        lines.append("%d: %d frames%s" % (k + 1, len(frames), " written to %s" % os.path.join(
+            args.frames, "wheel%d.jsonl" % (k + 1)) if args.frames else ""))
+    emit(args, {"wheels": [{"frames": len(f), "console": c} for f, c in results]}, lines)
     return 0

@@ -16,7 +16,15 @@ from core import midi
 from core.parse import NoteError, midi_note
 from hardware import board as board_file
 from hardware.ring import sector_leds
-from hardware.sim import DISPLAY_MARK, FRAME_MARK, JACKS_MARK, MIDI_MARK, TONE_MARK, TONE_SIZE
+from hardware.sim import (
+    DISPLAY_MARK,
+    FRAME_MARK,
+    JACKS_MARK,
+    MARK,
+    MIDI_MARK,
+    TONE_MARK,
+    TONE_SIZE,
+)
 
 from host_tools.device.files import board_path, build_flash, merge_settings
 from host_tools.errors import UserError
@@ -166,11 +174,15 @@ class Firmware:
     def feed(self, data):
         """Parse output bytes into events: ("frame", wire bytes), ("console", text),
         ("display", (first page, last page, bytes)), ("tone", (ticks_ms, freq_hz, duty)),
-        ("midi", the bytes the wheel sent on USB MIDI out) and ("jacks", the bytes it sent on
-        its MIDI OUT jack)."""
+        ("midi", the bytes the wheel sent on USB MIDI out), ("jacks", the bytes it sent on
+        its MIDI OUT jack) and ("mark", None): the host's mark came back."""
         self._buffer += data
         events = []
         while self._buffer:
+            if self._buffer.startswith(MARK):
+                events.append(("mark", None))
+                self._buffer = self._buffer[len(MARK):]
+                continue
             if self._buffer.startswith(FRAME_MARK):
                 need = len(FRAME_MARK) + self.frame_size + 1
                 if len(self._buffer) < need:
@@ -354,7 +366,7 @@ def _collect(firmware, out):
     tones = []
     tone_frames = []                 # the frame each tone follows
     table = {}                       # the table modes' state: "hand", "score" (table_state)
-    events = firmware.feed(out)
+    events = [event for event in firmware.feed(out) if event[0] != "mark"]
     for kind, value in events:
         if kind == "console":
             console.append(value)

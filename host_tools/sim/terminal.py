@@ -22,24 +22,26 @@ def display_colour(rgb, gamma):
     return [int(255 * (v / 255) ** (1 / gamma) + 0.5) if v else 0 for v in rgb]
 
 
-def draw_ring(wheel, gamma):
-    """Lines of text: 12 coloured dots on a circle, C at the top, clockwise."""
-    grid = [[" "] * COLUMNS for _ in range(ROWS)]
-    cx, cy, rx, ry = COLUMNS // 2, ROWS // 2, 17, 6.5
+def draw_ring(wheel, gamma, columns=COLUMNS):
+    """Lines of text, each `columns` wide on the screen: 12 coloured dots on a circle, C at
+    the top, clockwise."""
+    grid = [[" "] * columns for _ in range(ROWS)]
+    cx, cy, rx, ry = columns // 2, ROWS // 2, 17 * columns // COLUMNS, 6.5
     for sector in range(12):
         angle = 2 * math.pi * sector / 12
         x = int(round(cx + rx * math.sin(angle)))
         y = int(round(cy - ry * math.cos(angle)))
         r, g, b = display_colour(wheel[sector], gamma)
         lit = any(wheel[sector])
-        dot = "\x1b[38;2;%d;%d;%dm\u2b24\x1b[0m" % (r, g, b) if lit else "\x1b[38;5;238m\u25cb\x1b[0m"
+        dot = "\x1b[38;2;%d;%d;%dm\u2b24\x1b[0m" % (r, g, b) if lit else \
+            "\x1b[38;5;238m\u25cb\x1b[0m"
         grid[y][x] = dot
         label = NAMES[sector]
         lx = int(round(cx + (rx + 7) * math.sin(angle))) - len(label) // 2
         ly = int(round(cy - (ry + 1.6) * math.cos(angle)))
         if 0 <= ly < ROWS:
             for i, ch in enumerate(label):
-                if 0 <= lx + i < COLUMNS:
+                if 0 <= lx + i < columns:
                     grid[ly][lx + i] = ch
     return ["".join(row) for row in grid]
 
@@ -146,3 +148,101 @@ def demo(frames, gamma, pause=0.08, out=sys.stdout):
         out.write("\n".join(lines) + "\n\n")
         out.flush()
         time.sleep(pause)
+
+
+TABLE_COLUMNS = 44                    # a ring's width with four side by side (176 columns)
+TABLE_KEYS_HELP = ("keys: 1-4 choose the wheel   \u2192 ] \u2190 [ turn   space click   "
+                   "d double   l long   q quit")
+
+
+def run_table(flashes, heap=None, board="sim"):
+    """Interactive, several wheels: their rings side by side, what each sends on its MIDI
+    jacks handed to the others at once (a bus, in real time), the keys acting on the wheel
+    chosen with 1-4."""
+    import termios
+    import tty
+    firmwares = [Firmware(flash, heap, board) for flash in flashes]
+    gamma = firmwares[0].board["ring"]["gamma"]
+    named = gestures(firmwares[0].board["button"])
+    wheels = [[[0, 0, 0]] * 12 for _ in firmwares]
+    consoles = [[] for _ in firmwares]
+    chosen = 0
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    out = sys.stdout
+    streams = {f.proc.stdout.fileno(): k for k, f in enumerate(firmwares)}
+    try:
+        tty.setcbreak(fd)
+        out.write("\x1b[?1049h\x1b[?25l")
+        keys = b""
+        while all(f.proc.poll() is None for f in firmwares):
+            ready, _, _ = select.select([fd] + list(streams), [], [], 0.1)
+            changed = False
+            for stream in ready:
+                if stream == fd:
+                    continue
+                k = streams[stream]
+                data = os.read(stream, 65536)
+                if not data:
+                    return
+                changed = _table_events(firmwares, k, data, wheels, consoles) or changed
+            if fd in ready:
+                keys += os.read(fd, 32)
+                keys, chosen, commands, done = _table_keys(keys, named, chosen, len(firmwares))
+                if commands:
+                    firmwares[chosen].send(commands)
+                if done:
+                    for firmware in firmwares:
+                        firmware.send(["quit"])
+                    break
+                changed = True
+            if changed:
+                out.write("\x1b[H\x1b[2J" + "\r\n".join(
+                    _table_screen(wheels, consoles, chosen, gamma)) + "\r\n\r\n" +
+                    TABLE_KEYS_HELP)
+                out.flush()
+    finally:
+        out.write("\x1b[?25h\x1b[?1049l")
+        out.flush()
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        for firmware in firmwares:
+            if firmware.proc.poll() is None:
+                firmware.proc.kill()
+
+
+def _table_events(firmwares, k, data, wheels, consoles):
+    """Wheel k's output: its frames and lines kept, what it sent on its jacks to the others."""
+    changed = False
+    for kind, value in firmwares[k].feed(data):
+        if kind == "frame":
+            wheels[k], _ = decode_frame(firmwares[k].board["ring"], value)
+        elif kind == "console":
+            consoles[k] = (consoles[k] + [value])[-6:]
+        elif kind == "jacks":
+            for other, firmware in enumerate(firmwares):
+                if other != k:
+                    firmware.send(["jacks " + bytes(value).hex()])
+            continue
+        else:
+            continue
+        changed = True
+    return changed
+
+
+def _table_keys(data, named, chosen, count):
+    """(unused bytes, the wheel chosen, commands for it, quit?)."""
+    if data[:1].isdigit() and 1 <= int(data[:1]) <= count:
+        return data[1:], int(data[:1]) - 1, [], False
+    data, commands, done = _keys(data, named)
+    return data, chosen, commands, done
+
+
+def _table_screen(wheels, consoles, chosen, gamma):
+    """The rings side by side, each titled, the chosen one marked; each one's last lines."""
+    rings = [draw_ring(wheel, gamma, TABLE_COLUMNS) for wheel in wheels]
+    titles = "".join((("[wheel %d]" if k == chosen else " wheel %d ") % (k + 1)).center(
+        TABLE_COLUMNS) for k in range(len(wheels)))
+    lines = [titles] + ["".join(row) for row in zip(*rings)]
+    for k, console in enumerate(consoles):
+        lines += ["%d: %s" % (k + 1, line) for line in console[-3:]]
+    return lines
