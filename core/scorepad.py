@@ -1,19 +1,27 @@
-"""The score pad: pencil and paper for the table, by each rulebook's scoring table and rounds.
+"""The score pad: the table's public state, derived by replaying its log (core/table.py), with
+each rulebook's scoring table, rounds and the rules a pad can check.
 
-A pad is a log of actions, replayed to get its state, so undo is "drop the last action" and the
-store keeps one short text:
-    ("add", points, item)   the current player scores an item (item: its index in ITEMS, or
-                            -1 for a meld credited with its points)
-    ("next",)               the turn passes clockwise
-    ("round",)              the round ends: the next dealer deals, the player to the dealer's
-                            left plays first
-Seats are numbered clockwise from 0; the first round's dealer is seat `dealer` (chosen at random
-at the table, entered on the pad). The next dealer: The Original and Through the Looking Glass,
-the player to the right of the round's winner (a tie goes to who went out, then to the first
-player after the dealer, clockwise); Chord Poker, the next player clockwise. Bluff the Scale has
-no rounds and no points: the pad counts each player's NOTE cards, and the fewest leads.
-"""
+The state: per round and per seat scores; in The Original also the melds on the table (who
+played which, with its NOTE cards), the discard pile, who went out. A Carmony meld's points
+count while it is on the table: an eaten meld no longer counts for its player. Seats are
+numbered clockwise from 0; the first round's dealer is seat `dealer` (chosen at random at the
+table, entered on the pad). The next dealer: The Original and Through the Looking Glass, the
+player to the right of the round's winner (a tie goes to who went out, then to the first player
+after the dealer, clockwise); Chord Poker, the next player clockwise. Bluff the Scale has no
+rounds and no points: the pad counts each player's NOTE cards, and the fewest leads.
 
+The rules kept here, so the wheel, the command line and a linked wheel apply the same ones: a
+Carmony meld (and eating, the pile) only in a pad of The Original; "went out" only with the
+right to go out (at least 1 scale or 3 chords on the table) and once a round, never by a seat
+with cards left; eating only another player's meld on the table, with a strictly stronger MELD
+card (chromatic scale > major scale > other scales > chords > intervals). An entry the rules
+refuse is never written (ScorePadError says why); one that came over a link and is refused at
+its place in the order stays in the log with no effect (`refused`), the same on every wheel.
+
+A discard ends the turn (the turn passes with it). Undo writes an entry that takes back the
+last entry in effect; a new game starts a new log."""
+
+from core import table
 from core.games import round_winner
 from core.games.carmony_table import (
     GOING_OUT_POINTS,
@@ -22,12 +30,31 @@ from core.games.carmony_table import (
     POWER_CHORD_POINTS,
     UNPLAYED_CARD_POINTS,
 )
+from core.table import (
+    DISCARD,
+    EAT,
+    MELD,
+    NEW_GAME,
+    NEXT,
+    NO_ROOT,
+    PILE_START,
+    PILE_TAKEN,
+    RANK_CHORD,
+    RANK_CHROMATIC,
+    RANK_INTERVAL,
+    RANK_MAJOR,
+    RANK_SCALE,
+    ROUND,
+    SCORE,
+    UNDO,
+)
 
 GAMES = ("original", "chord-poker", "looking-glass", "bluff")
 TITLES = ("The Original", "Chord Poker", "Through the Looking Glass", "Bluff the Scale")
 ROUNDS = (3, 4, 2, 1)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
+ORIGINAL = 0
 
 _ORIGINAL_ITEMS = (
     ("2-card meld", POINTS_BY_CARDS[2]), ("3-card meld", POINTS_BY_CARDS[3]),
@@ -49,10 +76,19 @@ ITEMS = (
      ("took 8 cards", 8)),
 )
 WENT_OUT_ITEM = 9      # The Original's "went out": a round's tie goes to who went out
+CARDS_LEFT_ITEM = 10   # The Original's "card left in hand"
+# The Original's meld items (the scoring table's rows, items 0-8) are melds played: their
+# eating power by the rulebook's table ("2-card meld (INTERVALS)", "3-card meld (CHORDS)" ...);
+# CHORD_OR_SCALE: the row is "CHORDS or SCALES", the one entering it says which.
+CHORD_OR_SCALE = -1
+MELD_ITEM_RANKS = (RANK_INTERVAL, RANK_CHORD, RANK_CHORD, CHORD_OR_SCALE, RANK_CHORD,
+                   CHORD_OR_SCALE, CHORD_OR_SCALE, RANK_MAJOR, RANK_CHROMATIC)
+RANK_NAMES = ("an interval", "a chord", "a scale", "the major scale", "the chromatic scale")
 
 
 class ScorePadError(ValueError):
-    """A pad that cannot be made (players, game) or a stored pad that cannot be read."""
+    """A pad that cannot be made (players, game), a stored pad that cannot be read, or an
+    entry the rules refuse (the message says why)."""
 
 
 def game_index(name):
@@ -69,20 +105,42 @@ def bluff_start(players, half_deck=False):
     return [cards // players + (1 if seat < cards % players else 0) for seat in range(players)]
 
 
+def can_eat(rank, target_rank):
+    """A MELD card of `rank` eats a meld of `target_rank`: strictly stronger (the chromatic
+    scale, the strongest, is never eaten)."""
+    return rank > target_rank
+
+
+def may_go_out(ranks):
+    """At least 1 scale or 3 chords among these melds' ranks."""
+    chords = 0
+    for rank in ranks:
+        if rank >= RANK_SCALE:
+            return True
+        if rank == RANK_CHORD:
+            chords += 1
+    return chords >= 3
+
+
 class ScorePad:
-    def __init__(self, game="original", players=2, dealer=0, start=None):
-        self.game = game_index(game) if isinstance(game, str) else game
+    """The table's state from its log. `seat`: the wheel's seat (0-3) or None (a wheel shared
+    by the table): what the wheel writes is about its seat's player, or about the player to
+    play when it has none (`actor`)."""
+
+    def __init__(self, game="original", players=2, dealer=0, seat=None):
+        game = game_index(game) if isinstance(game, str) else game
+        if not 0 <= game < len(GAMES):
+            raise ScorePadError("no game %d" % game)
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ScorePadError("%d players: the pad keeps %d to %d" % (
                 players, MIN_PLAYERS, MAX_PLAYERS))
         if not 0 <= dealer < players:
             raise ScorePadError("dealer %d: seats are 0 to %d" % (dealer, players - 1))
-        self.players = players
-        self.first_dealer = dealer
-        if start is None:
-            start = bluff_start(players) if GAMES[self.game] == "bluff" else [0] * players
-        self.start = list(start)
-        self.log = []
+        self.log = table.Log()
+        self.seat = seat if seat is not None and seat < players else None
+        first = (dealer + 1) % players
+        origin = first if self.seat is None else self.seat
+        self.log.add(self.log.made(origin, origin, NEW_GAME, (game, players, dealer)))
         self._replay()
 
     @property
@@ -101,70 +159,242 @@ class ScorePad:
     def rounds(self):
         return ROUNDS[self.game]
 
-    # -- actions -------------------------------------------------------------------------------
+    def actor(self):
+        """The seat this wheel writes about: its own, or the player to play's."""
+        return self.current if self.seat is None else self.seat
 
-    def add(self, item):
-        """The current player scores item `item` (an index into `items`)."""
+    # ---- what a wheel writes --------------------------------------------------------------
+
+    def add(self, item, count=1, rank=None, who=None):
+        """Item `item` of the game's scoring table, `count` times. In The Original a meld item
+        (0-8) is a meld played: its rank as the table says, or `rank` (RANK_CHORD or
+        RANK_SCALE) for a row of chords or scales."""
         if not 0 <= item < len(self.items):
             raise ScorePadError("no item %d (0 to %d)" % (item, len(self.items) - 1))
-        self._act(("add", self.items[item][1], item))
+        if self.game == ORIGINAL and item < len(MELD_ITEM_RANKS):
+            if MELD_ITEM_RANKS[item] != CHORD_OR_SCALE:
+                rank = MELD_ITEM_RANKS[item]
+            elif rank not in (RANK_CHORD, RANK_SCALE):
+                raise ScorePadError("%s: a chord or a scale?" % self.items[item][0])
+            return self.meld("", NO_ROOT, rank, b"", self.items[item][1], who)
+        if not 1 <= count <= 255:
+            raise ScorePadError("count %d: 1 to 255" % count)
+        return self._write(SCORE, (item, count), who)
 
-    def credit(self, points):
-        """The current player scores a meld worth `points` (from meld check or the hand)."""
-        self._act(("add", points, -1))
+    def meld(self, card, root, rank, pcs, points, who=None):
+        """A meld played on the table (The Original): MELD card id, root pc, rank, the NOTE
+        cards' pitch classes, its points."""
+        return self._write(MELD, (card, root, rank, bytes(pcs), points // 10), who)
+
+    def eat(self, meld_id, card, rank, who=None):
+        """The meld entry `meld_id` ((origin, seq), one of `melds`) eaten with MELD card `card`
+        of `rank`."""
+        return self._write(EAT, (meld_id[0], meld_id[1], card, rank), who)
+
+    def discard(self, pc, who=None):
+        """A NOTE card onto the pile: the turn passes."""
+        return self._write(DISCARD, (pc,), who)
+
+    def start_pile(self, pc):
+        return self._write(PILE_START, (pc,))
+
+    def take_pile(self, who=None):
+        return self._write(PILE_TAKEN, (), who)
 
     def next_player(self):
-        self._act(("next",))
+        return self._write(NEXT, (), self.current)
 
     def end_round(self):
         """The round ends: returns the next dealer's seat (None after the last round)."""
-        self._act(("round",))
+        self._write(ROUND, (), self.current)
         return None if self.over else self.dealer
 
     def undo(self):
-        """Takes back the last action (an entry, a turn passed or a round ended); False when
-        there is nothing to take back."""
-        if not self.log:
+        """Takes back the last entry in effect (a meld, an item, a turn passed, a round ended
+        ...); False when there is none."""
+        target = self.last_in_effect()
+        if target is None:
             return False
-        self.log.pop()
-        self._replay()
+        self._write(UNDO, target, check=False)
         return True
 
-    def _act(self, action):
-        if self.over:
-            raise ScorePadError("the game is over (%d rounds): start a new game" % self.rounds)
-        self.log.append(action)
-        self._replay()
+    def last_in_effect(self):
+        """The id of the last entry an undo would take back, or None."""
+        skip = self._undone()
+        for k in range(len(self.log) - 1, 0, -1):
+            entry = self.log.entry(k)
+            ident = (entry[1], entry[2])
+            if entry[4] != UNDO and ident not in skip and ident not in self.refused:
+                return ident
+        return None
 
-    # -- state, from the log -------------------------------------------------------------------
+    def _write(self, what, data, who=None, check=True):
+        who = self.actor() if who is None else who
+        origin = who if self.seat is None else self.seat
+        entry = self.log.made(origin, who, what, data)
+        if check:
+            self._apply(entry)          # raises, nothing changed, when the rules refuse it
+            self.log.add(entry)
+        else:
+            self.log.add(entry)
+            self._replay()
+        return entry
+
+    def take(self, entry):
+        """An entry from another wheel: put at its place in the order and the state replayed
+        (refused there: kept, with no effect). Its index, or -1 for one the log holds."""
+        at = self.log.add(entry)
+        if at < 0:
+            return at
+        if at == len(self.log) - 1 and entry[4] not in (UNDO, NEW_GAME):
+            try:
+                self._apply(entry)
+            except ScorePadError:
+                self.refused.append((entry[1], entry[2]))
+        else:
+            self._replay()
+        return at
+
+    # ---- the state, from the log ----------------------------------------------------------
+
+    def _undone(self):
+        """The ids the log's undo entries take back (an undo names an earlier entry that is
+        neither an undo nor the new game)."""
+        undone = []
+        log = self.log
+        for k in range(1, len(log)):
+            entry = log.entry(k)
+            if entry[4] != UNDO:
+                continue
+            at = log.find(entry[5][0], entry[5][1])
+            if 0 < at < k and log.entry(at)[4] != UNDO and entry[5] not in undone:
+                undone.append(entry[5])
+        return undone
 
     def _replay(self):
-        n = self.players
+        log = self.log
+        game, players, dealer = log.entry(0)[5]
+        self.game = game
+        self.players = players
+        self.first_dealer = dealer
+        self.start = bluff_start(players) if GAMES[game] == "bluff" else [0] * players
         self.round = 0
-        self.dealer = self.first_dealer
-        self.current = (self.dealer + 1) % n
-        self.by_round = [[0] * n]
-        self.went_out = None
+        self.dealer = dealer
+        self.by_round = [[0] * players]
         self.over = False
         self.last_winner = None
-        for action in self.log:
-            if action[0] == "add":
-                self.by_round[self.round][self.current] += action[1]
-                if action[2] == WENT_OUT_ITEM and self.game == 0:
-                    self.went_out = self.current
-            elif action[0] == "next":
-                self.current = (self.current + 1) % n
-            else:
-                scores = self.by_round[self.round]
-                self.last_winner = self._leader(scores)
-                if self.round + 1 >= self.rounds:
-                    self.over = True
-                    continue
-                self.dealer = self._next_dealer(scores)
-                self.round += 1
-                self.by_round.append([0] * n)
-                self.current = (self.dealer + 1) % n
-                self.went_out = None
+        self._round_starts()
+        self.refused = []
+        undone = self._undone()
+        for k in range(1, len(log)):
+            entry = log.entry(k)
+            ident = (entry[1], entry[2])
+            if entry[4] == UNDO or ident in undone:
+                continue
+            try:
+                self._apply(entry)
+            except ScorePadError:
+                self.refused.append(ident)
+
+    def _round_starts(self):
+        self.current = (self.dealer + 1) % self.players
+        self.went_out = None
+        self.melds = []         # on the table: [origin, seq, who, card, root, rank, pcs, points]
+        self.pile = bytearray()
+        self.left = [0] * self.players          # cards left in hand entered, by seat
+
+    def _apply(self, entry):
+        """Check an entry against the state, then apply it (ScorePadError: refused, nothing
+        changed)."""
+        what, who, data = entry[4], entry[3], entry[5]
+        if self.over:
+            raise ScorePadError("the game is over (%d rounds): start a new game" % self.rounds)
+        if who >= self.players:
+            raise ScorePadError("no P%d in a %d-player game" % (who + 1, self.players))
+        if what in (MELD, EAT, DISCARD, PILE_START, PILE_TAKEN) and self.game != ORIGINAL:
+            raise ScorePadError("the score pad is on %s: melds, eating and the pile are The "
+                                "Original's (a new game of The Original in the score mode)"
+                                % self.title)
+        if what == MELD:
+            self.melds.append([entry[1], entry[2], who, data[0], data[1], data[2], data[3],
+                               data[4] * 10])
+            self.by_round[self.round][who] += data[4] * 10
+        elif what == EAT:
+            self._eat(who, data)
+        elif what == SCORE:
+            self._score(who, data[0], data[1])
+        elif what == NEXT:
+            self.current = (self.current + 1) % self.players
+        elif what == DISCARD:
+            self.pile.append(data[0])
+            self.current = (self.current + 1) % self.players
+        elif what == PILE_START:
+            self.pile = bytearray(data)
+        elif what == PILE_TAKEN:
+            if not self.pile:
+                raise ScorePadError("the discard pile is empty")
+            self.pile = bytearray()
+        elif what == ROUND:
+            self._end_round()
+        else:
+            raise ScorePadError("a %s entry here" % table.WHAT_NAMES[what])
+
+    def _eat(self, who, data):
+        at = self.meld_at(data[0], data[1])
+        if at < 0:
+            raise ScorePadError("that meld is not on the table")
+        meld = self.melds[at]
+        if meld[2] == who:
+            raise ScorePadError("P%d's own meld: eating takes another player's" % (who + 1))
+        if not can_eat(data[3], meld[5]):
+            raise ScorePadError("%s cannot eat %s: it takes a stronger MELD card "
+                                "(chromatic > major scale > scales > chords > intervals)"
+                                % (RANK_NAMES[data[3]], RANK_NAMES[meld[5]]))
+        self.melds.pop(at)
+        self.by_round[self.round][meld[2]] -= meld[7]
+
+    def _score(self, who, item, count):
+        if not 0 <= item < len(self.items) or count < 1:
+            raise ScorePadError("no item %d" % item)
+        if self.game == ORIGINAL:
+            if item < len(MELD_ITEM_RANKS):
+                raise ScorePadError("a meld is entered as a meld played")
+            if item == WENT_OUT_ITEM:
+                self._check_going_out(who, count)
+                self.went_out = who
+            elif item == CARDS_LEFT_ITEM:
+                if self.went_out == who:
+                    raise ScorePadError("P%d went out: no cards left in hand" % (who + 1))
+                self.left[who] += count
+        self.by_round[self.round][who] += self.items[item][1] * count
+
+    def _check_going_out(self, who, count):
+        if self.went_out is not None or count != 1:
+            raise ScorePadError("P%d went out already this round: once a round" % (
+                (self.went_out if self.went_out is not None else who) + 1))
+        if self.left[who]:
+            raise ScorePadError("P%d has cards left in hand: going out means none" % (who + 1))
+        if not may_go_out([m[5] for m in self.melds if m[2] == who]):
+            raise ScorePadError("P%d cannot go out: going out needs at least 1 scale or 3 "
+                                "chords played" % (who + 1))
+
+    def _end_round(self):
+        scores = self.by_round[self.round]
+        self.last_winner = self._leader(scores)
+        if self.round + 1 >= self.rounds:
+            self.over = True
+            return
+        self.dealer = self._next_dealer(scores)
+        self.round += 1
+        self.by_round.append([0] * self.players)
+        self._round_starts()
+
+    def meld_at(self, origin, seq):
+        """The index in `melds` of the meld entry (origin, seq), or -1."""
+        for k in range(len(self.melds)):
+            if self.melds[k][0] == origin and self.melds[k][1] == seq:
+                return k
+        return -1
 
     def _leader(self, scores):
         if self.name == "bluff":
@@ -204,70 +434,29 @@ class ScorePad:
         return {"game": self.name, "players": self.players, "round": self.round + 1,
                 "totals": self.totals(), "current": self.current}
 
-    def lines(self):
-        """Totals by round and overall, the turn and the dealer, for the display/console."""
-        out = ["%s, round %d of %d%s" % (self.title, self.round + 1, self.rounds,
-                                         ", game over" if self.over else "")]
-        totals = self.totals()
-        lead = self.leaders()
-        for p in range(self.players):
-            rounds = " ".join("%d" % self.by_round[r][p] for r in range(len(self.by_round)))
-            out.append("P%d %s%5d  (%s)%s%s" % (
-                p + 1, ">" if p == self.current and not self.over else " ", totals[p], rounds,
-                " dealer" if p == self.dealer else "", " leads" if p in lead else ""))
-        if self.over:
-            out.append("winner: " + ", ".join("P%d" % (p + 1) for p in lead))
-        else:
-            nxt = self.next_dealer()
-            if nxt is not None:
-                out.append("next dealer if the round ends now: P%d" % (nxt + 1))
-        return out
+    # ---- storage --------------------------------------------------------------------------
 
-    # -- storage -------------------------------------------------------------------------------
-
-    def to_text(self):
-        """One line: game, players, first dealer, start, then the log."""
-        parts = [self.name, str(self.players), str(self.first_dealer),
-                 ",".join(str(s) for s in self.start)]
-        for action in self.log:
-            if action[0] == "add":
-                parts.append("a%d:%d" % (action[1], action[2]))
-            elif action[0] == "next":
-                parts.append("n")
-            else:
-                parts.append("r")
-        return " ".join(parts)
+    def to_bytes(self):
+        return self.log.to_bytes()
 
 
-def from_text(text):
-    """A pad from to_text(); ScorePadError names what cannot be read."""
-    parts = text.split()
-    if len(parts) < 4:
-        raise ScorePadError("stored score pad: too short")
+def from_bytes(data, seat=None):
+    """A pad from its log's bytes (ScorePad.to_bytes()); ScorePadError names what cannot be
+    read."""
+    log = problem = None
     try:
-        players = int(parts[1])
-        pad = ScorePad(parts[0], players, int(parts[2]),
-                       [int(s) for s in parts[3].split(",")])
-    except ValueError as err:
-        raise ScorePadError("stored score pad: %s" % err)
-    if len(pad.start) != players:
-        raise ScorePadError("stored score pad: %d start values for %d players" % (
-            len(pad.start), players))
-    log = []
-    for k in range(4, len(parts)):
-        word = parts[k]
-        if word == "n":
-            log.append(("next",))
-        elif word == "r":
-            log.append(("round",))
-        elif word[:1] == "a" and ":" in word:
-            points, item = word[1:].split(":")
-            try:
-                log.append(("add", int(points), int(item)))
-            except ValueError:
-                raise ScorePadError("stored score pad: entry %d %r" % (k - 3, word))
-        else:
-            raise ScorePadError("stored score pad: entry %d %r" % (k - 3, word))
+        log = table.from_bytes(data)
+    except table.TableError as err:     # (said outside: MicroPython warns of chaining)
+        problem = str(err)
+    if problem:
+        raise ScorePadError("stored table log: %s" % problem)
+    if not len(log) or log.entry(0)[4] != NEW_GAME:
+        raise ScorePadError("stored table log: no new game first")
+    game, players, dealer = log.entry(0)[5]
+    if game >= len(GAMES) or not MIN_PLAYERS <= players <= MAX_PLAYERS or dealer >= players:
+        raise ScorePadError("stored table log: game %d, %d players, dealer %d" % (
+            game, players, dealer))
+    pad = ScorePad(game, players, dealer, seat)
     pad.log = log
     pad._replay()
     return pad

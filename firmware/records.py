@@ -30,7 +30,8 @@ MAINTENANCE_PATH = "maintenance"
 # firmware updates). The table modes' kept state (firmware/modes/kept.py: KeepsTable).
 RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2, "drive_choice": 3, "score.txt": 4,
                "hand.txt": 5, "poker.txt": 6, "meld_check.txt": 7, "looking_glass.txt": 8,
-               "bluff.txt": 9, "steps.txt": 10, "alphabet.txt": 11, "key_speller.txt": 12}
+               "bluff.txt": 9, "steps.txt": 10, "alphabet.txt": 11, "key_speller.txt": 12,
+               "table.log": 13}
 
 
 # Where the records live (the root) is littlefs: MicroPython's rp2 port, and esp32's by

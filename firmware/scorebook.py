@@ -1,12 +1,15 @@
-"""The table's score pad (core/scorepad.py) kept in the board's record store, so a score
-survives mode switches, reboots and power cuts: every change is written at once, atomically
-(firmware/records.py: a file replaced whole on the flash, or a record appended to
-CircuitPython's nvm log). Only an explicit "new game" replaces it. The modes that credit a meld
-(score, hand, meld check) share it through here."""
+"""The table's score pad (core/scorepad.py, a replay of the table log, core/table.py) kept in
+the board's record store, so a score survives mode switches, reboots and power cuts: every
+change is written at once, the log whole and atomically (firmware/records.py: a file replaced
+whole on the flash, or a record appended to CircuitPython's nvm log). Only an explicit "new
+game" replaces it. The modes that play melds (score, hand, meld check) share it through here;
+what they write is about the wheel's seat (the `seat` setting, 1-4) or, with none, the player
+to play."""
 
-from core.scorepad import ScorePad, ScorePadError, from_text
+from core.scorepad import ScorePad, ScorePadError, from_bytes
 
-PATH = "score.txt"
+PATH = "table.log"
+OLD_PATH = "score.txt"          # the pad's text before the table log (read once, converted)
 
 
 def records(ctx):
@@ -14,19 +17,32 @@ def records(ctx):
     return ctx.settings.records
 
 
+def seat(ctx):
+    """The wheel's seat, 0-3, or None."""
+    value = ctx.settings["seat"]
+    return None if value is None else value - 1
+
+
 def load(ctx):
     """The stored pad, or a new 2-player game of The Original when none (or a damaged one)."""
     raw = records(ctx).read(PATH)
     if raw:
         try:
-            return from_text(str(raw, "utf-8"))
-        except (ScorePadError, UnicodeError):
+            return from_bytes(raw, seat(ctx))
+        except ScorePadError:
             pass
-    return ScorePad("original", 2)
+    else:
+        old = records(ctx).read(OLD_PATH)
+        if old:
+            from firmware import score_text  # once, after an update: then dropped
+            pad = score_text.converted(old, seat(ctx))
+            if pad is not None:
+                return pad
+    return ScorePad("original", 2, seat=seat(ctx))
 
 
 def save(ctx, pad):
-    records(ctx).write(PATH, pad.to_text().encode())
+    records(ctx).write(PATH, pad.to_bytes())
 
 
 def summary(pad):
@@ -41,12 +57,17 @@ def summary(pad):
         " ".join(str(t) for t in pad.totals()), turn)
 
 
-def credit(ctx, points):
-    """Credit a meld's points to the current player of the stored pad: the console's words."""
+def play(ctx, melds):
+    """Melds played, each (MELD card id, root pc, rank, NOTE pcs, points), on the stored pad:
+    the console's words, and whether the pad took them (all or none)."""
     pad = load(ctx)
-    if pad.over:
-        return "game over: start a new game in the score mode"
-    player = pad.current
-    pad.credit(points)
+    player = pad.actor()
+    points = 0
+    try:
+        for card, root, rank, pcs, meld_points in melds:
+            pad.meld(card, root, rank, pcs, meld_points)
+            points += meld_points
+    except ScorePadError as err:
+        return "not credited: %s" % err, False
     save(ctx, pad)
-    return "credited %d to P%d; %s" % (points, player + 1, summary(pad))
+    return "credited %d to P%d; %s" % (points, player + 1, summary(pad)), True

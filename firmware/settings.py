@@ -33,6 +33,8 @@ _FIELDS = (
     ("midi_octave", 4, "int", 0, 8),          # the octave a played meld's root sounds in
     ("midi_optional", False, "bool"),         # a played meld's optional notes too
     ("midi_split", 128, "int", 0, 128),       # notes from here up are melody (128: none)
+    ("seat", None, "int", 1, 4),              # the wheel's seat at the table, P1-P4 (None: shared)
+    ("score_entry", 0, "int", 0, 40),         # the score mode's entry selected
 )
 NAME_MAX = 24                             # a "name" setting: 1 to 24 characters
 

@@ -33,6 +33,8 @@ def _is_int(value, low, high):
 
 def _good(value, field):
     kind = field[2]
+    if value is None:
+        return field[1] is None                 # a setting that may be none (the seat)
     if isinstance(field[1], tuple):
         return (isinstance(value, list) and len(value) == len(field[1])
                 and not [v for v in value if not _is_int(v, field[3], field[4])])

@@ -27,7 +27,7 @@ from core.games import (
     note_pc,
     round_winner,
 )
-from core.games.carmony_table import MAJOR_SCALE_SHAPE, can_go_out, meld_points, round_points
+from core.games.carmony_table import can_go_out, meld_points, rank, round_points
 from core.games.rng import Rng
 
 NOTES_DEALT = {2: 14, 3: 12, 4: 10}
@@ -40,15 +40,7 @@ INTERVAL_COPIES = 3
 
 def meld_rank(meld):
     """Eating power: 0 interval, 1 chord, 2 scale, 3 major scale, 4 chromatic scale."""
-    if meld.kind == "interval":
-        return 0
-    if meld.kind == "chord":
-        return 1
-    if len(meld.codes) == 12:
-        return 4
-    if meld.degree_text() == MAJOR_SCALE_SHAPE[1]:
-        return 3
-    return 2
+    return rank(meld.kind, meld.degree_text(), len(meld.codes))
 
 
 def meld_cards(meldset):

@@ -48,6 +48,27 @@ def round_points(meld_points_list, unplayed_cards, went_out):
     return total
 
 
+def rank(kind, degree_text, positions):
+    """Eating power (rulebook "Eating melds"): 0 interval, 1 chord, 2 scale, 3 major scale,
+    4 chromatic scale (12 positions); `kind` a name ("interval", "chord", "scale")."""
+    if kind == "interval":
+        return 0
+    if kind == "chord":
+        return 1
+    if positions == 12:
+        return 4
+    return 3 if degree_text == MAJOR_SCALE_SHAPE[1] else 2
+
+
+def set_rank(meldset, i):
+    """rank() of meld `i` of a compiled meld set."""
+    kind = meldset.kind(i)
+    if kind < 2:
+        return kind
+    meld = meldset.meld(i)
+    return rank(meld.kind, meld.degree_text(), len(meld.codes))
+
+
 def can_go_out(played_kinds):
     """Going out needs at least 1 scale or 3 chords on the table (kinds of the melds played)."""
     return "scale" in played_kinds or played_kinds.count("chord") >= 3

@@ -242,8 +242,16 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
             return
         if label is None:
             plays = [plays]
+        from core.games.carmony_table import set_rank
+
         from firmware import scorebook  # the pad's code, loaded when first credited
-        words = scorebook.credit(self.ctx, points)
+        meldset = self.ctx.meldset
+        words, taken = scorebook.play(self.ctx, [
+            (meldset.meld_id(p.index), p.root, set_rank(meldset, p.index), p.pcs, p.points)
+            for p in plays])
+        if not taken:                     # the pad refused it (another game's): cards stay
+            self.hint = words
+            return
         for play in plays:
             for pc in play.pcs:
                 self.counts[pc] -= 1

@@ -1,11 +1,11 @@
 """Meld Check: enter NOTE cards on the wheel and see the melds they build, with Carmony points.
 
 Turn to a note, click to add a card of it: at once, and two quick clicks add two cards (the
-press detector reports each click on release here, no double press). Turned to a sector
-holding cards, a long press takes one of them back; a long press right after the clicks (or on
-an empty sector) plays the meld the cards build (its points go to the score pad's current
-player, firmware/scorebook.py: one action, as before) or, with no meld, clears them. With no
-cards, long press opens the menu as everywhere.
+press detector reports each click on release here, no double press). On a sector holding
+cards (the card just added too), a long press takes one of them back; on an empty sector it
+plays the meld the cards build (its points go to the score pad's player to play, or the
+wheel's seat, firmware/scorebook.py; refused in a pad of another game, the cards stay) or,
+with no meld, clears them. With no cards, long press opens the menu as everywhere.
 Cards that build more than one meld (C Eb F G Bb: C min11, and pentatonic readings) are read
 one at a time: that long press steps into the readings instead, the knob steps through them
 (`1/3 C min11 100` on the display, the ring showing the one selected), a click plays the one
@@ -45,7 +45,6 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
         self.cards = []                 # pitch classes, in the order entered
         self.counts = bytearray(12)
         self.hint = None
-        self.turned = False             # the knob moved since the last card was entered
         self.stepping = False           # the knob steps through the readings
         self.selected = 0               # the reading shown
         self.set_changed()
@@ -70,9 +69,9 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
     # ---- the cards, kept (KeepsTable) ----------------------------------------------
 
     def state(self):
-        """The cursor, whether it was turned and the readings stepped, the reading shown, the
-        cards in the order entered."""
-        return bytes((self.cursor, self.turned | self.stepping << 1, self.selected)) + \
+        """The cursor, whether the readings are stepped (bit 1; bit 0 is no longer used), the
+        reading shown, the cards in the order entered."""
+        return bytes((self.cursor, self.stepping << 1, self.selected)) + \
             bytes(self.cards)
 
     def restore(self, raw):
@@ -80,7 +79,6 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
         if len(raw) < 3 or len(cards) > MAX_CARDS or max(raw[:1] + cards) > 11 or raw[1] > 3:
             return False
         self.cursor = raw[0]
-        self.turned = bool(raw[1] & 1)
         self._clear()
         for pc in cards:
             self.cards.append(pc)
@@ -102,7 +100,6 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
             self.hint = None
             return
         self.cursor = (self.cursor + steps) % 12
-        self.turned = True
         self.hint = None
 
     def on_click(self):
@@ -123,7 +120,6 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
 
     def _add(self, n):
         self.hint = None
-        self.turned = False
         for _ in range(n):
             if len(self.cards) == MAX_CARDS:
                 self.hint = "a meld holds at most %d cards" % MAX_CARDS
@@ -147,8 +143,9 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
             self.shown = self.readings[0]
             self.hint = None
             return
-        if self.turned and self.counts[self.cursor]:
-            # Turned to a card: one of that note taken back (the last one entered).
+        if self.counts[self.cursor]:
+            # On a card (the one just added too): one of that note taken back, the last one
+            # entered; the meld is played from an empty sector.
             pc = self.cursor
             for k in range(len(self.cards) - 1, -1, -1):
                 if self.cards[k] == pc:
@@ -171,8 +168,17 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
     def _play(self):
         # The meld shown is played, its points go to the score pad's player (the pad's code
         # is loaded then, not before: meld check runs in a small heap).
+        from core.games.carmony_table import set_rank
+
         from firmware import scorebook
-        self.hint = "played, " + scorebook.credit(self.ctx, self.shown[0])
+        points, i, root = self.shown
+        meldset = self.ctx.meldset
+        words, taken = scorebook.play(self.ctx, [(meldset.meld_id(i), root,
+                                                  set_rank(meldset, i), self.cards, points)])
+        if not taken:
+            self.hint = words               # refused: the cards stay
+            return
+        self.hint = "played, " + words
         self._clear()
 
     def _clear(self):

@@ -61,24 +61,28 @@ def _show(args, data, lines, total):
 
 
 def run_carmony(args):
+    """One player's round, written on a score pad of The Original (core/scorepad.py, the
+    wheel's): its melds, cards left and going out, with the pad's rules, and the pad's total."""
+    from core.games.carmony_table import set_rank
+    from core.scorepad import CARDS_LEFT_ITEM, WENT_OUT_ITEM, ScorePad, ScorePadError
     ms = load_set(args.set_path)
     if args.unplayed < 0:
         raise UserError("--unplayed %d: cannot be negative" % args.unplayed)
     if args.went_out and args.unplayed:
         raise UserError("--went-out with %d cards left: going out means no cards in hand"
                         % args.unplayed)
+    pad = ScorePad("original", 2, dealer=1)          # seat 0, the player counted, plays first
     melds = []
     lines = []
-    kinds = []
     on_table = []
-    for number, text in enumerate(args.meld, 1):
+    for text in args.meld:
         ident, sep, notes = text.partition(":")
         if not sep or not notes:
             raise UserError("--meld %r: expected ID:NOTE,NOTE,... such as maj:C,E,G" % text)
         try:
             index = find(ms, ident)
         except KeyError as err:
-            raise UserError("--meld %r: %s" % (text, err.args[0]))
+            raise UserError("--meld %r: %s" % (text, err.args[0])) from err
         meld = ms.meld(index)
         cards = [note_pc(parse_note(n)) for n in notes.split(",")]
         result = check(meld, cards)
@@ -87,21 +91,24 @@ def run_carmony(args):
         root = format_note(result.root)
         melds.append({"id": meld.id, "root": root, "cards": len(cards), "points": result.points})
         lines.append(("%s %s (%d cards)" % (root, meld.name, len(cards)), result.points))
-        kinds.append(meld.kind)
         on_table.append((index, cards))
+        pad.meld(meld.id, note_pc(result.root), set_rank(ms, index), cards, result.points)
     problems = carmony.table_problems(ms, on_table, args.unplayed)
     if problems:
         raise UserError("\n".join(problems))
-    if args.went_out and not carmony_table.can_go_out(kinds):
-        raise UserError("--went-out: going out needs at least 1 scale or 3 chords played")
     if args.unplayed:
         lines.append(("%d unplayed NOTE cards" % args.unplayed,
                       carmony_table.UNPLAYED_CARD_POINTS * args.unplayed))
+        pad.add(CARDS_LEFT_ITEM, args.unplayed)
     if args.went_out:
+        try:
+            pad.add(WENT_OUT_ITEM)
+        except ScorePadError as err:
+            raise UserError("--went-out: %s" % str(err).split(": ", 1)[-1]) from err
         lines.append(("went out", carmony_table.GOING_OUT_POINTS))
-    total = carmony_table.round_points([m["points"] for m in melds], args.unplayed, args.went_out)
+    total = pad.totals()[0]
     _show(args, {"melds": melds, "unplayed": args.unplayed, "went_out": args.went_out,
-                 "lines": [{"label": l, "points": p} for l, p in lines], "total": total},
+                 "lines": [{"label": label, "points": p} for label, p in lines], "total": total},
           lines, total)
 
 
@@ -112,7 +119,7 @@ def run_looking_glass(args):
         try:
             meld = ms.meld(find(ms, name))
         except KeyError as err:
-            raise UserError("--interval %r: %s" % (name, err.args[0]))
+            raise UserError("--interval %r: %s" % (name, err.args[0])) from err
         if meld.kind != "interval":
             raise UserError("--interval %r: %s is a %s, not an interval" % (name, meld.name,
                                                                             meld.kind))
@@ -120,13 +127,13 @@ def run_looking_glass(args):
     try:
         total, lines = looking_glass.score(semitones, args.alices, args.rabbits)
     except ScoreError as err:
-        raise UserError(str(err))
+        raise UserError(str(err)) from err
     names = {}
     for i in ms.of_kind(0):
         names[degrees.semitones(ms.meld_codes(i)[1])] = ms.meld_name(i)
     readable = [(_interval_label(label, names), points) for label, points in lines]
     _show(args, {"intervals": args.interval, "alices": args.alices, "rabbits": args.rabbits,
-                 "lines": [{"label": l, "points": p} for l, p in readable], "total": total},
+                 "lines": [{"label": label, "points": p} for label, p in readable], "total": total},
           readable, total)
 
 
@@ -144,12 +151,12 @@ def run_chord_poker(args):
     try:
         total, groups = chord_poker_table.score(cards, args.completed)
     except ScoreError as err:
-        raise UserError(str(err))
+        raise UserError(str(err)) from err
     lines = []
     for pc, what, points in groups:
         note = "/".join(format_note(n) for n in pc_names(pc)) if pc is not None else ""
         lines.append((("%s %s" % (what, note)).strip(), points))
-    _show(args, {"groups": [{"note": l, "points": p} for l, p in lines], "total": total},
+    _show(args, {"groups": [{"note": label, "points": p} for label, p in lines], "total": total},
           lines, total)
 
 
@@ -172,7 +179,7 @@ def run_colour_map(args):
         else:
             colours, _, deck = colour_map.default_deck()
     except colour_map.DeckError as err:
-        raise UserError(str(err))
+        raise UserError(str(err)) from err
     lines = []
     left = list(deck)
     for k, text in enumerate(args.hand, 1):

@@ -73,13 +73,14 @@ def cli_total(capsys, melds, left, went_out):
 def test_a_round_of_the_original_through_the_pad_equals_chromawheel_score(tmp_path, capsys):
     flash = str(tmp_path)
     # P2 plays first (P1 deals): C minor (40) and C E G Bb (C7, 70) in meld check, each
-    # played with a long press; then P1: the C major scale (350), goes out (+200).
+    # played with a long press on an empty sector; then P1: the C major scale (350), goes
+    # out (+200).
     cm, _ = notes(0, 3, 7)
     c7, _ = notes(0, 4, 7, 10)
     major, _ = notes(0, 2, 4, 5, 7, 9, 11)
     script = "; ".join([switch("explorer", "meld check"),
-                        cm, "long", "ccw 7",              # cursor back to C
-                        c7, "long", "ccw 10"])
+                        cm, "cw 1; long", "ccw 8",        # G#: empty; the cursor back to C
+                        c7, "cw 1; long", "ccw 11"])
     frames, console = run_script(script, flash=flash)
     assert last_score(frames)["totals"] == [0, 110]
     # The score mode: pass the turn (double), then back to meld check for P1's meld.
@@ -87,19 +88,21 @@ def test_a_round_of_the_original_through_the_pad_equals_chromawheel_score(tmp_pa
     assert frames[-1]["score"]["current"] == 0
     # Seven cards read more than one way: the long press steps into the readings, the
     # click plays the first (the major scale, 350).
-    frames, console = run_script(switch("score", "meld check") + "; " + major + "; long; click",
-                                 flash=flash)
+    frames, console = run_script(switch("score", "meld check") + "; " + major +
+                                 "; ccw 1; long; click", flash=flash)
     assert last_score(frames)["totals"] == [350, 110]
-    # Went out: the score mode's item 9 (+200); P2 holds 2 cards: -10 each.
-    went_out = "cw 9; click; double; cw 1; click; click"
+    # Went out: the score mode's item 9 (+200); P2 holds 2 cards: -10 each, one entry (the
+    # knob says how many).
+    went_out = "cw 9; click; double; cw 1; click; cw 1; click"
     frames, console = run_script(switch("meld check", "score") + "; " + went_out, flash=flash)
     totals = frames[-1]["score"]["totals"]
     assert totals == [cli_total(capsys, ["major:C,D,E,F,G,A,B"], 0, True),
                       cli_total(capsys, ["min:C,Eb,G", "7:C,E,G,Bb"], 2, False)]
     assert totals == [550, 90]
-    # A reboot keeps it (and the mode); the end of the round (after the 11 items, next
-    # player and undo) names the next dealer: P1 won, P2 (to their right) deals.
-    frames, console = run_script("cw 13; click", flash=flash)
+    # A reboot keeps it (and the mode, and the entry selected: the cards left); the end of
+    # the round (past next player and undo) names the next dealer: P1 won, P2 (to their
+    # right) deals.
+    frames, console = run_script("cw 3; click", flash=flash)
     assert frames[-1]["score"]["totals"] == [550, 90]
     assert "round 2: P2 deals, P1 plays first" in console[-1]
     assert frames[-1]["score"]["round"] == 2

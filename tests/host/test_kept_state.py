@@ -5,14 +5,13 @@ another set or of another mode leaves the mode as it starts, without a traceback
 
 import pytest
 
-from firmware.modes import Context, load_mode, mode_names
+from firmware.modes import load_mode, mode_names
 from firmware.modes.kept import KeepsTable, kept_file
 from firmware.nvm_records import NvmRecords
 from firmware.records import RECORD_KEYS
-from firmware.settings import Settings
 from host_tools.set_files import load_set
 from host_tools.sim.simulator import run_script
-from mode_events import play
+from mode_events import MemoryRecords, boot, play
 
 # Each mode that keeps its table, and a few events that leave a table a player would hate to
 # lose (a press last: a turn alone is kept with the next press).
@@ -30,43 +29,6 @@ PLAYS = {
 KEPT = sorted(PLAYS)
 
 
-class MemoryRecords:
-    """The record store at the board boundary: nothing on a flash; counts the writes."""
-
-    def __init__(self):
-        self.records = {}
-        self.writes = 0
-        self.refuse = False
-
-    def read(self, name):
-        return self.records.get(name)
-
-    def write(self, name, data):
-        if self.refuse:
-            raise OSError(28, "no space left")
-        self.writes += 1
-        self.records[name] = bytes(data)
-
-    def log(self, line):
-        pass
-
-
-class Host:
-    def held_notes(self):
-        return None
-
-    def play_meld(self, index, root):
-        pass
-
-    def open_menu(self):
-        pass
-
-
-def boot(records, set_name="default"):
-    """A context as the app makes it at power-up, over the same record store."""
-    return Context(Host(), Settings(records).load(), load_set(set_name), set_name)
-
-
 def seen(mode):
     """What a player sees of the mode: the console line and the ring."""
     frame = bytearray(36)
@@ -80,7 +42,7 @@ def fresh(name):
 
 def test_the_modes_that_keep_a_table():
     # Listen's notes are the keyboard's; the explorer's meld and root are settings; the score
-    # keeps its own record (firmware/scorebook.py).
+    # keeps its own record (firmware/scorebook.py) and its entry selected as a setting.
     kept = [name for name in mode_names()
             if isinstance(load_mode(name, boot(MemoryRecords())), KeepsTable)]
     assert kept == [name for name in mode_names() if name in PLAYS]
@@ -100,7 +62,7 @@ def test_a_mode_switch_and_a_reboot_keep_the_table(name):
     assert seen(again) == table
     # A reboot: new settings, a new context, the same store.
     assert seen(load_mode(name, boot(records))) == table
-    assert list(records.records) == [kept_file(name) if name != "chord poker" else "poker.txt"]
+    assert list(records.records) == [load_mode(name, boot(MemoryRecords())).state_path()]
 
 
 @pytest.mark.parametrize("name", [name for name in KEPT if name != "meld check"])

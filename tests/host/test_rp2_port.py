@@ -19,13 +19,13 @@ pytestmark = pytest.mark.usefixtures("emulator")
 # The music core and the drivers' pure logic, with their core cases: what a board runs.
 # (test_meldset builds oversize sets on purpose: more than the heap left beside the RAM disk.)
 CASES = ("expect", "test_notes", "test_degrees", "test_spelling", "test_melds", "test_check",
-         "test_identify", "test_presses", "test_ring", "test_quadrature")
+         "test_identify", "test_presses", "test_ring", "test_quadrature", "test_table")
 HARDWARE = ("__init__", "clock", "presses", "ring", "quadrature")
 # The core modules those cases import, no more: the RAM disk shares the Pico's heap, and with
 # every core module on it (the hand search and score pad too) the cases ran out of memory.
 # The set as a board has it, compiled (tests/core/expect.py): the compiler is host-only.
 CORE = ("__init__", "check", "degrees", "identify", "melds", "meldset", "meldset_check",
-        "notes", "parse", "pcset", "spelling")
+        "notes", "parse", "pcset", "spelling", "table")
 DATA = ("core/meldsets/default.cwm",)
 
 
@@ -50,7 +50,7 @@ def files_for_the_cases(tmp):
     """(device path, bytes): the modules and cases compiled with mpy-cross (a Pico has no RAM
     to spare for compiling them), the data, the runner."""
     rels = []
-    for folder, names in (("core", CORE), ("core/games", ("__init__", "carmony_table")),
+    for folder, names in (("core", CORE), ("core/games", ("__init__", "carmony_table", "rng")),
                           ("hardware", HARDWARE), ("tests/core", CASES)):
         for name in sorted(os.listdir(os.path.join(ROOT, folder))):
             if name.endswith(".py") and (names is None or name[:-3] in names):

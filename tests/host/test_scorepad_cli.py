@@ -3,9 +3,11 @@
 import json
 
 from core.check import check
+from core.games.carmony_table import set_rank
 from core.melds import find
+from core.notes import note_pc
 from core.parse import pc_of
-from core.scorepad import WENT_OUT_ITEM, ScorePad
+from core.scorepad import CARDS_LEFT_ITEM, WENT_OUT_ITEM, ScorePad
 
 from host_tools.cli.main import main
 from host_tools.set_files import load_set
@@ -34,10 +36,12 @@ def test_pad_totals_equal_chromawheel_score(capsys):
         melds, left, went_out = ROUND[seat]
         for text in melds:
             ident, _, notes = text.partition(":")
-            pad.credit(check(ms.meld(find(ms, ident)), [pc_of(n) for n in notes.split(",")])
-                       .points)
-        for _ in range(left):
-            pad.add(10)                          # card left in hand
+            index = find(ms, ident)
+            pcs = [pc_of(n) for n in notes.split(",")]
+            result = check(ms.meld(index), pcs)
+            pad.meld(ident, note_pc(result.root), set_rank(ms, index), pcs, result.points)
+        if left:
+            pad.add(CARDS_LEFT_ITEM, left)       # the cards left in hand, one entry
         if went_out:
             pad.add(WENT_OUT_ITEM)
         pad.next_player()

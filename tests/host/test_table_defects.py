@@ -65,9 +65,9 @@ def test_meld_check_a_long_press_on_a_card_takes_it_back():
     _, console = run_script("cw 9; click; press; wait 80; release; wait 100; ccw 1; cw 1; "
                             "long", settings={"mode": "meld check"})
     assert console[-1] == "meld check: cursor A (took back A); cards A: no meld"
-    # Right after the clicks (the knob not turned), the long press plays the meld: A octave.
-    _, console = run_script("cw 9; click; click; long", settings={"mode": "meld check"})
-    assert console[-1].startswith("meld check: cursor A (played, credited 20 to P2")
+    # On an empty sector, the long press plays the meld: A octave.
+    _, console = run_script("cw 9; click; click; cw 1; long", settings={"mode": "meld check"})
+    assert console[-1].startswith("meld check: cursor A#/Bb (played, credited 20 to P2")
 
 
 def test_the_press_detector_reports_clicks_at_once_when_asked():
@@ -92,7 +92,7 @@ def test_meld_check_steps_through_the_readings_and_the_display_cuts_none():
     # C-root warning were never shown. A long press steps into the readings (six here, all
     # 100 points: five cards), the knob steps, the display shows one whole with `k/6`.
     cards = "click; cw 3; click; cw 2; click; cw 2; click; cw 3; click"
-    frames, console = run_script(cards + "; long; cw 3; wait 100; cw 1; wait 100; cw 1",
+    frames, console = run_script(cards + "; cw 1; long; cw 3; wait 100; cw 1; wait 100; cw 1",
                                  settings={"mode": "meld check"})
     shown = [f["display"] for f in frames if f["console"]]
     assert "1/6 E%s 6/9 100" % FLAT in shown[-6]
@@ -104,11 +104,12 @@ def test_meld_check_steps_through_the_readings_and_the_display_cuts_none():
     assert not [d for d in shown if d and d[-1].endswith("..")]
     assert console[-1].startswith("meld check: reading 6/6 C minor pentatonic "
                                   "(minor-pentatonic) 100 points (C root: refill) (click plays")
-    # The ring shows the reading selected: C minor pentatonic, C Eb F G Bb, root C.
-    assert [pc for pc in range(12) if any(frames[-1]["wheel"][pc])] == [0, 3, 5, 7, 10]
+    # The ring shows the reading selected: C minor pentatonic, C Eb F G Bb, root C (and the
+    # cursor, on B).
+    assert [pc for pc in range(11) if any(frames[-1]["wheel"][pc])] == [0, 3, 5, 7, 10]
     # A click plays the reading shown onto the score pad; one reading alone plays at once.
-    _, console = run_script(cards + "; long; cw 3; click", settings={"mode": "meld check"})
-    assert console[-1].startswith("meld check: cursor A#/Bb (played, credited 100 to P2")
+    _, console = run_script(cards + "; cw 1; long; cw 3; click", settings={"mode": "meld check"})
+    assert console[-1].startswith("meld check: cursor B (played, credited 100 to P2")
 
 
 def test_chord_poker_keeps_the_table_across_a_mode_switch_and_a_reboot(tmp_path):

@@ -1,0 +1,64 @@
+"""The score pad a firmware before the table log kept (score.txt: `original 2 0 0,0 a40:-1 n
+r ...`), converted once into a table log by firmware/scorebook.py, then dropped from memory.
+
+Its actions become entries: an item by its index (the items kept their order), a meld credited
+by points alone as a meld of the rank its points read (20 an interval, 350 the major scale, 500
+the chromatic scale, any other a chord), a turn passed, a round ended. An action the rules now
+refuse ("went out" without the right) is left out: the rest of the score stands."""
+
+import sys
+
+from core.scorepad import (
+    CHORD_OR_SCALE,
+    MELD_ITEM_RANKS,
+    ORIGINAL,
+    RANK_CHORD,
+    RANK_CHROMATIC,
+    RANK_INTERVAL,
+    RANK_MAJOR,
+    ScorePad,
+    ScorePadError,
+)
+from core.table import NO_ROOT
+
+_RANK_BY_POINTS = {20: RANK_INTERVAL, 350: RANK_MAJOR, 500: RANK_CHROMATIC}
+
+
+def converted(raw, seat):
+    """A ScorePad from the old text, or None when it cannot be read."""
+    try:
+        return _converted(str(raw, "utf-8").split(), seat)
+    except (ScorePadError, ValueError, IndexError):
+        return None
+    finally:
+        sys.modules.pop("firmware.score_text", None)
+
+
+def _converted(parts, seat):
+    pad = ScorePad(parts[0], int(parts[1]), int(parts[2]), seat)
+    for word in parts[4:]:
+        try:
+            _action(pad, word)
+        except ScorePadError:
+            pass                                  # refused by today's rules: left out
+    return pad
+
+
+def _action(pad, word):
+    who = pad.current
+    if word == "n":
+        pad.next_player()
+    elif word == "r":
+        pad.end_round()
+    elif word[:1] == "a":
+        points, item = word[1:].split(":")
+        points, item = int(points), int(item)
+        if item < 0:
+            pad.meld("", NO_ROOT, _RANK_BY_POINTS.get(points, RANK_CHORD), b"", points, who)
+        elif pad.game == ORIGINAL and item < len(MELD_ITEM_RANKS) and \
+                MELD_ITEM_RANKS[item] == CHORD_OR_SCALE:
+            pad.add(item, rank=RANK_CHORD, who=who)
+        else:
+            pad.add(item, who=who)
+    else:
+        raise ValueError(word)
