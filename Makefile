@@ -85,7 +85,7 @@ test: setup $(EMULATOR) $(WEB_RUNTIME)
 # The page's JavaScript too: Biome's lint, and the unit tests of its pure modules under Node's
 # own test runner (tests/js).
 check: setup $(JS_LINT)
-	$(BIOME) lint
+	$(BIOME) lint --error-on-warnings
 	node --test tests/js/
 	$(PYTEST) -m "not board" -n $(WORKERS)
 
@@ -93,7 +93,7 @@ check: setup $(JS_LINT)
 # (biome.json: the page's JavaScript, the tests', the emulator's).
 lint: $(DEV_STAMP) $(JS_LINT)
 	$(BIN)/ruff check .
-	$(BIOME) lint
+	$(BIOME) lint --error-on-warnings
 
 # The core cases on the MicroPython unix port alone (make test and make check run them as a
 # test beside the others: tests/host/test_core_on_micropython.py).

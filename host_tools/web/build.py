@@ -20,6 +20,8 @@
   docs/                         the documents (docs/*.md) as HTML pages (markdown.py), which the
                                 help panel links: on GitHub Pages it links the repository's own
                                 rendered pages instead
+  vendor/                       the QR code encoder of the share panel (npm qrcode-generator,
+                                pinned in package-lock.json) and its licence
   fonts/                        the music signs' font subset and its licence (from site/)
   sw.js                         the service worker, with the list of every file above and a
                                 version that changes with any of them (offline after one visit)
@@ -52,6 +54,31 @@ OUT = shipped("web")                     # build/web in a checkout; inside an in
 BOARD = "web"
 RUNTIME_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
+# The page's QR code encoder (the share panel), vendored from npm as the runtime is: the
+# package, its file and where it goes in the site, with its licence beside it.
+QR_PACKAGE = "qrcode-generator"
+QR_FILE = ("dist/qrcode.mjs", "vendor/qrcode.mjs")
+QR_LICENCE = """qrcode-generator (vendor/qrcode.mjs), from npm, version %s
+
+Copyright (c) 2009 Kazuhiko Arase
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of this software
+and associated documentation files (the "Software"), to deal in the Software without
+restriction, including without limitation the rights to use, copy, modify, merge, publish,
+distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the
+Software is furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all copies or
+substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING
+BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
+NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM,
+DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+
+The word "QR Code" is a registered trademark of DENSO WAVE INCORPORATED.
+"""
 # The laptop's side of a meld set, run by the page's second MicroPython: the validator and the
 # modules it imports (host-only modules included: the device never compiles a source).
 HOST_CORE = ("core/__init__.py", "core/degrees.py", "core/notes.py", "core/parse.py",
@@ -102,20 +129,21 @@ def service_worker(out):
     return files
 
 
-def runtime_dir():
-    """The installed runtime package, checked against the version the lock file pins."""
+def runtime_dir(package=RUNTIME_PACKAGE):
+    """The installed npm package (the runtime, the QR encoder), checked against the version
+    the lock file pins."""
     with open(os.path.join(HERE, "package-lock.json")) as f:
         lock = json.load(f)
-    wanted = lock["packages"]["node_modules/" + RUNTIME_PACKAGE]["version"]
-    folder = os.path.join(HERE, "node_modules", *RUNTIME_PACKAGE.split("/"))
+    wanted = lock["packages"]["node_modules/" + package]["version"]
+    folder = os.path.join(HERE, "node_modules", *package.split("/"))
     try:
         with open(os.path.join(folder, "package.json")) as f:
             installed = json.load(f)["version"]
     except (OSError, ValueError):
         installed = None
     if installed != wanted:
-        raise UserError("the MicroPython WebAssembly runtime %s is not installed (run: make web, "
-                        "which needs Node.js and npm)" % wanted)
+        raise UserError("the page's npm package %s %s is not installed (run: make web, which "
+                        "needs Node.js and npm)" % (package, wanted))
     return folder, wanted
 
 
@@ -237,6 +265,11 @@ def build(out=OUT, progress=print):
     os.makedirs(os.path.join(fresh, "runtime"))
     for name in RUNTIME_FILES:
         shutil.copyfile(os.path.join(folder, name), os.path.join(fresh, "runtime", name))
+    qr_folder, qr_version = runtime_dir(QR_PACKAGE)
+    os.makedirs(os.path.join(fresh, "vendor"))
+    shutil.copyfile(os.path.join(qr_folder, QR_FILE[0]), os.path.join(fresh, QR_FILE[1]))
+    with open(os.path.join(fresh, "vendor", "qrcode-generator.LICENSE.txt"), "w") as f:
+        f.write(QR_LICENCE % qr_version)
     manifest = {
         "runtime": {"package": RUNTIME_PACKAGE, "version": version,
                     "mpy": "%d.%d" % device_mpy if device_mpy else None},

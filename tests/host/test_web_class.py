@@ -1,14 +1,19 @@
 """The wheel in front of a class (issue 48), in headless Chromium: the class view at a
 projector's 1920 x 1080 (the ring at 80% of the height, the name in type at least 60 px with
-its signs at a letter's height, driven by a clicker's keys, showing the set being edited), and
-the ring's labels readable (axe-core's color-contrast) in every state the knob reaches over a
-meld of each kind at all 12 roots."""
+its signs at a letter's height, driven by a clicker's keys, showing the set being edited), the
+ring's labels readable (axe-core's color-contrast) in every state the knob reaches over a meld
+of each kind at all 12 roots, and the set shared by a QR code (read by zbar's zbarimg) that
+opens the student view in a fresh browser."""
 
+import base64
 import os
+import shutil
+import subprocess
 
 import pytest
 
 from browser_fixtures import console_says
+from conftest import unavailable
 from host_tools.device.files import ROOT
 
 AXE = os.path.join(ROOT, "host_tools", "web", "node_modules", "axe-core", "axe.min.js")
@@ -154,5 +159,88 @@ def test_the_rings_labels_read_in_every_state_of_the_knob(chromium, site):
                                arg=line)
     kinds = {line.split(":")[0].split(" (")[-1] for line in seen}
     assert len(seen) == 36 and len(kinds) == 3, kinds
+    context.close()
+    assert not errors, errors
+
+
+def _decoded(page, tmp_path):
+    """What zbarimg reads in the page's #share-qr."""
+    if shutil.which("zbarimg") is None:
+        unavailable("zbarimg is not installed (Debian: apt-get install zbar-tools)")
+    src = page.get_attribute("#share-qr", "src")
+    assert src.startswith("data:image/")
+    path = tmp_path / "qr.gif"
+    path.write_bytes(base64.b64decode(src.split(",", 1)[1]))
+    out = subprocess.run(["zbarimg", "-q", "--raw", str(path)], capture_output=True, text=True,
+                         timeout=30)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_a_set_shared_by_its_qr_code_opens_read_only_in_a_fresh_browser(chromium, site,
+                                                                       tmp_path):
+    if not os.path.exists(AXE):
+        pytest.skip("axe-core is not installed (make web runs npm ci in host_tools/web)")
+    context, page, errors = _page(chromium, {"width": 1280, "height": 960})
+    _ready(page, site.url)
+    page.click("#new-set")
+    page.evaluate("window.chromawheel.studio.settled()")
+    page.fill("#set-title", "Year 8 chords")
+    for _ in range(5):
+        page.click("#new-meld")
+        page.evaluate("window.chromawheel.studio.settled()")
+    page.wait_for_selector("#share-ready:not([hidden])")
+    page.wait_for_function("document.querySelector('#share-link').href.includes('#s=')")
+    link = page.get_attribute("#share-link", "href")
+    assert _decoded(page, tmp_path) == link
+    assert len(link) - len(site.url) < 300, link           # a small QR code: read across a room
+    source = page.input_value("#source")
+    context.close()
+    assert not errors, errors
+    # A phone that never saw the page: the set on the wheel, read-only, without the studio.
+    phone = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                 is_mobile=True)
+    page = phone.new_page()
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(link)
+    page.wait_for_selector("body[data-preview='year-8-chords']", state="attached", timeout=90000)
+    console_says(page, "C major triad (maj): C E G")
+    assert page.text_content("#student-title") == "Year 8 chords"
+    assert page.is_hidden("#studio") and page.is_visible("#student")
+    assert page.eval_on_selector_all("#student-melds li", "l => l.length") == 5
+    edit = page.get_attribute("#student-edit", "href")
+    page.add_script_tag(path=AXE)
+    assert page.evaluate(VIOLATIONS, ["body", None]) == []
+    # Nothing kept: the phone's own wheel runs its own set after a reload without the link.
+    page.goto(site.url)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=90000)
+    console_says(page, "meld set default loaded")
+    assert "year-8" not in page.text_content("#console")
+    # "open it in the studio": the same set, as it was written, to change.
+    page.goto("about:blank")
+    page.goto(site.url.rstrip("/") + edit)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=90000)
+    page.evaluate("window.chromawheel.studio.settled()")
+    assert page.input_value("#source") == source
+    assert page.text_content("#status").startswith("the set from the link: year-8-chords.json")
+    phone.close()
+    assert not errors, errors
+
+
+def test_a_link_cut_short_says_so_in_plain_words(chromium, site):
+    """Issue 48, defect 9: the share link and the studio's #set= link, cut short."""
+    context, page, errors = _page(chromium, {"width": 1280, "height": 960})
+    _ready(page, site.url)
+    share = page.get_attribute("#share-link", "href")
+    page.evaluate("window.chromawheel.studio.files.showLink()")
+    studio = page.get_attribute("#set-link", "href")
+    for link in (share[:-12], studio[:-40]):
+        page.goto("about:blank")
+        page.goto(link)
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=90000)
+        page.wait_for_function("document.querySelector('#status').textContent"
+                               ".startsWith(\"the link's set is damaged: it was cut short?\")")
+        assert "column" not in page.text_content("#status")
     context.close()
     assert not errors, errors

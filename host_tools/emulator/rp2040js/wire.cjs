@@ -19,7 +19,7 @@
 // handlers.receive(byte, byteNanos) when a byte has ended on this board's IN, handlers.resume()
 // when the horizon moved past where the emulation waits.
 'use strict';
-const net = require('net');
+const net = require('node:net');
 
 function attachWire(config, clock, handlers) {
   const offset = config.offset || 0;

@@ -9,7 +9,9 @@ import { Classroom, withSigns } from "./classroom.js";
 import { labelOn } from "./contrast.js";
 import { Host } from "./host.js";
 import { Sound } from "./sound.js";
+import { showStudentView } from "./student.js";
 import { Studio } from "./studio.js";
+import { LinkError, linked } from "./studio_link.js";
 
 // Both names of each pitch class, as the unlit ring shows them (the display's glyphs).
 const NAMES = ["C", "C♯/D♭", "D", "D♯/E♭", "E", "F", "F♯/G♭", "G", "G♯/A♭", "A", "A♯/B♭", "B"];
@@ -379,6 +381,7 @@ async function main() {
   wheel.onNames = (title, notes) => classroom.name(title, notes);
   relabel();
   await api.studio.ready;
+  if (script === null) await shared(host, board);
 
   if (script !== null) {
     const compiled = await host.compileScript(script, site.board.button);
@@ -402,6 +405,22 @@ async function main() {
   }
   api.ready = true;
   document.body.dataset.ready = "1";
+}
+
+// A set shared by its link (#s=, its QR code): the student view, the wheel running the set.
+async function shared(host, board) {
+  let link;
+  try {
+    link = await linked(location.hash);
+  } catch (err) {
+    if (!(err instanceof LinkError) || !location.hash.startsWith("#s=")) return;
+    status(err.message);
+    return;
+  }
+  if (link?.kind !== "share") return;
+  const result = await showStudentView(link.bytes, { host, board });
+  status(result.valid ? `a shared set on the wheel: ${result.name} (${result.melds} melds), ` +
+    "read-only" : "the shared set cannot run on the wheel");
 }
 
 // The help panel: opened from the header; its links go where site.json says the documents

@@ -17,6 +17,7 @@ import { starter } from "./studio_melds.js";
 import { SetModel } from "./studio_model.js";
 import { Problems } from "./studio_problems.js";
 import { Sender } from "./studio_send.js";
+import { Share } from "./share.js";
 import { fileNameOf } from "./studio_text.js";
 
 const $ = (id) => document.getElementById(id);
@@ -40,6 +41,7 @@ export class Studio {
     this.list = new MeldList(this);
     this.send = new Sender(this);
     this.files = new SetFiles(this);
+    this.share = new Share(this);
     this.wire();
     // Leaving asks only when this browser could not keep the work (its storage refused it).
     window.addEventListener("beforeunload", (event) => {

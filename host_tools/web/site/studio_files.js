@@ -2,7 +2,7 @@
 // in a link (#set=), saved as a file, the link copied. A file that does not read is said at
 // the top while the set being edited stays; replacing work not saved to a file asks first.
 
-import { linkedBytes, setHash } from "./studio_link.js";
+import { LinkError, linked, setHash } from "./studio_link.js";
 import { download } from "./studio_send.js";
 import { fileNameOf, formatSet, friendly } from "./studio_text.js";
 
@@ -124,23 +124,30 @@ export class SetFiles {
     studio.keep();
   }
 
-  // #set=... in the address: a set sent as a link (see copyLink).
+  // #set=... in the address: a set sent as a link (see copyLink; #s=, the share link, opens
+  // the student view instead).
   async fromLink() {
-    let bytes;
+    let link;
     try {
-      bytes = linkedBytes(location.hash);
-    } catch (_err) {
+      link = await linked(location.hash);
+    } catch (err) {
+      if (!(err instanceof LinkError)) throw err;
       history.replaceState(null, "", location.pathname + location.search);
-      this.studio.said("the link's set is damaged (it was cut short?)");
+      this.studio.said(err.message);
       return;
     }
-    if (bytes === null) return;
+    if (link === null || link.kind !== "set") return;
     history.replaceState(null, "", location.pathname + location.search);
     let name = "linked-set";
     try {
-      name = JSON.parse(decoder.decode(bytes)).name || name;
+      name = JSON.parse(decoder.decode(link.bytes)).name || name;
     } catch (_err) { /* openAsked says what is wrong */ }
-    await this.openAsked(`${String(name)}.json`, bytes);
+    const path = `${String(name)}.json`;
+    if (await this.openAsked(path, link.bytes)) {
+      this.studio.doc.baseline = "";       // a linked set is not saved to a file yet
+      this.studio.keep();
+      this.studio.said(`the set from the link: ${path} (not saved to a file yet)`);
+    }
   }
 
   // The set as it is in the editor, downloaded as <set name>.json; a set with problems only

@@ -76,6 +76,7 @@ export class Sender {
     else if (!this.serial) why = "This browser cannot send to a wheel over USB: see below.";
     $("why-not").textContent = why;
     this.studio.files.showLink();
+    this.studio.share.update();
   }
 
   // On the page's own board: the compiled set beside the others on a copy of its flash, made
