@@ -65,7 +65,7 @@ def midi_note(text):
         try:
             letter, alter = parse_note(name[:at])
         except NoteError as err:
-            raise NoteError("%r: %s" % (text, err))
+            raise NoteError("%r: %s" % (text, err)) from None
         number = 12 * (int(octave) + 1) + NATURAL_PC[letter] + alter
     if not 0 <= number <= 127:
         raise NoteError("%r is outside MIDI's notes (C-1 = 0 to G9 = 127)" % (text,))
@@ -293,3 +293,52 @@ def find_meld(meldset, text):
             return i, root
     _slash(text, lambda base: find_meld(meldset, base)[0] >= 0)
     return -1, None
+
+
+def _distance(a, b):
+    """Edit distance: insertions, deletions, changes and swaps of two neighbours."""
+    before = None
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        new = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            new[j] = min(row[j] + 1, new[j - 1] + 1, row[j - 1] + (a[i - 1] != b[j - 1]))
+            if (before is not None and i > 1 and j > 1 and a[i - 1] == b[j - 2]
+                    and a[i - 2] == b[j - 1]):
+                new[j] = min(new[j], before[j - 2] + 1)
+        before, row = row, new
+    return row[-1]
+
+
+def suggestions(meldset, text, limit=3):
+    """Up to `limit` names to type instead of `text`, one a meld, closest first: the set's ids
+    and names, the chord-symbol and name tables, and with a root in front, the root with a
+    chord symbol or a name."""
+    text = text.strip()
+    ids = [meldset.meld_id(i) for i in range(meldset.count)]
+    symbols = [(key, ident) for key, ident in SYMBOLS.items() if key and ident in ids]
+    names = [(ident, ident) for ident in ids]
+    names += [(meldset.meld_name(i), ids[i]) for i in range(meldset.count)]
+    names += [(key, ident) for key, ident in NAMES.items() if ident in ids]
+    pool = names + symbols
+    for _, rest in split_root(text):
+        if rest[:1].isspace():
+            head = text[:len(text) - len(rest.lstrip())]
+            pool += [(head + name, ident) for name, ident in names]
+        elif rest:
+            pool += [(text[:len(text) - len(rest)] + key, ident) for key, ident in symbols]
+    wanted = text.lower()
+    # One or two letters are too little to guess from: "c" is one edit from "5", "6" and "7".
+    allowed = 0 if len(wanted) <= 2 else 1 if len(wanted) <= 4 else 2 if len(wanted) <= 8 else 3
+    best = {}
+    for order, (name, ident) in enumerate(pool):
+        lowered = name.lower()
+        score = _distance(wanted, lowered)
+        if len(wanted) >= 3 and wanted in lowered:
+            score = min(score, 1)
+        if score > allowed:
+            continue
+        rank = (score, not lowered.startswith(wanted), abs(len(lowered) - len(wanted)), order)
+        if ident not in best or rank < best[ident][0]:
+            best[ident] = (rank, name)
+    return [name for _, name in sorted(best.values())[:limit]]

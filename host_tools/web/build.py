@@ -83,7 +83,8 @@ The word "QR Code" is a registered trademark of DENSO WAVE INCORPORATED.
 # modules it imports (host-only modules included: the device never compiles a source).
 HOST_CORE = ("core/__init__.py", "core/degrees.py", "core/notes.py", "core/parse.py",
              "core/spelling.py", "core/meldset.py", "core/meldset_check.py",
-             "core/meldset_compiler.py", "core/midi.py")
+             "core/meldset_compiler.py", "core/midi.py", "core/melds.py", "core/pcset.py",
+             "core/identify.py")
 SIMULATOR = os.path.join(ROOT, "host_tools", "sim", "simulator.py")
 SCRIPT_NAMES = ("TURN_GAP_MS", "WAIT_LIMIT_MS", "gestures", "compile_script", "_note_messages",
                 "_number")

@@ -996,3 +996,50 @@ def test_the_readmes_screenshots(chromium, site):
         for name in ("screenshot.png", "screenshot-tablet.png", "screenshot-phone.png"):
             assert "](%shost_tools/web/%s)" % (prefix, name) in text, (doc, name)
             assert os.path.getsize(os.path.join(ROOT, "host_tools", "web", name)) < 400000
+
+
+def test_melds_by_name_as_the_command_line_reads_them(desktop, site):
+    """Issue 48: #meld-by-name takes a chord symbol, a root and a name, or notes (the command
+    line's own parser, in the page) and Enter makes the meld, shown from its root; what does not
+    read gets the command line's suggestions; the card's unused circles name their notes."""
+    view = desktop
+    _ready(view, site.url)
+    view.click("#new-set")
+    _settle(view)
+    view.fill("#meld-by-name", "Cmaj7")
+    view.press("#meld-by-name", "Enter")
+    result = _settle(view)
+    assert _source(view)["melds"] == [{"id": "maj7", "name": "major seventh chord",
+                                       "kind": "chord", "degrees": ["1", "3", "(5)", "7"]}]
+    assert result["valid"], result["lines"]
+    assert view.input_value("#editor-root") == "C"
+    view.fill("#meld-by-name", "Eb G Bb Db")                 # notes: the dominant seventh
+    view.press("#meld-by-name", "Enter")
+    _settle(view)
+    assert _source(view)["melds"][1]["id"] == "7"
+    assert view.input_value("#editor-root") == "E\u266d"
+    assert view.text_content("#editor-degrees").endswith("notes E\u266d G (B\u266d) D\u266d")
+    # Unused circles carry their note names (from E flat: F is two semitones up).
+    notes = view.eval_on_selector_all(
+        "[data-editor-sector]", "s => s.map(x => [x.dataset.state, x.querySelector('.note')"
+        ".textContent])")
+    assert notes[2] == ["off", "F"] and notes[5] == ["off", "A\u266d"]
+    assert all(name for _, name in notes)
+    # The set has it already: chosen, not added twice.
+    view.fill("#meld-by-name", "F major seventh chord")
+    view.press("#meld-by-name", "Enter")
+    _settle(view)
+    assert len(_source(view)["melds"]) == 2
+    assert view.get_attribute("#meld-list [aria-current]", "data-meld") == "0"
+    # 'D minor' could be the triad or the scale: the command line's suggestions, one tap each.
+    view.fill("#meld-by-name", "D minor")
+    view.press("#meld-by-name", "Enter")
+    view.wait_for_selector("#meld-by-name-suggestions button")
+    assert "no meld 'D minor'" in view.text_content("#meld-by-name-error")
+    assert _texts(view, "#meld-by-name-suggestions button") == [
+        "D minor third", "D minor sixth", "D minor triad"]
+    view.click("#meld-by-name-suggestions button >> text=D minor triad")
+    _settle(view)
+    assert _source(view)["melds"][2] == {"id": "min", "name": "minor triad", "kind": "chord",
+                                         "degrees": ["1", "b3", "5"]}
+    assert view.text_content("#meld-by-name-error") == ""

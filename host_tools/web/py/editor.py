@@ -257,7 +257,7 @@ def edit(request_json):
         answer["why"] = str(err)
         sectors, octave = read_what_it_can(texts)
         answer["octave"] = None if octave is None else ("optional" if octave else "required")
-        answer["sectors"] = _views(sectors, root)
+        answer["sectors"] = _views(sectors, root, kind)
         return json.dumps(answer)
     auto &= set(sectors)
     auto.discard(0)
@@ -318,17 +318,23 @@ def edit(request_json):
         name = format_note(spell(root, _code(text.strip("()"))), True)
         notes.append("(" + name + ")" if optional else name)
     answer["notes"] = notes
-    answer["sectors"] = _views(sectors, root)
+    answer["sectors"] = _views(sectors, root, kind)
     return json.dumps(answer)
 
 
-def _views(sectors, root):
-    """What each of the 12 sectors shows for {sector: (code, optional)} spelled from root."""
+def _views(sectors, root, kind):
+    """What each of the 12 sectors shows for {sector: (code, optional)} spelled from root (an
+    unused one by the kind's most usual degree there)."""
+    usual = preferences(kind, set(sectors))
     views = []
     for sector in range(SECTORS):
         item = {"sector": sector, "state": "off", "degree": None, "label": None, "note": None,
                 "alternatives": []}
-        if sector in sectors:
+        if sector not in sectors:
+            # An unused circle names its note too (as a tap would first spell it), so a
+            # teacher finds F without counting semitones.
+            item["note"] = format_note(spell(root, usual[sector][0]), True)
+        else:
             code, optional = sectors[sector]
             item["state"] = "optional" if optional else "required"
             item["degree"] = degrees.to_text(code)

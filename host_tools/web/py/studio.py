@@ -8,7 +8,7 @@ studio shows each at its meld and field), and for a valid set "name", "melds", "
 "blob" (the compiled set, hex), "refused" (why `meldset flash` would not send it, or null)}.
 
 edit() is the meld-card editor's (editor.py); limits() the validator's length limits, which
-the page's fields state."""
+the page's fields state; by_name() a meld typed by name, as the command line reads it."""
 
 import json
 from binascii import hexlify
@@ -16,9 +16,11 @@ from binascii import hexlify
 from editor import edit  # noqa: F401  (the page calls it)
 from sourcefile import SourceError, parse_source
 
-from core import meldset_compiler
+from core import degrees, meldset_compiler
 from core.meldset import MeldSet, MeldSetError
 from core.meldset_compiler import compile_source
+from core.notes import format_note
+from core.parse import NoteError, SymbolError, find_meld, parse_note, suggestions
 
 KINDS = 3
 
@@ -56,6 +58,74 @@ def check(path, filename):
             result["refused"] = ("%s: the set named 'default' comes with the firmware (deploy "
                                  "updates it); give your set another name" % path)
     return json.dumps(result)
+
+
+_DEFAULT = []
+
+
+def _default_set():
+    """The default set (the command line's, when no --set is given), compiled once."""
+    if not _DEFAULT:
+        with open("/host/meldsets/default.json", "rb") as f:
+            source = parse_source(f.read(), "default.json")
+        _DEFAULT.append(MeldSet(compile_source(source, "default.json"), "default"))
+    return _DEFAULT[0]
+
+
+def _notes(text):
+    """The notes of 'C E G Bb' (two or more), or None when it is not a list of notes."""
+    words = text.replace(",", " ").split()
+    if len(words) < 2:
+        return None
+    try:
+        return [parse_note(w) for w in words]
+    except NoteError:
+        return None
+
+
+def _found(text, ms):
+    """(meld index, root note or None) for what was typed, or an error message."""
+    notes = _notes(text)
+    if notes is not None:
+        from core.identify import Identifier
+        from core.notes import note_pc
+        pcs = [note_pc(n) for n in notes]
+        readings = Identifier(ms).exact(pcs)
+        # The reading with the first note as its root, as written; else the first one.
+        for i, root_pc in [r for r in readings if r[1] == pcs[0]] + readings:
+            return i, ms.meld(i).root_name(root_pc)
+        return "no meld of the default set is made of %s" % text.strip()
+    try:
+        i, root = find_meld(ms, text)
+    except KeyError as err:
+        return err.args[0]
+    except SymbolError as err:
+        return str(err)
+    if i < 0:
+        return "no meld %r in the default set: try a chord symbol (Cmaj7), a root and a name " \
+            "(D minor triad) or notes (C E G Bb)" % text.strip()
+    return i, root
+
+
+def by_name(text):
+    """A meld typed as the command line reads it (core.parse.find_meld: an id or a name, a
+    chord symbol such as Cmaj7, a root and a name such as D minor; or notes such as C E G Bb,
+    read as `chromawheel identify` reads them), from the default set: JSON {"meld": {"id",
+    "name", "kind", "degrees"}, "root": the root to show it from, or null} or {"error",
+    "suggestions": what to type instead, as the command line suggests it}."""
+    ms = _default_set()
+    found = _found(text, ms)
+    if isinstance(found, str):
+        return json.dumps({"error": found, "suggestions": suggestions(ms, text)})
+    i, root = found
+    meld = ms.meld(i)
+    texts = []
+    for code in meld.codes:
+        word = degrees.to_text(code)
+        texts.append("(" + word + ")" if degrees.is_optional(code) else word)
+    return json.dumps({"meld": {"id": meld.id, "name": meld.name, "kind": meld.kind,
+                                "degrees": texts},
+                       "root": None if root is None else format_note(root, True)})
 
 
 def limits():

@@ -54,6 +54,12 @@ export class Host {
     return this.ask({ t: "edit", request });
   }
 
+  // A meld typed by name, as the command line reads it (py/studio.py by_name): {meld, root}
+  // or {error, suggestions}.
+  byName(text) {
+    return this.ask({ t: "by-name", text });
+  }
+
   // The validator's length limits: {id, name, set_name, text}.
   limits() {
     return this.ask({ t: "limits" });

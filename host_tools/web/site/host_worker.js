@@ -48,6 +48,8 @@ function answer(message) {
       return JSON.parse(studio.compile_script(message.text, JSON.stringify(message.button)));
     case "edit":
       return JSON.parse(studio.edit(JSON.stringify(message.request)));
+    case "by-name":
+      return JSON.parse(studio.by_name(message.text));
     case "limits":
       return JSON.parse(studio.limits());
     case "example":

@@ -10,6 +10,7 @@
 // messages at their places studio_problems.js's; preview and send studio_send.js's. Here: the
 // fields, the checks, and keeping the work in the browser (restored on reload).
 
+import { MeldsByName } from "./studio_byname.js";
 import { MeldCard } from "./studio_card.js";
 import { SetFiles } from "./studio_files.js";
 import { MeldList } from "./studio_list.js";
@@ -42,6 +43,7 @@ export class Studio {
     this.send = new Sender(this);
     this.files = new SetFiles(this);
     this.share = new Share(this);
+    this.byName = new MeldsByName(this);
     this.wire();
     // Leaving asks only when this browser could not keep the work (its storage refused it).
     window.addEventListener("beforeunload", (event) => {

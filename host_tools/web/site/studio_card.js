@@ -128,7 +128,8 @@ export class MeldCard {
     } else {
       delete sector.dataset.degree;
       degree.textContent = "·";
-      state.textContent = `${s} semitones above the root, off`;
+      note.textContent = view?.note || "";       // an unused circle names its note too
+      state.textContent = `, ${s} semitones above the root, off`;
     }
     sector.replaceChildren(degree, note, state);
   }
