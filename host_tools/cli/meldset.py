@@ -32,6 +32,15 @@ def register(commands, common):
     _where(a)
     a.set_defaults(run=run_flash)
 
+    a = actions.add_parser("cards", parents=[common],
+                           help="the set as round MELD cards to print (PDF)")
+    a.add_argument("path", metavar="FILE|NAME", help="a JSON source, or a shipped set's name")
+    a.add_argument("-o", "--output", metavar="FILE.pdf", required=True, help="the PDF to write")
+    a.add_argument("--paper", choices=("a4", "letter"), default="a4", help="default: a4")
+    a.add_argument("--per-page", type=int, choices=(6, 8), default=6,
+                   help="cards a page (default: 6)")
+    a.set_defaults(run=run_cards)
+
     a = actions.add_parser("list", parents=[common], help="the sets on a device")
     _where(a)
     a.set_defaults(run=run_list)
@@ -87,6 +96,20 @@ def run_compile(args):
     write_atomic(out, blob)
     emit(args, {"path": args.path, "output": out, "bytes": len(blob)},
          ["wrote %s (%d bytes)" % (out, len(blob))])
+    return 0
+
+
+def run_cards(args):
+    from host_tools import cards
+    from host_tools.set_files import load_set
+    ms = load_set(args.path)
+    pages = cards.pages(ms, args.paper, args.per_page)
+    write_atomic(args.output, cards.pdf(pages, args.paper, "%s: MELD cards" % ms.name))
+    emit(args, {"path": args.path, "output": args.output, "melds": ms.count,
+                "pages": len(pages), "paper": args.paper, "per_page": args.per_page},
+         ["wrote %s: %d cards on %d %s pages (print at 100%%, cut round each circle)" % (
+             args.output, ms.count, len(pages), args.paper.upper() if args.paper == "a4"
+             else "Letter")])
     return 0
 
 

@@ -86,6 +86,7 @@ HOST_CORE = ("core/__init__.py", "core/degrees.py", "core/notes.py", "core/parse
              "core/meldset_compiler.py", "core/midi.py", "core/melds.py", "core/pcset.py",
              "core/identify.py")
 SIMULATOR = os.path.join(ROOT, "host_tools", "sim", "simulator.py")
+CARDS = os.path.join(ROOT, "host_tools", "cards.py")
 SCRIPT_NAMES = ("TURN_GAP_MS", "WAIT_LIMIT_MS", "gestures", "compile_script", "_note_messages",
                 "_number")
 MELDSETS = os.path.join(ROOT, "core", "meldsets")
@@ -254,6 +255,7 @@ def build(out=OUT, progress=print):
     sources = [(os.path.join(ROOT, rel), rel) for rel in HOST_CORE]
     sources += [(os.path.join(PAGE_PY, name), name) for name in sorted(os.listdir(PAGE_PY))
                 if name.endswith(".py")]
+    sources.append((CARDS, "cards.py"))          # the studio prints the cards as the CLI does
     script = os.path.join(fresh, "script.py")          # generated: compiled from here
     with open(script, "w", encoding="utf-8") as f:
         f.write(script_language())

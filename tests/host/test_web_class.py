@@ -7,6 +7,7 @@ opens the student view in a fresh browser."""
 
 import base64
 import os
+import re
 import shutil
 import subprocess
 
@@ -242,5 +243,56 @@ def test_a_link_cut_short_says_so_in_plain_words(chromium, site):
         page.wait_for_function("document.querySelector('#status').textContent"
                                ".startsWith(\"the link's set is damaged: it was cut short?\")")
         assert "column" not in page.text_content("#status")
+    context.close()
+    assert not errors, errors
+
+
+def test_the_studio_prints_the_cards_as_the_command_line_lays_them_out(chromium, site,
+                                                                        tmp_path):
+    """Issue 48: print the cards: the same pages as `meldset cards` (host_tools/cards.py, run
+    by the page's MicroPython), 8 a Letter page here, then a page with the set's QR code."""
+    from host_tools import cards
+    from host_tools.set_files import load_set
+    context, page, errors = _page(chromium, {"width": 1280, "height": 960})
+    page.add_init_script("window.print = () => { window.printed = (window.printed || 0) + 1; };")
+    _ready(page, site.url)
+    page.select_option("#cards-paper", "letter")
+    page.select_option("#cards-per-page", "8")
+    page.click("#print-cards")
+    page.wait_for_function("window.printed === 1")
+    assert page.get_attribute("body", "data-cards") == "6"          # jazz: 47 melds
+    sheets = page.eval_on_selector_all("#print-sheets .sheet", "s => s.map(x => x.innerHTML)")
+    ms = load_set("jazz")
+    wanted = page.evaluate("(svgs) => svgs.map((t) => { const d = document.createElement('div');"
+                           " d.innerHTML = t; return d.innerHTML; })",
+                           [cards.svg(p, "letter") for p in cards.pages(ms, "letter", 8)])
+    # The same shapes and words; the page's MicroPython (single-precision floats) may round a
+    # coordinate's last digit the other way.
+    number = re.compile(r"-?\d+\.\d+")
+    assert len(sheets) - 1 == len(wanted)
+    for got, want in zip(sheets[:-1], wanted):
+        assert number.sub("#", got) == number.sub("#", want)
+        pairs = zip(number.findall(got), number.findall(want))
+        assert all(abs(float(a) - float(b)) < 0.015 for a, b in pairs)
+    src = page.get_attribute("#print-sheets .share-sheet img", "src")
+    path = tmp_path / "qr.gif"
+    path.write_bytes(base64.b64decode(src.split(",", 1)[1]))
+    if shutil.which("zbarimg") is None:
+        unavailable("zbarimg is not installed (Debian: apt-get install zbar-tools)")
+    out = subprocess.run(["zbarimg", "-q", "--raw", str(path)], capture_output=True, text=True,
+                         timeout=30)
+    assert out.stdout.strip() == page.get_attribute("#share-link", "href")
+    # On paper: only the sheets, one a page, the Letter size.
+    pdf = tmp_path / "cards.pdf"
+    page.emulate_media(media="print")
+    pdf.write_bytes(page.pdf(prefer_css_page_size=True))
+    if shutil.which("pdfinfo") is None:
+        unavailable("pdfinfo is not installed (Debian: apt-get install poppler-utils)")
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, timeout=30)
+    assert re.search(r"Pages:\s+7\n", info.stdout) and "612 x 792 pts (letter)" in info.stdout, \
+        info.stdout
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          timeout=30).stdout
+    assert "six-nine" in text and "Meld-set studio" not in text
     context.close()
     assert not errors, errors

@@ -128,6 +128,20 @@ def by_name(text):
                        "root": None if root is None else format_note(root, True)})
 
 
+def cards_svg(path, filename, paper, per_page):
+    """The set in file `filename` as MELD cards to print (host_tools/cards.py, as `meldset
+    cards` lays them out): JSON {"pages": [SVG text, ...]} or {"error"}."""
+    from cards import CardError, pages, svg
+    with open(filename, "rb") as f:
+        data = f.read()
+    try:
+        ms = MeldSet(compile_source(parse_source(data, path), path), path)
+        sheets = pages(ms, paper, per_page)
+    except (SourceError, MeldSetError, CardError) as err:
+        return json.dumps({"error": str(err)})
+    return json.dumps({"pages": [svg(page, paper) for page in sheets]})
+
+
 def limits():
     """The lengths the validator allows: the page's fields hold no more."""
     return json.dumps({"id": meldset_compiler.MAX_ID, "name": meldset_compiler.MAX_NAME,

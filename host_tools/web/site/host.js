@@ -54,6 +54,11 @@ export class Host {
     return this.ask({ t: "edit", request });
   }
 
+  // The set as MELD cards to print (host_tools/cards.py): {pages: [SVG text]} or {error}.
+  cards(path, bytes, paper, perPage) {
+    return this.ask({ t: "cards", path, bytes, paper, perPage });
+  }
+
   // A meld typed by name, as the command line reads it (py/studio.py by_name): {meld, root}
   // or {error, suggestions}.
   byName(text) {

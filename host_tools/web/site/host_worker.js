@@ -48,6 +48,10 @@ function answer(message) {
       return JSON.parse(studio.compile_script(message.text, JSON.stringify(message.button)));
     case "edit":
       return JSON.parse(studio.edit(JSON.stringify(message.request)));
+    case "cards":
+      mp.FS.writeFile("/scratch/cards.json", message.bytes);
+      return JSON.parse(studio.cards_svg(message.path, "/scratch/cards.json", message.paper,
+                                         message.perPage));
     case "by-name":
       return JSON.parse(studio.by_name(message.text));
     case "limits":

@@ -16,6 +16,7 @@ import { SetFiles } from "./studio_files.js";
 import { MeldList } from "./studio_list.js";
 import { starter } from "./studio_melds.js";
 import { SetModel } from "./studio_model.js";
+import { CardPrinter } from "./studio_print.js";
 import { Problems } from "./studio_problems.js";
 import { Sender } from "./studio_send.js";
 import { Share } from "./share.js";
@@ -44,6 +45,7 @@ export class Studio {
     this.files = new SetFiles(this);
     this.share = new Share(this);
     this.byName = new MeldsByName(this);
+    this.printer = new CardPrinter(this);
     this.wire();
     // Leaving asks only when this browser could not keep the work (its storage refused it).
     window.addEventListener("beforeunload", (event) => {

@@ -1,0 +1,124 @@
+"""`chromawheel meldset cards` (issue 48): a set as round MELD cards to print, read back from
+the PDF with poppler's pdftotext: every meld of the set once, its degrees as the set says, each
+degree in the sector of its semitones, 6 or 8 a page, A4 and Letter."""
+
+import json
+import math
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from core import degrees
+
+from host_tools import cards
+from host_tools.cli.main import main
+from host_tools.set_files import load_set
+
+MM = 72 / 25.4
+WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+                  r'([^<]*)</word>')
+PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">')
+
+
+def _pdftotext(path):
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext is not installed (Debian: apt-get install poppler-utils)")
+    out = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    pages = []
+    for chunk in out.stdout.split("<page ")[1:]:
+        size = PAGE.search("<page " + chunk)
+        words = [(float(a), float(b), float(c), float(d), w.replace("&amp;", "&"))
+                 for a, b, c, d, w in WORD.findall(chunk)]
+        pages.append(((float(size.group(1)) / MM, float(size.group(2)) / MM), words))
+    return pages
+
+
+def _caption_lines(words):
+    """The cards' captions ('maj7: 1 3 (5) 7'): the words on one baseline from an 'id:'."""
+    rows = {}
+    for x0, y0, _, _, word in words:
+        rows.setdefault(round(y0, 1), []).append((x0, word))
+    captions = []
+    for row in rows.values():
+        row.sort()
+        line = []
+        for _x, word in row:
+            if word.endswith(":") and line:
+                captions.append(" ".join(line))
+                line = []
+            if word.endswith(":") or line:
+                line.append(word)
+        if line:
+            captions.append(" ".join(line))
+    return captions
+
+
+def test_the_default_set_as_cards_each_meld_once_with_its_degrees(tmp_path, capsys):
+    out = tmp_path / "cards.pdf"
+    assert main(["meldset", "cards", "default", "-o", str(out)]) == 0
+    assert capsys.readouterr().out.startswith("wrote %s: 60 cards on 10 A4 pages" % out)
+    assert out.read_bytes()[:5] == b"%PDF-"
+    pages = _pdftotext(out)
+    assert len(pages) == 10
+    ms = load_set("default")
+    wanted = ["%s: %s" % (ms.meld_id(i), " ".join(cards.degree_text(c) for c in ms.meld_codes(i)))
+              for i in range(ms.count)]
+    found = []
+    for size, words in pages:
+        assert abs(size[0] - 210) < 0.5 and abs(size[1] - 297) < 0.5
+        found += _caption_lines(words)
+    assert sorted(found) == sorted(wanted)
+    assert len(found) == len(set(found)) == 60
+    # Each degree in its sector: the label's centre at the sector's angle from the card's
+    # centre (the layout's, which the PDF drew), at 30 degrees a semitone clockwise from the top.
+    shapes = cards.pages(ms)
+    for (_, words), page in zip(pages, shapes):
+        centres = [(s[1], s[2], s[3]) for s in page if s[0] == "circle" and s[4]]
+        labels = [(x0 + x1) / 2 / MM for x0, _, x1, _, _ in words], \
+                 [(y0 + y1) / 2 / MM for _, y0, _, y1, _ in words], [w for *_, w in words]
+        for k, (cx, cy, r) in enumerate(centres):
+            i = shapes.index(page) * 6 + k
+            for code in ms.meld_codes(i):
+                if degrees.semitones(code) == 12:
+                    continue                        # the octave shares the root's sector
+                angle = degrees.semitones(code) * 30
+                x = cx + r * (1 + cards.INNER) / 2 * math.sin(math.radians(angle))
+                y = cy - r * (1 + cards.INNER) / 2 * math.cos(math.radians(angle))
+                text = degrees.to_text(code)
+                near = [w for lx, ly, w in zip(*labels)
+                        if abs(lx - x) < 4 and abs(ly - y) < 4 and text in w.strip("()")]
+                assert near, (ms.meld_id(i), text)
+
+
+def test_letter_paper_and_eight_a_page(tmp_path, capsys):
+    out = tmp_path / "cards.pdf"
+    assert main(["meldset", "cards", "jazz", "-o", str(out), "--paper", "letter",
+                 "--per-page", "8", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["pages"] == 6 and report["melds"] == 47
+    pages = _pdftotext(out)
+    assert len(pages) == 6
+    assert abs(pages[0][0][0] - 215.9) < 0.5 and abs(pages[0][0][1] - 279.4) < 0.5
+    assert len(_caption_lines(pages[0][1])) == 8 and len(_caption_lines(pages[-1][1])) == 7
+
+
+def test_the_card_layout_and_its_svg():
+    """The layout the studio prints as SVG (run by the page's MicroPython) and the CLI as PDF:
+    every sector, required ones filled by kind, optional ones not; music signs in the SVG."""
+    ms = load_set("jazz")
+    page = cards.pages(ms, "a4", 6)[0]
+    wedges = [s for s in page if s[0] == "polygon"]
+    assert len(wedges) == 72
+    first = wedges[:12]                            # 6/9: 1 3 (5) 6 9, a chord
+    filled = [k for k, s in enumerate(first) if s[2]]
+    assert filled == [0, 2, 4, 9] and {s[2] for s in first if s[2]} == {"#e8a33d"}
+    svg = cards.svg(page)
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="210mm"')
+    assert ">(5)</text>" in svg and "\u266d3" in svg            # min6/9's b3
+    with pytest.raises(cards.CardError, match="6 or 8"):
+        cards.pages(ms, "a4", 7)
+    assert cards.latin1("B\u266d \u0394 caf\u00e9") == "Bb ? caf\u00e9"
