@@ -75,6 +75,15 @@ class _Report:
         return self.problems
 
 
+def _quoted(text):
+    """'text' in quotes as it reads (MicroPython's repr() writes Δ as \\u0394, which the page
+    would show): a quote, a backslash and control characters escaped, nothing else."""
+    out = []
+    for ch in text.replace("\\", "\\\\").replace("'", "\\'"):
+        out.append(ch if ord(ch) >= 32 and ch != "\x7f" else "\\x%02x" % ord(ch))
+    return "'" + "".join(out) + "'"
+
+
 def _text(report, where, value, limit, chars=None, required=True):
     """Check a text field; return it, or None after reporting."""
     if value is None and not required:
@@ -94,14 +103,20 @@ def _text(report, where, value, limit, chars=None, required=True):
         report.add(where, "%r is not text: it holds half of a surrogate pair" % value)
         return None
     if size > 255:                                 # the compiled form has one length byte
-        report.add(where, "%d bytes in UTF-8, at most 255" % size)
+        report.add(where, "%d characters take %d bytes in UTF-8, at most 255 (an accented "
+                   "letter takes 2)" % (len(value), size))
         return None
     if chars is not None:
+        bad = []
         for ch in value:
-            if chars.find(ch) < 0:
-                report.add(where, "%r: character %r is not allowed (use %s)" % (
-                    value, ch, _describe_chars(chars)))
-                return None
+            if chars.find(ch) < 0 and ch not in bad:
+                bad.append(ch)
+        if bad:
+            report.add(where, "%s: %s %s not allowed (use %s)" % (
+                _quoted(value), "character" if len(bad) == 1 else "characters",
+                ", ".join(_quoted(ch) for ch in bad) + (" is" if len(bad) == 1 else " are"),
+                _describe_chars(chars)))
+            return None
     elif not _printable(value):
         report.add(where, "%r contains control characters" % value)
         return None

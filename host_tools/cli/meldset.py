@@ -64,9 +64,15 @@ def _target(args):
     return DriveTarget(args.drive) if args.drive else SerialTarget(args.port)
 
 
+def _count(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def _summary(ms):
+    """'5 melds (1 interval, 3 chords, 1 scale)' (the page's studio says it the same way)."""
     counts = [len(ms.of_kind(k)) for k in range(3)]
-    return "%d melds (%d intervals, %d chords, %d scales)" % (ms.count, *counts)
+    return "%s (%s, %s, %s)" % (_count(ms.count, "meld"), _count(counts[0], "interval"),
+                               _count(counts[1], "chord"), _count(counts[2], "scale"))
 
 
 def run_validate(args):

@@ -73,7 +73,8 @@ def test_set_level_problems():
         "extra: unknown field (expected one of format, version, name, title, description, melds)",
         "format: expected 'chromawheel-meldset'",
         "version: 2 is not supported (this tool reads version 1)",
-        "name: 'Bad Name': character 'B' is not allowed (use lower-case letters, digits, - and _)",
+        ("name: 'Bad Name': characters 'B', ' ', 'N' are not allowed (use lower-case letters, "
+         "digits, - and _)"),
     ]
     source = small_source()
     source["version"] = True

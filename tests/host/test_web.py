@@ -301,7 +301,7 @@ def test_without_web_serial_the_page_says_so(chromium, site):
     assert page.get_attribute("body", "data-web-serial") == "no"
     # Plain words, and what works here: the file for a CircuitPython wheel's drive with its
     # steps, and a link that opens the set in a computer's browser.
-    said = page.inner_text("#no-serial")
+    said = page.inner_text("#no-serial") + page.inner_text("#drive-box")
     assert "This browser cannot talk to a wheel over USB" in said
     assert "melds" in said and "Hold the wheel's button while you plug it in" in said
     assert page.is_disabled("#flash") and not page.is_disabled("#preview")

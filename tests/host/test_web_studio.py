@@ -15,6 +15,7 @@ page runs it."""
 
 import importlib
 import json
+import math
 import os
 import subprocess
 import sys
@@ -772,8 +773,8 @@ def test_the_file_name_follows_what_was_opened_or_named(desktop, site, tmp_path)
     _settle(view)
     assert view.text_content("#source-name") == "annee-8-les-accords.json"
     # The validator's limits on the fields; an over-long title in a file said at the title.
-    assert view.get_attribute("#set-title", "maxlength") == "255"
-    assert view.get_attribute("#meld-id", "maxlength") == "16"
+    assert view.get_attribute("#set-title", "data-limit") == "255"
+    assert view.get_attribute("#meld-id", "data-limit") == "16"
     long = tmp_path / "long.json"
     long.write_text(json.dumps(dict(BY_HAND, title="x" * 300)))
     view.set_input_files("#meldset-file", str(long))
@@ -1043,3 +1044,184 @@ def test_melds_by_name_as_the_command_line_reads_them(desktop, site):
     assert _source(view)["melds"][2] == {"id": "min", "name": "minor triad", "kind": "chord",
                                          "degrees": ["1", "b3", "5"]}
     assert view.text_content("#meld-by-name-error") == ""
+
+
+# ---- issue 48's defects, each with its test --------------------------------------------------
+
+def test_the_summary_counts_in_words(tmp_path, capsys):
+    """Defect 11: '5 melds (1 interval, 3 chords, 1 scale)', on the page as on the command
+    line."""
+    studio = importlib.import_module("studio")
+    from host_tools.cli.main import main
+    path = tmp_path / "five.json"
+    path.write_text(json.dumps({"format": "chromawheel-meldset", "version": 1, "name": "five",
+                                "melds": [dict(m, degrees=d, kind=k) for m, (k, d) in zip(
+                                    BY_HAND["melds"] + [BY_HAND["melds"][0]],
+                                    [("interval", ["1", "5"]), ("chord", ["1", "3", "5"]),
+                                     ("chord", ["1", "b3", "5"]), ("chord", ["1", "3", "5", "b7"]),
+                                     ("scale", ["1", "2", "3", "4", "5", "6", "7"])])]}))
+    data = json.loads(path.read_text())
+    for k, meld in enumerate(data["melds"]):
+        meld["id"], meld["name"] = "m%d" % k, "meld %d" % k
+    path.write_text(json.dumps(data))
+    said = json.loads(studio.check("five.json", str(path)))["lines"][0]
+    assert "5 melds (1 interval, 3 chords, 1 scale)" in said
+    assert main(["meldset", "validate", str(path)]) == 0
+    assert "5 melds (1 interval, 3 chords, 1 scale)" in capsys.readouterr().out
+
+
+def _knob(page, *keys):
+    page.focus("#knob")
+    for key in keys:
+        page.keyboard.press(key)
+
+
+def test_the_words_under_the_wheel_name_the_meld_it_shows(desktop, site):
+    """Defect 1: three turns, then a double press: E flat major pentatonic, as the console
+    says, not the display's first row (which wraps)."""
+    page = desktop
+    _ready(page, site.url)
+    page.evaluate("localStorage.removeItem('chromawheel.flash')")
+    power_up(page, "C major triad (maj): C E G")
+    _knob(page, "ArrowRight", "ArrowRight", "ArrowRight", "d")
+    console_says(page, "Eb major pentatonic (major-pentatonic): Eb F G Bb C")
+    page.wait_for_function("document.querySelector('#ring-text').textContent.includes('pent')")
+    assert page.text_content("#ring-text") == (
+        "the ring shows E\u266d F G B\u266d C (E\u266d major pentatonic (major-pentatonic))")
+
+
+def test_messages_quote_what_was_typed_and_cut_nothing(desktop, site):
+    """Defects 2 and 3: the characters as typed (not \\u0394), every one that is not allowed;
+    a name over its limit kept whole and said in characters."""
+    page = desktop
+    _ready(page, site.url)
+    page.fill("#meld-id", "\u0394 7")
+    _settle(page)
+    assert page.text_content("#meld-id-error") == (
+        "'\u0394 7': characters '\u0394', ' ' are not allowed (use letters, digits and "
+        "# + - _ / ( ) .)")
+    long = "a very long name for a chord that nobody would ever type"
+    page.fill("#meld-name", long)
+    _settle(page)
+    assert page.input_value("#meld-name") == long and len(long) == 56
+    assert page.text_content("#meld-name-error") == "56 characters, at most 40"
+    assert page.get_attribute("#meld-name", "data-limit") == "40"
+    page.fill("#set-title", "\u00e9" * 200)
+    _settle(page)
+    assert page.input_value("#set-title") == "\u00e9" * 200
+    assert page.text_content("#set-title-error") == (
+        "200 characters take 400 bytes in UTF-8, at most 255 (an accented letter takes 2)")
+
+
+def test_the_card_holds_at_a_laptops_width(chromium, site):
+    """Defect 4: at 1024 x 768 the studio is half the window: the card takes the whole of it,
+    its circles apart, the root's clear of its octave button."""
+    page, errors = _page(chromium, "desktop")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    _ready(page, site.url)
+    boxes = page.eval_on_selector_all(
+        "[data-editor-sector], [data-alt-sector]:not([hidden])",
+        "items => items.map(i => i.getBoundingClientRect().toJSON())")
+    wheel = page.locator("#editor-wheel").bounding_box()
+    assert wheel["width"] >= 300, wheel
+    # Round buttons: apart when their centres are a diameter apart.
+    for a in range(len(boxes)):
+        for b in range(a + 1, len(boxes)):
+            p, q = boxes[a], boxes[b]
+            distance = math.hypot(p["x"] + p["width"] / 2 - q["x"] - q["width"] / 2,
+                                  p["y"] + p["height"] / 2 - q["y"] - q["height"] / 2)
+            assert distance >= (p["width"] + q["width"]) / 2 - 0.5, (a, b, p, q)
+    page.context_.close()
+    assert not errors, errors
+
+
+def test_the_drive_file_is_offered_beside_web_serial(desktop, site):
+    """Defect 6: a CircuitPython wheel on desktop Chrome: the .cwm for its drive is there too."""
+    page = desktop
+    _ready(page, site.url)
+    assert page.get_attribute("body", "data-web-serial") == "yes"
+    assert page.is_visible("#drive-file") and not page.is_disabled("#drive-file")
+    with page.expect_download() as download:
+        page.click("#drive-file")
+    assert download.value.suggested_filename == "jazz.cwm"
+
+
+def test_the_status_line_says_what_happened(desktop, site):
+    """Defect 7: a delete is said (the link's cases: test_web_class.py)."""
+    page = desktop
+    _ready(page, site.url)
+    page.click("#delete-meld")
+    _settle(page)
+    assert page.text_content("#status") == "deleted meld 1, six-nine (undo brings it back)"
+
+
+def test_a_preview_on_a_phone_brings_the_wheel_into_view(chromium, site):
+    """Defect 10: the wheel is 1700 px above the preview button on a phone."""
+    page, errors = _page(chromium, "phone")
+    _ready(page, site.url)
+    page.tap("#preview")
+    page.wait_for_function("""() => { const b = document.querySelector('#wheel')
+        .getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; }""")
+    page.context_.close()
+    assert not errors, errors
+
+
+def test_a_file_name_with_a_space_is_the_file_name(desktop, site, tmp_path):
+    """Defect 12: 'Year 8.json: file name: ...', not 'name: ...'."""
+    page = desktop
+    mine = tmp_path / "Year 8.json"
+    mine.write_text(json.dumps(dict(BY_HAND, name="Year 8")))
+    _ready(page, site.url)
+    _open(page, mine)
+    assert _texts(page, "#problems li")[0].startswith(
+        "Year 8.json: file name: 'Year 8': characters 'Y', ' ' are not allowed")
+
+
+def test_keyboard_focus_on_the_root_circle_shows(desktop, site):
+    """Defect 13: the root already has a white ring: focus draws its own, outside it."""
+    page = desktop
+    _ready(page, site.url)
+    page.focus("#editor-root")
+    page.keyboard.press("Tab")
+    style = page.evaluate("""() => { const el = document.activeElement;
+        const s = getComputedStyle(el);
+        return [el.dataset.editorSector, s.outlineStyle, parseFloat(s.outlineWidth),
+                parseFloat(s.outlineOffset)]; }""")
+    assert style[0] == "0" and style[1] == "solid" and style[2] >= 3 and style[3] >= 4, style
+
+
+def test_a_meld_from_a_file_is_spelled_as_one_made_here(desktop, site, tmp_path):
+    """Defect 14: the E circle tapped on a minor triad from a file: the b3 becomes #9, as for
+    a meld made in the studio (docs/web.md), not C Eb E G."""
+    page = desktop
+    mine = tmp_path / "minor.json"
+    mine.write_text(json.dumps({"format": "chromawheel-meldset", "version": 1, "name": "minor",
+                                "melds": [{"id": "min", "name": "minor triad", "kind": "chord",
+                                           "degrees": ["1", "b3", "5"]}]}))
+    _ready(page, site.url)
+    _open(page, mine)
+    page.click('[data-editor-sector="4"]')
+    _settle(page)
+    assert _source(page)["melds"][0]["degrees"] == ["1", "3", "5", "#9"]
+    assert page.text_content("#editor-degrees") == "degrees 1 3 5 #9 \u00b7 notes C E G D\u266f"
+
+
+def test_a_first_visit_on_a_phone(chromium, site):
+    """Defect 15: the wheel in the first screen with the help under it (its step 1 says "at
+    the top"); the sound button's label is not a state; no keyboard hint on a touch screen;
+    the card's other-spelling buttons said in words."""
+    page, errors = _page(chromium, "phone")
+    _ready(page, site.url)
+    assert page.is_visible("#help")
+    wheel = page.locator("#wheel").bounding_box()
+    assert wheel["y"] + wheel["height"] <= PHONE["height"], wheel
+    assert page.locator("#help").bounding_box()["y"] > wheel["y"]
+    assert "(at the top)" in page.inner_text("#help")
+    assert page.text_content("#sound").strip() == "sound"
+    page.tap("#sound")
+    assert page.text_content("#sound").strip() == "sound"
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    assert page.is_hidden("#meld-list-hint")
+    assert "\u21c4 spells a note the other way" in page.text_content("#alt-hint")
+    page.context_.close()
+    assert not errors, errors

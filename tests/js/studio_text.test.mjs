@@ -37,6 +37,8 @@ test("the validator's places, and in a teacher's words", () => {
   assert.equal(friendly("melds[1].id: duplicate id 'maj' (also melds[0])"),
                "meld 2, short name: duplicate id 'maj' (also meld 1)");
   assert.equal(friendly("year.json: name: too long"), "year.json: file name: too long");
+  assert.equal(friendly("Year 8.json: name: 'Year 8': characters 'Y', ' ' are not allowed"),
+               "Year 8.json: file name: 'Year 8': characters 'Y', ' ' are not allowed");
   assert.equal(degreesCounted("degrees[0] is not text"), "degree 1 is not text");
 });
 

@@ -157,7 +157,7 @@ def read(texts):
         try:
             code = _code(text[1:-1] if optional else text)
         except DegreeError as err:
-            raise NotOnTheWheel("degrees[%d]: %s" % (j, err))
+            raise NotOnTheWheel("degrees[%d]: %s" % (j, err)) from None
         if code == OCTAVE:
             if octave is not None:
                 raise NotOnTheWheel("degrees[%d]: a second 8" % j)
@@ -231,10 +231,80 @@ def _root(text):
         return (0, 0)
 
 
+def _tap(sector, kind, sectors, auto):
+    """A tap on `sector`: off -> required -> optional (chords) -> off; the root stays
+    required. True when the meld changed."""
+    state = "off"
+    if sector in sectors:
+        state = "optional" if sectors[sector][1] else "required"
+    if sector == 0:
+        if sectors[0][1]:
+            sectors[0] = (ONE, False)
+            return True
+        return False
+    after = _next_state(state, kind, sector)
+    if after == state:
+        return False
+    if after == "off":
+        del sectors[sector]
+        auto.discard(sector)
+    else:
+        if sector not in sectors:
+            auto.add(sector)
+            sectors[sector] = (CANDIDATES[sector][0], False)
+        sectors[sector] = (sectors[sector][0], after == "optional")
+    return True
+
+
+def _pick(text, sectors, auto):
+    """A sector's alternative picked (kept from now on). True when the meld changed."""
+    code = _code(text)
+    sector = degrees.semitones(code) % 12
+    if sector not in sectors or code == OCTAVE:
+        return False
+    auto.discard(sector)                        # the user's pick is kept from now on
+    if sectors[sector][0] == code:
+        return False
+    sectors[sector] = (code, sectors[sector][1])
+    return True
+
+
+def _respell(kind, sectors, auto):
+    """The letter rule's sectors spelled again for what is marked now. True when one
+    changed."""
+    if not auto:
+        return False
+    fixed = dict((s, sectors[s][0]) for s in sectors if s not in auto)
+    spelled = letter_rule(kind, set(sectors), fixed)
+    changed = False
+    for sector in auto:
+        if sectors[sector][0] != spelled[sector]:
+            sectors[sector] = (spelled[sector], sectors[sector][1])
+            changed = True
+    return changed
+
+
+def _auto(request, kind, sectors):
+    """The sectors the letter rule spells. A meld the editor has not seen (from a file or a
+    link: "auto" null): those its degrees spell as the rule would (b3 becomes #9 when a 3 is
+    tapped beside it); the others were someone's pick, kept."""
+    if request.get("auto") is None:
+        ruled = letter_rule(kind, set(sectors), {})
+        auto = set(s for s in sectors if sectors[s][0] == ruled[s])
+    else:
+        auto = set(request["auto"]) & set(sectors)
+    auto.discard(0)
+    return auto
+
+
+def _octave_name(octave):
+    return None if octave is None else ("optional" if octave else "required")
+
+
 def edit(request_json):
-    """request: {"kind", "degrees", "auto": [sectors spelled by the editor], "root": a note
-    name to spell from, "action": null, {"tap": sector}, {"degree": text} (a sector's
-    alternative picked) or {"octave": true/false}}.
+    """request: {"kind", "degrees", "auto": [sectors spelled by the editor] (null for a meld
+    the editor has not seen), "root": a note name to spell from, "action": null, {"tap":
+    sector}, {"degree": text} (a sector's alternative picked) or {"octave": true/false}}.
 
     answer: {"degrees", "notes" (each degree spelled from the root, as the display spells
     it), "auto", "changed", "editable", "why", "octave": null/"required"/"optional",
@@ -243,11 +313,10 @@ def edit(request_json):
     request = json.loads(request_json)
     kind = request.get("kind")
     texts = request.get("degrees")
-    auto = set(request.get("auto") or [])
     root = _root(request.get("root") or "C")
     action = request.get("action") or {}
-    answer = {"degrees": texts, "auto": sorted(auto), "changed": False, "editable": True,
-              "why": None, "octave": None, "sectors": []}
+    answer = {"degrees": texts, "auto": sorted(request.get("auto") or []), "changed": False,
+              "editable": True, "why": None, "octave": None, "sectors": []}
     try:
         sectors, octave = read(texts)
     except NotOnTheWheel as err:
@@ -256,69 +325,26 @@ def edit(request_json):
         answer["editable"] = False
         answer["why"] = str(err)
         sectors, octave = read_what_it_can(texts)
-        answer["octave"] = None if octave is None else ("optional" if octave else "required")
+        answer["octave"] = _octave_name(octave)
         answer["sectors"] = _views(sectors, root, kind)
         return json.dumps(answer)
-    auto &= set(sectors)
-    auto.discard(0)
-    states = {}
-    for sector, (code, optional) in sectors.items():
-        states[sector] = "optional" if optional else "required"
+    auto = _auto(request, kind, sectors)
     changed = False
     if "tap" in action:
-        sector = int(action["tap"]) % SECTORS
-        state = _next_state(states.get(sector, "off"), kind, sector)
-        if sector == 0 and sectors[0][1]:
-            sectors[0] = (ONE, False)
-            changed = True
-        elif state == "off" and sector in states:
-            del states[sector]
-            del sectors[sector]
-            auto.discard(sector)
-            changed = True
-        elif state != states.get(sector):
-            if sector not in states:
-                auto.add(sector)
-                sectors[sector] = (CANDIDATES[sector][0], False)
-            states[sector] = state
-            sectors[sector] = (sectors[sector][0], state == "optional")
-            changed = True
+        changed = _tap(int(action["tap"]) % SECTORS, kind, sectors, auto)
     elif "degree" in action:
-        code = _code(action["degree"])
-        sector = degrees.semitones(code) % 12
-        if sector in sectors and code != OCTAVE and sectors[sector][0] != code:
-            sectors[sector] = (code, sectors[sector][1])
-            auto.discard(sector)                # the user's pick is kept from now on
-            changed = True
-        elif sector in sectors and sector in auto:
-            auto.discard(sector)
-    elif "octave" in action:
-        wanted = action["octave"]
-        if wanted and octave is None:
-            octave = False
-            changed = True
-        elif not wanted and octave is not None:
-            octave = None
-            changed = True
-    if auto:
-        fixed = dict((s, sectors[s][0]) for s in sectors if s not in auto)
-        spelled = letter_rule(kind, set(sectors), fixed)
-        for sector in auto:
-            if sectors[sector][0] != spelled[sector]:
-                sectors[sector] = (spelled[sector], sectors[sector][1])
-                changed = True
+        changed = _pick(action["degree"], sectors, auto)
+    elif "octave" in action and bool(action["octave"]) != (octave is not None):
+        octave = False if action["octave"] else None
+        changed = True
+    changed = _respell(kind, sectors, auto) or changed
     new_texts = write(sectors, octave)
-    answer["degrees"] = new_texts
-    answer["changed"] = changed or new_texts != texts
-    answer["auto"] = sorted(auto)
-    answer["octave"] = None if octave is None else ("optional" if octave else "required")
     notes = []
     for text in new_texts:
-        optional = text[0] == "("
         name = format_note(spell(root, _code(text.strip("()"))), True)
-        notes.append("(" + name + ")" if optional else name)
-    answer["notes"] = notes
-    answer["sectors"] = _views(sectors, root, kind)
+        notes.append("(" + name + ")" if text[0] == "(" else name)
+    answer.update(degrees=new_texts, changed=changed or new_texts != texts, auto=sorted(auto),
+                  octave=_octave_name(octave), notes=notes, sectors=_views(sectors, root, kind))
     return json.dumps(answer)
 
 

@@ -25,11 +25,15 @@ from core.parse import NoteError, SymbolError, find_meld, parse_note, suggestion
 KINDS = 3
 
 
+def _count(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def _summary(ms):
-    """As host_tools/cli/meldset.py says it."""
+    """As host_tools/cli/meldset.py says it: '5 melds (1 interval, 3 chords, 1 scale)'."""
     counts = [len(ms.of_kind(k)) for k in range(KINDS)]
-    return "%d melds (%d intervals, %d chords, %d scales)" % (
-        ms.count, counts[0], counts[1], counts[2])
+    return "%s (%s, %s, %s)" % (_count(ms.count, "meld"), _count(counts[0], "interval"),
+                               _count(counts[1], "chord"), _count(counts[2], "scale"))
 
 
 def check(path, filename):

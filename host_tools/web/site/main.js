@@ -371,8 +371,7 @@ async function main() {
       sound.ensure();
       wheel.onChange(wheel.litOrder || []);
     }
-    $("sound").textContent = on ? "sound on" : "sound off";
-    $("sound").setAttribute("aria-pressed", String(on));
+    $("sound").setAttribute("aria-pressed", String(on));       // a toggle: its label stays
   });
   $("reset").addEventListener("click", () => board.reset("reset"));
   $("power").addEventListener("click", () => board.reset("power"));
@@ -429,6 +428,9 @@ async function shared(host, board) {
 function help(site) {
   const panel = $("help");
   const toggle = $("help-button");
+  // On a phone or a portrait tablet the help opens under the wheel, which stays at the top of
+  // the first screen (its step 1 says "at the top").
+  if (matchMedia("(max-width: 900px)").matches) $("device").after(panel);
   const show = (open) => {
     panel.hidden = !open;
     toggle.setAttribute("aria-expanded", String(open));

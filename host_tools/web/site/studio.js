@@ -93,11 +93,12 @@ export class Studio {
     } catch (err) {
       console.warn("the validator's limits: the defaults", err);
     }
-    $("set-name").maxLength = this.limits.set_name;
-    $("meld-id").maxLength = this.limits.id;
-    $("meld-name").maxLength = this.limits.name;
-    $("set-title").maxLength = this.limits.text;
-    $("set-description").maxLength = this.limits.text;
+    // The limits are said, never enforced by cutting what is typed or pasted: the validator
+    // says "56 characters, at most 40" at the field, and nothing is lost.
+    for (const [id, limit] of [["set-name", "set_name"], ["meld-id", "id"], ["meld-name", "name"],
+                               ["set-title", "text"], ["set-description", "text"]]) {
+      $(id).dataset.limit = String(this.limits[limit]);
+    }
     let kept = null;
     try {
       kept = JSON.parse(localStorage.getItem(STORE) || "null");

@@ -80,7 +80,7 @@ export class MeldCard {
       return;
     }
     const answer = await studio.host.edit({
-      kind: meld.kind, degrees: meld.degrees, auto: this.auto.get(meld) || [],
+      kind: meld.kind, degrees: meld.degrees, auto: this.auto.has(meld) ? this.auto.get(meld) : null,
       root: $("editor-root").value || "C", action,
     });
     if (meld !== studio.doc.meld) return;           // another meld was chosen meanwhile

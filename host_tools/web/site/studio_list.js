@@ -58,12 +58,15 @@ export class MeldList {
   }
 
   remove() {
-    if (!this.doc.meld) return;
-    this.doc.model.melds.splice(this.doc.selected, 1);
+    const meld = this.doc.meld;
+    if (!meld) return;
+    const at = this.doc.selected;
+    this.doc.model.melds.splice(at, 1);
     this.select(Math.min(this.doc.selected, this.doc.model.melds.length - 1), false);
     this.studio.commit();
     const still = this.doc.model.melds.length ? "delete-meld" : "new-meld";
     $(still).focus();                 // the button that was tapped may have gone
+    this.studio.said(`deleted meld ${at + 1}, ${meld.name ?? meld.id} (undo brings it back)`);
   }
 
   move(by) {

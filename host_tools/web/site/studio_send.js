@@ -102,6 +102,11 @@ export class Sender {
     this.log(`previewing ${set.name} on the wheel (${set.melds} melds) until you stop the ` +
              "preview or reload the page; the board's own sets are unchanged");
     studio.said(`the wheel runs ${set.name} now, as a preview (until stop preview)`);
+    // On a phone the wheel is far above the studio: brought into view, not left unseen.
+    const wheel = $("wheel").getBoundingClientRect();
+    if (wheel.bottom < 0 || wheel.top > innerHeight) {
+      $("wheel").scrollIntoView({ block: "center", behavior: "smooth" });
+    }
   }
 
   async stopPreview() {

@@ -72,7 +72,7 @@ export function friendly(text) {
       else if (field) words += `, ${FIELD_WORDS[field] || field}`;
       return words;
     })
-    .replace(/^([^:\s]+\.json): name: /, "$1: file name: ");
+    .replace(/^([^:]+\.json): name: /, "$1: file name: ");
 }
 
 // The field (an element id) a validator place belongs to, for the selected meld `selected`.
