@@ -1225,3 +1225,55 @@ def test_a_first_visit_on_a_phone(chromium, site):
     assert "\u21c4 spells a note the other way" in page.text_content("#alt-hint")
     page.context_.close()
     assert not errors, errors
+
+
+# Stand-in ports for the failures a teacher meets (the emulated Pico's real send: test_web.py):
+# none chosen, one another program holds, one that goes away mid-send.
+FAILING_PORTS = """
+(() => {
+  const how = new URLSearchParams(location.search).get('port');
+  class Gone extends EventTarget {
+    getInfo() { return {usbVendorId: 0x2e8a, usbProductId: 5}; }
+    async open() {
+      if (how === 'busy') throw new DOMException('Failed to open serial port.', 'NetworkError');
+      // The REPL answers Ctrl-A with its prompt; the first command's raw paste finds it gone.
+      let reader;
+      this.readable = new ReadableStream({start(c) { reader = c; }});
+      this.writable = new WritableStream({write(chunk) {
+        if (chunk.includes(5)) reader.close();
+        else if (chunk.includes(1)) {
+          reader.enqueue(new TextEncoder().encode('raw REPL; CTRL-B to exit\\r\\n>'));
+        }
+      }});
+    }
+    async close() {}
+  }
+  Object.defineProperty(Navigator.prototype, 'serial', {get: () => ({
+    requestPort: async () => {
+      if (how === 'none') throw new DOMException('No port selected by the user.', 'NotFoundError');
+      return new Gone();
+    },
+    getPorts: async () => [],
+  })});
+})();
+"""
+
+
+def test_a_failed_send_is_said_in_plain_words(desktop, site):
+    """Defect 5: a chooser cancelled, a busy port (at once, not after 15 s), a port gone
+    mid-send: each said in the status line with what to do and that the wheel keeps its old
+    set; the progress bar gone again."""
+    page = desktop
+    page.context_.add_init_script(FAILING_PORTS)
+    for how, said in (("none", "No wheel was chosen, so nothing was sent"),
+                      ("busy", "The wheel's port is busy: another program has it open"),
+                      ("gone", "The wheel stopped answering (unplugged, or reset?). It keeps "
+                               "its old set")):
+        _ready(page, site.url + "?port=" + how)
+        page.click("#flash")
+        page.wait_for_function("(s) => document.querySelector('#status').textContent"
+                               ".startsWith(s)", arg=said, timeout=12000)
+        assert page.is_hidden("#flash-progress")
+        if how != "none":
+            assert "keeps its old set" in page.text_content("#status")
+            assert page.get_attribute("body", "data-flash") == "failed"

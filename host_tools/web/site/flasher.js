@@ -13,56 +13,21 @@
 // request a JSON string, and the only text that reaches the device's Python is code built here
 // from validated values. Answers are parsed as JSON, never executed.
 
+import { digest, indexOf, pyBytes, pyStr } from "./serial_bytes.js";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const RAW_PROMPT = "raw REPL; CTRL-B to exit\r\n";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export class FlashError extends Error {}
-
-// Python's repr() of bytes: what mpremote's fs_writefile sends, w(b'...').
-export function pyBytes(data) {
-  let hasSingle = false, hasDouble = false;
-  for (const b of data) {
-    if (b === 0x27) hasSingle = true;
-    if (b === 0x22) hasDouble = true;
+// A failure said in the words the studio shows: `kind` is "busy" (another program has the
+// port), "gone" (the wheel stopped answering) or "refused" (the wheel said no).
+export class FlashError extends Error {
+  constructor(message, kind = "refused") {
+    super(message);
+    this.kind = kind;
   }
-  const quote = hasSingle && !hasDouble ? '"' : "'";
-  let out = `b${quote}`;
-  for (const b of data) {
-    if (b === quote.charCodeAt(0) || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
-    else if (b === 0x09) out += "\\t";
-    else if (b === 0x0a) out += "\\n";
-    else if (b === 0x0d) out += "\\r";
-    else if (b < 0x20 || b >= 0x7f) out += `\\x${b.toString(16).padStart(2, "0")}`;
-    else out += String.fromCharCode(b);
-  }
-  return out + quote;
-}
-
-// Python's repr() of a str made of [a-z0-9_./-] (device paths and set names, checked).
-function pyStr(text) {
-  if (!/^[A-Za-z0-9_./-]*$/.test(text)) throw new FlashError(`not a plain name: ${text}`);
-  return `'${text}'`;
-}
-
-export function crc32(data) {
-  let crc = 0xffffffff;
-  for (const byte of data) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-// host_tools/device/target.py digest(): the hash of data in the form the device gave.
-async function digest(data, like) {
-  if (like?.startsWith("crc32:")) {
-    return `crc32:${data.length}:${crc32(data).toString(16).padStart(8, "0")}`;
-  }
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
-  return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function portName(port) {
@@ -168,7 +133,8 @@ export class SerialLink {
       else if (this.closed) break;
     }
     throw new FlashError(`${this.name}: no answer (waited for ${JSON.stringify(
-      decoder.decode(want))}, got ${JSON.stringify(decoder.decode(this.buffer.slice(-60)))})`);
+      decoder.decode(want))}, got ${JSON.stringify(decoder.decode(this.buffer.slice(-60)))})`,
+    "gone");
   }
 
   // pyserial's read(n) with the link's 2 s timeout: up to n bytes.
@@ -261,17 +227,26 @@ export class SerialLink {
   // ---- DeviceLink's steps ------------------------------------------------------------------
 
   // Open the port and enter the raw REPL, retrying while a board re-enumerates.
+  // A port the browser cannot open three times running is held by another program: said at
+  // once, not after the reconnect time (15 s).
   async connect(seconds = this.device.reconnect_s) {
     const deadline = performance.now() + seconds * 1000 * this.scale;
+    let refused = 0;
     for (;;) {
+      let opened = false;
       try {
         await this.open();
+        opened = true;
         await this.enterRawRepl();
         return;
       } catch (err) {
         await this.close();
+        refused = opened ? 0 : refused + 1;
+        if (refused >= 3) {
+          throw new FlashError(`${this.name}: the port would not open (${err.message || err})`, "busy");
+        }
         if (performance.now() > deadline) {
-          throw new FlashError(`${this.name}: no MicroPython REPL answered (${err.message || err}); is another program using the port?`);
+          throw new FlashError(`${this.name}: no MicroPython REPL answered (${err.message || err}); is another program using the port?`, "gone");
         }
         await sleep(300);
         await this.findPortAgain();
@@ -381,13 +356,6 @@ export class SerialLink {
 
 }
 
-function indexOf(haystack, needle) {
-  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
-}
 
 // sets.flash on a SerialTarget: `set` is the studio's check of a valid set {name, melds, blob}.
 export async function flashSet(port, device, set, progress, options = {}) {

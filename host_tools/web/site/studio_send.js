@@ -131,6 +131,8 @@ export class Sender {
     view.scrollTop = view.scrollHeight;
   }
 
+  // The send, said in a teacher's words in the status line (the log keeps the details), the
+  // progress bar gone again whatever happened.
   async flash() {
     if (!this.serial) {
       this.log("no Web Serial in this browser");
@@ -144,6 +146,8 @@ export class Sender {
       port = await navigator.serial.requestPort();
     } catch (_err) {
       this.log("no port chosen");
+      studio.said("No wheel was chosen, so nothing was sent: plug the wheel in, press send " +
+        "again and choose its port (a Pico shows as 'Board in FS mode' or 'USB serial').");
       return;
     }
     this.busy = true;
@@ -152,22 +156,41 @@ export class Sender {
     bar.hidden = false;
     bar.value = 0;
     document.body.dataset.flash = "running";
+    studio.said(`sending ${set.name} to the wheel…`);
     try {
       const report = await flashSet(port, studio.site.device, set, (event) => {
         if (event.line) this.log(event.line);
         if (event.total) bar.value = event.done / event.total;
       }, { timeoutScale: globalThis.chromawheelSlowBoard || 1 });
-      bar.value = 1;
       this.log(`flashed ${report.name}: ${report.bytes} bytes, ${report.melds} melds in ` +
                `${report.seconds.toFixed(1)} s (${report.rawPaste ? "raw-paste" : "raw REPL"})`);
       document.body.dataset.flash = "done";
       studio.report = report;
+      studio.said(`the wheel has ${report.name} now (${report.melds} melds): it restarts with it`);
     } catch (err) {
       this.log(`error: ${err instanceof FlashError ? err.message : String(err.message || err)}`);
       document.body.dataset.flash = "failed";
+      studio.said(failure(err));
     } finally {
+      bar.hidden = true;
       this.busy = false;
       studio.validate();
     }
   }
+}
+
+// What a failed send means for the teacher, and what to do (the wheel keeps its old set: the
+// set is written beside it and renamed over it only once whole).
+export function failure(err) {
+  const kind = err instanceof FlashError ? err.kind : "gone";
+  if (kind === "busy") {
+    return "The wheel's port is busy: another program has it open (Thonny, a terminal, " +
+      "another browser tab). Close it and send again; the wheel keeps its old set.";
+  }
+  if (kind === "gone") {
+    return "The wheel stopped answering (unplugged, or reset?). It keeps its old set: plug it " +
+      "in and send again.";
+  }
+  return `The wheel did not take the set: ${err.message.replace(/^[^:]*: /, "")}. It keeps ` +
+    "its old set.";
 }
