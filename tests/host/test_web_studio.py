@@ -1277,3 +1277,27 @@ def test_a_failed_send_is_said_in_plain_words(desktop, site):
         if how != "none":
             assert "keeps its old set" in page.text_content("#status")
             assert page.get_attribute("body", "data-flash") == "failed"
+
+
+def test_the_card_is_one_tab_stop(desktop, site):
+    """Defect 15: Tab went through the card's 12 circles and their buttons before save; the
+    card is one stop now, the arrow keys moving round it (each button after its circle)."""
+    page = desktop
+    _ready(page, site.url)
+    stops = page.eval_on_selector_all(
+        "#editor-wheel button", "b => b.filter(x => x.tabIndex >= 0 && !x.hidden).length")
+    assert stops == 1
+    page.focus("#editor-root")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.editorSector") == "0"
+    page.keyboard.press("ArrowRight")                      # the root's button: the octave
+    assert page.evaluate("document.activeElement.dataset.altSector") == "0"
+    for _ in range(2):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.editorSector") == "2"   # the 9
+    page.keyboard.press("Enter")                           # taps it: the 9 made optional
+    _settle(page)
+    assert _source(page)["melds"][0]["degrees"] == ["1", "3", "(5)", "6", "(9)"]
+    assert page.evaluate("document.activeElement.dataset.editorSector") == "2"
+    page.keyboard.press("Tab")                             # out of the card at once
+    assert page.evaluate("document.activeElement.closest('#editor-wheel')") is None

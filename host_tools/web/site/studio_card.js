@@ -31,6 +31,8 @@ export class MeldCard {
     this.auto = new WeakMap();      // meld -> the sectors the letter rule spells
     for (const name of ROOTS) $("editor-root").add(new Option(name, name));
     this.build();
+    this.stop = this.sectors[0];    // the card's one Tab stop (the arrow keys move it)
+    $("editor-wheel").addEventListener("keydown", (event) => this.key(event));
     $("editor-root").addEventListener("change", () => this.step(null));
     $("play-chord").addEventListener("click", () => this.play(false));
     $("play-arpeggio").addEventListener("click", () => this.play(true));
@@ -61,6 +63,39 @@ export class MeldCard {
       this.sectors.push(sector);
       this.chips.push(chip);
     }
+  }
+
+  // The circles and their buttons, clockwise from the root, each button after its circle.
+  stops() {
+    const out = [];
+    this.sectors.forEach((sector, s) => {
+      out.push(sector);
+      if (!this.chips[s].hidden) out.push(this.chips[s]);
+    });
+    return out;
+  }
+
+  // One Tab stop for the card, not 12 circles and their buttons before save: the arrow keys,
+  // Home and End move round it.
+  rove(to = this.stop) {
+    const stops = this.stops();
+    this.stop = stops.includes(to) ? to : this.sectors[0];
+    for (const item of [...this.sectors, ...this.chips]) {
+      item.tabIndex = item === this.stop ? 0 : -1;
+    }
+  }
+
+  key(event) {
+    const stops = this.stops();
+    const at = stops.indexOf(event.target);
+    if (at < 0) return;
+    const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
+                 Home: 0, End: stops.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    const next = stops[(to + stops.length) % stops.length];
+    this.rove(next);
+    next.focus();
   }
 
   // One step (a tap, an alternative, the octave, or only a redraw), queued.
@@ -106,6 +141,7 @@ export class MeldCard {
       if (kind) sector.dataset.kind = kind;
       this.showChip(this.chips[s], s, view, editable ? answer : null);
     });
+    this.rove();
     $("editor-degrees").textContent = this.line(answer, editable);
     this.studio.problems.showAtFields();
     document.body.dataset.editorSteps = String(Number(document.body.dataset.editorSteps || 0) + 1);
