@@ -2,9 +2,9 @@
 
 LOOP_PERIOD_MS = 10
 # Once nothing has touched the wheel for DEEP_REST_MS (no turn, press or MIDI note, nothing
-# waiting, no tune playing: App.rests_deeply), a real chip's loop runs a pass every
+# waiting, no tune playing: Loop.rests_deeply), a real chip's loop runs a pass every
 # REST_PERIOD_MS: a pass every 10 ms kept an idle Pico's CPU busy 12% of the time, every 2 ms a
-# QT Py's a third. MicroPython's ports set hw.rest_period_ms (App.pause_ms) where the knob's
+# QT Py's a third. MicroPython's ports set hw.rest_period_ms (Loop.pause_ms) where the knob's
 # interrupt wakes a pass at once (not the ESP32's pulse counter: 10 ms there); the button is
 # then read every 20 ms, so a press longer than that is always seen (a person's lasts 50 ms or
 # more), and a press in play keeps the loop's period. CircuitPython's loop reads the knob and

@@ -9,13 +9,14 @@ show it and the knob and the notes have rested REST_MS: the time for slow work).
 that says more work waits makes the pass at most SHOWN for the services after it, so the
 collector never runs while the display still draws.
 
-The app builds each service once, for the parts the board has and the settings ask for
-(firmware/app.py, App._services; MIDI out is firmware/midi.py's Midi itself), in the order
-that keeps the ring first and the slow work last, and again (event time) when a part arrives
-(the optional display and buzzer are built after the first frame by a service that goes
-with the boot's code, firmware/ports/__init__.py's Parts) or MIDI is first turned on. A
-service sees what it was given and the app's public calls (App.text, App.set_part), never
-the app's own state. None allocates in a pass where nothing happened."""
+The pass builds each service once, for the parts the board has and the settings ask for
+(firmware/loop.py, Loop._services; MIDI out is firmware/midi.py's Midi itself), in the order
+that keeps the ring first and the slow work last, and again (event time, before the next
+walk) when a part arrives (the optional display and buzzer are built after the first frame
+by a service that goes with the boot's code, firmware/ports/__init__.py's Parts) or MIDI is
+first turned on. A service is given the objects and the one or two calls it needs (the
+active mode's text, a part's hand-over), never the app or the pass. None allocates in a pass
+where nothing happened."""
 
 import gc
 
@@ -34,10 +35,11 @@ EROFS = 30
 
 class Console:
     """The active mode's line on the serial console, once the LEDs show its state (the ring
-    answers first), printed when it changed. `due` is set by the app after an event."""
+    answers first), printed when it changed. `due` is set by the pass after an event.
+    `text(short)`: the active mode's line (App.text), None when the mode raised."""
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, text):
+        self.text = text
         self.due = True
         self.line = None
         self.printed = 0              # lines printed so far: the display follows this count
@@ -46,7 +48,7 @@ class Console:
         if not self.due or calm == BUSY:
             return False
         self.due = False
-        line = self.app.text(False)
+        line = self.text(False)
         if line is not None and line != self.line:
             print(line)
             self.line = line
@@ -70,15 +72,18 @@ class Sound:
 class Display:
     """The display shows what the console printed (or the mode's shorter text) once the knob
     has rested: the layout in one pass, then one row a pass (a row is one SSD1306 page: 128
-    bytes on the I2C bus, about 3 ms at 400 kHz), so a detent waits for one row at most."""
+    bytes on the I2C bus, about 3 ms at 400 kHz), so a detent waits for one row at most.
+    `text(short)` as the console's; `hand_over(name, part)` takes the display back when it
+    is lost (Loop.set_part)."""
 
-    def __init__(self, app, console, display, log):
+    def __init__(self, text, console, display, log, hand_over):
         from firmware.screen import layout
         self.layout = layout
-        self.app = app
+        self.text = text
         self.console = console
         self.display = display
         self.log = log
+        self.hand_over = hand_over
         self.seen = 0                 # the console's count of lines when last laid out
         self.rows = None              # the rows being drawn
 
@@ -89,10 +94,10 @@ class Display:
         if self.seen != self.console.printed:
             self.seen = self.console.printed
             self.rows = None
-            text = self.app.text(True)
-            if text is None:          # the mode raised: the app shows the error instead
+            text = self.text(True)
+            if text is None:          # the mode raised: the pass shows the error instead
                 return False
-            self.rows = self.layout(text, display.columns, display.rows)
+            self.rows = self.layout(text or self.console.line, display.columns, display.rows)
             return True
         if self.rows is None:
             return False
@@ -103,7 +108,7 @@ class Display:
             # CircuitPython: ENODEV/ETIMEDOUT/EIO): the wheel goes on without its screen.
             self.display = None
             self.log("display lost (%s): running without it" % err)
-            self.app.set_part("display", None)       # for good: no service draws on it
+            self.hand_over("display", None)       # for good: no service draws on it
             more = False
         if not more:
             self.rows = None

@@ -43,16 +43,18 @@ def _boot():
 
 
 def start_app(hw):
-    """The app, built with boot-only code already gone and start-only code dropped after. The
-    optional parts (display, buzzer) are built by the app after its first frame: the ring
-    first (firmware/ports/__init__.py, Parts)."""
+    """The loop's pass over the app (firmware/loop.py, firmware/app.py), built with boot-only
+    code already gone and start-only code dropped after. The optional parts (display, buzzer)
+    are built by the pass after its first frame: the ring first (firmware/ports/__init__.py,
+    Parts)."""
     from firmware import ports
     parts = ports.optional_parts(hw)
     unload(BOOT_ONLY)
     from firmware.app import App
-    app = App(hw, parts=parts)
+    from firmware.loop import Loop
+    loop = Loop(App(hw), parts)
     unload(START_ONLY)
-    return app
+    return loop
 
 
 def main():
@@ -66,7 +68,7 @@ def main():
         return
     from firmware import crashes
     crashes.booting(hw.records, hw.reset_cause())   # before the app is built: that can crash
-    app = None
+    loop = None
     try:
         run_loop = getattr(hw.port, "run_loop", None)    # a port's own loop, or asyncio's
         if run_loop is None:
@@ -75,28 +77,28 @@ def main():
             import asyncio
 
             from firmware import async_loop
-        app = start_app(hw)
+        loop = start_app(hw)
         _drop_boot_code()
         if run_loop is not None:
-            run_loop(app)
+            run_loop(loop)
         else:
             drive = getattr(hw.port, "drive", None)       # the simulator's and the page's
-            step, pause = drive(app) if drive is not None else (None, None)
-            asyncio.run(async_loop.run(app, step, pause))
+            step, pause = drive(loop) if drive is not None else (None, None)
+            asyncio.run(async_loop.run(loop, step, pause))
     except KeyboardInterrupt:
-        if app is not None:
-            app.stop()             # the knob's interrupt asks for no more passes
-            app.stop_watchdog()
-            _quietly(app.silence, True)     # no note left hanging on a synth
+        if loop is not None:
+            loop.stop()             # the knob's interrupt asks for no more passes
+            loop.stop_watchdog()
+            _quietly(loop.app.silence, True)     # no note left hanging on a synth
         _silence(hw)               # else the piezo sounds on at the REPL
         crashes.set_count(hw.records, 0)      # a deliberate stop (mpremote), not a crash
-        if app is not None:
-            app.settings.save_before_stop()
+        if loop is not None:
+            loop.app.settings.save_before_stop()
         raise
     except Exception as err:
-        if app is not None:
-            app.stop()
-            _quietly(app.silence, True)
+        if loop is not None:
+            loop.stop()
+            _quietly(loop.app.silence, True)
         _silence(hw)
         try:
             from firmware import log, render

@@ -37,7 +37,7 @@ class TextDisplay:
 
     def draw_next(self, rows):
         """Draw the first row that differs from `rows` and send its page: a redraw split into
-        short pieces (firmware/app.py calls it a row a pass). True while more rows differ."""
+        short pieces (firmware/services.py calls it a row a pass). True while more rows differ."""
         drawn = False
         for r in range(self.rows):
             text = rows[r] if r < len(rows) else ""

@@ -16,6 +16,7 @@ from hardware.sim import SimButton, SimClock, SimEncoder
 
 from firmware.app import App
 from firmware.devices import Hardware
+from firmware.loop import Loop
 from firmware.ports import sim as sim_port
 
 BOARD = board_file.load("board.json")
@@ -41,12 +42,13 @@ def boot():
                   SimButton(BOARD["button"]), SimClock(), port=sim_port)
     hw.clock.virtual = True
     app = App(hw)
+    loop = Loop(app)
     for _ in range(3):
         hw.clock.advance(20)
-        app.tick(hw.clock.ticks_ms())
+        loop.tick(hw.clock.ticks_ms())
     hw.encoder.turn(1)
     hw.clock.advance(20)
-    app.tick(hw.clock.ticks_ms())
+    loop.tick(hw.clock.ticks_ms())
     assert output.count >= 2, "the ring did not show the boot and the turn"
     return app
 

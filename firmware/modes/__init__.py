@@ -14,7 +14,7 @@ app makes the context; a test makes its own (tests/host/test_modes.py), so every
 CPython with plain lists of events.
 
 Fast paths are an opt-in: a mode that offers one also subclasses TurnRotates or LightsNotes,
-and the app's loop asks it (firmware/app.py). render() stays the one source of truth for what
+and the loop's pass asks it (firmware/loop.py). render() stays the one source of truth for what
 a frame shows: tests/host/test_modes.py holds every mode that offers a fast path to render().
 
 So is a kept table: a mode whose table a player would hate to lose mid-game (cards entered,

@@ -9,21 +9,22 @@ and this is the only place that reads that name. Each port module has:
     reset_cause() -> "power" | "reset"
     restart()                       after a fatal error
     knob_wake(callback) -> set()    where the encoder has an interrupt (its `wake`): the
-                                    object it calls to have the app's pass run at once
+                                    object it calls to have the loop's pass run at once
     midi_port(hw) -> transport      USB MIDI (readinto, write, on_receive), made by the app
                                     when the `midi` setting asks; None where the port has none
     jacks_port(hw) -> transport     serial MIDI on the board's jacks (the board file's
                                     "midi"), the same interface; None where the port has none
     i2c_scan(config) -> addresses   optional: the display's bus scanned once (address null);
                                     a port may probe only an SSD1306's two
-    run_loop(app)                   optional: runs the app's loop (else firmware/async_loop.py)
-    drive(app) -> (step, pause)     optional, for async_loop: a host link driven before each
+    run_loop(loop)                  optional: runs the loop (firmware/loop.py; else
+                                    firmware/async_loop.py)
+    drive(loop) -> (step, pause)    optional, for async_loop: a host link driven before each
                                     pass (the simulator's and the page's; firmware/ports/sim.py)
 
 A new port is a new module here and a board file. Its backends are imported only by it, so the
 simulator never imports `machine` and a Pico never imports `rotaryio`. Used at boot
 (firmware/start.py); the port module itself stays for the watchdog and restart, and this one
-(Parts) until the app has built the optional parts."""
+(Parts) until the pass has built the optional parts."""
 
 
 def build(board):
@@ -54,18 +55,18 @@ class Parts:
     """The service (firmware/services.py: update(now, calm)) that builds the optional parts
     once the first frame is out, one a rested pass: the ring comes first, a knob turned
     meanwhile too, and their drivers' imports and buses (about 0.1 s on a Pico, 0.15 s on a
-    QT Py) no longer hold up the power-up. Each goes to `hand_over(part, made)` (App.set_part,
+    QT Py) no longer hold up the power-up. Each goes to `hand_over(part, made)` (Loop.set_part,
     which makes the services that use it), None when it was left out (_optional: a console
     line, the wheel runs without it). The boot is counted long before (firmware/crashes.py),
     so a part that crashes the board this early still leads to safe mode. It lives here, with
-    the boot-only code: once the parts are in, the app lets go of it and this module goes."""
+    the boot-only code: once the parts are in, the pass lets go of it and this module goes."""
 
     def __init__(self, hw, pending):
         from firmware.services import RESTED  # not at the top: this module runs before
         self.rested = RESTED                     # safe mode, which needs none of it
         self.hw = hw
         self.pending = pending        # the parts still to build, first first
-        self.hand_over = None         # set by the app
+        self.hand_over = None         # set by the pass (firmware/loop.py)
 
     def update(self, now, calm):
         if calm != self.rested or not self.pending:

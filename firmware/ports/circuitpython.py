@@ -57,22 +57,22 @@ def jacks_port(hw):
     return UartMidi(hw.board["midi"])
 
 
-def run_loop(app):
-    """The app's loop without asyncio. CircuitPython's asyncio (Adafruit's) allocates 33 bytes
-    at every pause of a task (measured on the emulated QT Py, 10.2.1): a loop that polls makes
-    tens of KB of garbage a second, and each collection stops it for about 20 ms, knob or not.
-    Not importing it also saves about 0.2 s of the boot. (The word for that pause stays out of
-    this module: a deploy keeps a module that has it as source, compiled at every power-up:
-    host_tools/device/drive.py.)
+def run_loop(loop):
+    """The loop (firmware/loop.py) without asyncio. CircuitPython's asyncio (Adafruit's)
+    allocates 33 bytes at every pause of a task (measured on the emulated QT Py, 10.2.1): a
+    loop that polls makes tens of KB of garbage a second, and each collection stops it for
+    about 20 ms, knob or not. Not importing it also saves about 0.2 s of the boot. (The word
+    for that pause stays out of this module: a deploy keeps a module that has it as source,
+    compiled at every power-up: host_tools/device/drive.py.)
 
     Between passes it polls (no sleep) while the wheel is in use or MIDI in listens
     (usb_midi wakes nothing either: a note would wait out the sleep), sleeps once the wheel
     has rested (IDLE_AFTER_MS), and once it rests deeply watches the knob and the button
     between those sleeps instead of running a pass (watch)."""
     import time
-    clock = app.hw.clock
-    encoder = app.hw.encoder
-    button = app.hw.button
+    clock = loop.hw.clock
+    encoder = loop.hw.encoder
+    button = loop.hw.button
 
     def watch(ms):
         """Up to `ms` in IDLE_SLEEP_S sleeps, over as soon as the knob has a detent or the
@@ -90,13 +90,21 @@ def run_loop(app):
             time.sleep(ms / 1000)
             return
         now = clock.ticks_ms()
-        if app.quiet_ms(now) < IDLE_AFTER_MS or app.held_notes() is not None:
+        if loop.quiet_ms(now) < IDLE_AFTER_MS or loop.app.held_notes() is not None:
             time.sleep(0)       # returns at once (mp_hal_delay_ms(0)): the poll's yield
-        elif app.rests_deeply(now):
+        elif loop.rests_deeply(now):
             watch(REST_PERIOD_MS)
         else:
             time.sleep(IDLE_SLEEP_S)
-    app.run_plain(pause)
+    run_plain(loop, pause)
+
+
+def run_plain(loop, pause):
+    """The loop's calls with no asyncio, `pause(ms)` between passes."""
+    loop.begin()
+    while loop.step():
+        pause(loop.pause_ms())
+    loop.end()
 
 
 class NvmRecordStore:

@@ -1,7 +1,7 @@
 """The simulator and the virtual board: the MicroPython unix port with the simulated ring, knob
 and button (hardware/sim.py), driven over the host's link. The host says how the board
 started; a restart ends the run (the host starts the next). The link is driven here, in the
-port's loop (drive: firmware/async_loop.py runs the app with it): the app's pass never sees
+port's loop (drive: firmware/async_loop.py runs the loop with it): the pass never sees
 it."""
 
 import os
@@ -24,18 +24,18 @@ def build(board):
     return Hardware(board, ring, encoder, button, clock, link, records=FileRecords())
 
 
-def drive(app):
+def drive(loop):
     """(step, pause) for firmware/async_loop.py: the host's commands first in each pass (in
-    virtual time a pass with no work waiting moves the clock one loop period), then the app's
+    virtual time a pass with no work waiting moves the clock one loop period), then the
     pass; no sleep in virtual time; the loop ends when the host says quit or goes away."""
-    link = app.hw.link
+    link = loop.hw.link
 
     def step():
-        link.poll(not app.busy)          # a pass with work waiting takes no time
-        return app.step() and not (link.quit or link.closed)
+        link.poll(not loop.busy)          # a pass with work waiting takes no time
+        return loop.step() and not (link.quit or link.closed)
 
     def pause():
-        return 0 if link.clock.virtual else app.pause_ms()
+        return 0 if link.clock.virtual else loop.pause_ms()
     return step, pause
 
 

@@ -22,7 +22,7 @@ def build(board):
     return hw
 
 
-def drive(app):
+def drive(loop):
     """The page's commands, driven in the loop as the simulator's are (firmware/ports/sim.py;
     the loop is asyncio's on the page's JavaScript timers: host_tools/web/site/
     board_worker.js stands in for asyncio.run). Each time the console prints the active mode's
@@ -31,8 +31,8 @@ def drive(app):
     from hardware import web_pins
 
     from firmware.ports import sim
-    step, pause = sim.drive(app)
-    console = app.console
+    step, pause = sim.drive(loop)
+    console = loop.console
     said = web_pins.ring_notes
     seen = -1
 
@@ -41,7 +41,7 @@ def drive(app):
         more = step()
         if console.printed != seen:
             seen = console.printed
-            said(app.active.notes() or "")
+            said(loop.app.active.notes() or "")
         return more
     return step_and_name, pause
 

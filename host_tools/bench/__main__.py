@@ -282,18 +282,21 @@ empty = gc.mem_alloc()
 free = gc.mem_free()
 from firmware import start as boot
 hw, why = boot._boot()
-app = boot.start_app(hw)
+loop = boot.start_app(hw)
+app = loop.app
 now = hw.clock.ticks_ms()
-app.tick(now)
+loop.tick(now)
 mode = app.mode
 for step in range(12):
     mode.on_turn(1) if step % 3 else mode.on_click()
-    app.announce()
-    app.dirty = True
+    loop.console.due = True
+    loop.console.update(now, 1)     # the line printed (SHOWN), as the pass prints it
+    loop.dirty = True
     now = hw.clock.ticks_add(now, 20)
-    app.tick(now)
+    loop.tick(now)
 app.open_menu()
-app.announce()
+loop.console.due = True
+loop.console.update(now, 1)
 gc.collect()
 print(json.dumps({"heap_after_boot": gc.mem_alloc() - empty, "free_before": free,
                   "free_after": gc.mem_free()}))

@@ -37,7 +37,7 @@ RESIDENT = ("asyncio", "firmware.async_loop", "firmware.services", "firmware.mod
             "firmware.devices", "firmware.records",
             "firmware.ports.sim", "firmware.crashes", "firmware.settings",
             "firmware.render", "firmware.modes", "firmware.modes.explorer",
-            "firmware.app", "firmware.start")
+            "firmware.app", "firmware.loop", "firmware.start")
 
 
 def main():
@@ -57,10 +57,11 @@ def main():
     hw.link = None                      # no host here: nothing to read
     hw.ring._output = NullOutput()
     hw.clock.virtual = True             # this script moves the time
-    app = boot.start_app(hw)
-    app.tick(hw.clock.ticks_ms())
+    loop = boot.start_app(hw)
+    loop.tick(hw.clock.ticks_ms())
     boot_us = ticks_diff(ticks_us(), start)
-    app.build_parts()                   # the app builds them after its first frame
+    if loop.parts is not None:          # the pass builds them after its first frame
+        loop.parts.build_all()
     if hw.display is not None:          # the display's pages and the buzzer's tones: counted,
         hw.display.panel._out = NullOutput()      # not printed
     if hw.buzzer is not None:
@@ -72,7 +73,7 @@ def main():
 
     def tick(ms):
         clock.advance(ms)
-        app.tick(clock.ticks_ms())
+        loop.tick(clock.ticks_ms())
 
     # Warm up past the one-off writes (settings 5 s, crash counter 10 s after boot).
     for _ in range(1100):
@@ -85,23 +86,23 @@ def main():
     idle = (gc.mem_alloc() - before) / frames
 
     # Repaint every tick: the render + ring path with a changed frame, as an animation would.
-    mode = app.active
+    mode = loop.app.active
     explorer = mode.name == "explorer"     # other modes change their frame in bench_mode
     before = gc.mem_alloc()
     for i in range(frames):
         if explorer:
             mode.root = i % 12
-        app.dirty = True
+        loop.dirty = True
         tick(20)
     repaint = (gc.mem_alloc() - before) / frames
     gc.enable()
     writes = hw.ring._output.writes
-    busy = bench_mode(app, tick) if not split else {}
+    busy = bench_mode(loop, tick) if not split else {}
     if busy:
         busy["heap_busy"] -= empty
 
     # Knob event to frame on the wire: a detent through the decoder, dispatch, render, write.
-    console = app.console
+    console = loop.console
     print_ = console.update
     console.update = lambda now, calm: False    # the console line is measured apart: text
     samples = []
@@ -110,13 +111,13 @@ def main():
         now = clock.ticks_ms()
         t0 = ticks_us()
         hw.encoder.turn(1)
-        app.tick(now)
+        loop.tick(now)
         samples.append(ticks_diff(ticks_us(), t0))
     console.update = print_
     samples.sort()
     t0 = ticks_us()
     for i in range(200):
-        app.active.describe()
+        loop.app.active.describe()
     describe_us = ticks_diff(ticks_us(), t0) / 200
 
     # Decoder cost per edge.
@@ -138,10 +139,10 @@ def main():
         "console_line_us": describe_us, "decoder_edge_us": edge_us}))
 
 
-def bench_mode(app, tick):
+def bench_mode(loop, tick):
     """The mode the app booted in, driven into a busy state: the heap in use then, and the
     bytes allocated per repainted frame (the render path must allocate nothing)."""
-    mode = app.mode
+    mode = loop.app.mode
     for event in ("click", "turn", "click", "turn", "click", "double", "turn", "click"):
         if event == "turn":
             mode.on_turn(4)
@@ -149,7 +150,7 @@ def bench_mode(app, tick):
             mode.on_click()
         else:
             mode.on_double()
-        app.dirty = True
+        loop.dirty = True
         tick(20)
     for _ in range(300):               # past the one-off settings save the events may cause
         tick(20)
@@ -158,7 +159,7 @@ def bench_mode(app, tick):
     gc.disable()
     start = gc.mem_alloc()
     for _ in range(200):
-        app.dirty = True
+        loop.dirty = True
         tick(20)
     alloc = (gc.mem_alloc() - start) / 200
     gc.enable()

@@ -168,20 +168,22 @@ free_at_repl = gc.mem_free()
 from firmware import start as boot
 from firmware.modes import MODES
 hw, why = boot._boot()
-app = boot.start_app(hw)
+loop = boot.start_app(hw)
+app = loop.app
 now = hw.clock.ticks_ms()
-app.tick(now)
-app.build_parts()        # the display and the buzzer, as the loop builds them after the frame
+loop.tick(now)
+loop.parts.build_all()    # the display and the buzzer, as the pass builds them after the frame
 gc.collect()
 out = {"free_at_repl": free_at_repl, "after_boot": gc.mem_free(), "modes": []}
 for name in MODES:
     app.apply_setting("mode", name)
     for step in range(12):
         app.mode.on_turn(1) if step % 3 else app.mode.on_click()
-        app.announce()
-        app.dirty = True
+        loop.console.due = True
+        loop.console.update(now, 1)     # the line printed (SHOWN), as the pass prints it
+        loop.dirty = True
         now = hw.clock.ticks_add(now, 20)
-        app.tick(now)
+        loop.tick(now)
     gc.collect()
     out["modes"].append([name, gc.mem_free()])
 print(json.dumps(out))

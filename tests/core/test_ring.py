@@ -152,7 +152,7 @@ def test_every_led_of_a_sector_lights_and_counts_in_the_budget():
 
 def test_a_turned_frame_is_the_frame_turned_on_every_ring_that_can_turn():
     # turn() must write exactly what show() writes for the frame turned by whole sectors: the
-    # explorer's answer to the knob (firmware/app.py) relies on it. Over the budget too.
+    # explorer's answer to the knob (firmware/loop.py) relies on it. Over the budget too.
     for count, direction, led_at_c, order in ((12, "cw", 0, "GRB"), (12, "ccw", 5, "RGB"),
                                               (24, "cw", 7, "GRBW"), (60, "ccw", 59, "GRB")):
         for steps in (1, -1, 5, 13):
@@ -192,7 +192,7 @@ def lit_frame(ring, mask):
 
 def test_a_lit_frame_is_the_frame_show_writes_on_every_ring():
     # light() must write exactly what show() writes for the frame painted white on the mask:
-    # listen's answer to a note (firmware/app.py) relies on it. From any frame written before,
+    # listen's answer to a note (firmware/loop.py) relies on it. From any frame written before,
     # and from one light() wrote (only the changed sectors touched then).
     for count, direction, led_at_c, order in ((12, "cw", 0, "GRB"), (12, "ccw", 5, "RGB"),
                                               (16, "cw", 3, "GRB"), (24, "cw", 7, "GRBW"),

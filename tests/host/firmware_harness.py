@@ -8,6 +8,7 @@ from hardware.sim import SimButton, SimClock, SimEncoder
 
 from firmware.app import App
 from firmware.devices import Hardware
+from firmware.loop import Loop
 from firmware.ports import sim as sim_port
 from host_tools.device.files import build_flash
 
@@ -36,12 +37,13 @@ class Device:
         self.hw = Hardware(self.board, Ring(self.board["ring"], self.output), self.encoder,
                            self.button, self.clock, port=sim_port)
         self.app = App(self.hw)
+        self.loop = Loop(self.app)
         self.wait(20)                # the first frame, then its line, as a board starts
 
     def wait(self, ms):
         for _ in range(max(1, ms // 10)):
             self.clock.advance(10)
-            self.app.tick(self.clock.ticks_ms())
+            self.loop.tick(self.clock.ticks_ms())
 
     def turn(self, detents):
         self.encoder.turn(detents)
@@ -68,7 +70,7 @@ class Device:
 
     @property
     def line(self):
-        return self.app.last_line
+        return self.loop.console.line
 
     def wheel(self):
         """The colours each sector shows now, as written to the LEDs (RGB, C first)."""

@@ -113,5 +113,5 @@ def test_the_loop_pass_is_within_the_bound():
     # The pass was the most complex function of the device code (35): it is split into
     # named steps and services.
     figures = {(rel, entity): figure for rel, entity, figure, _ in _complexities()}
-    assert figures[("firmware/app.py", "App.tick")] <= 10
+    assert figures[("firmware/loop.py", "Loop.tick")] <= 10
     assert max(f for (rel, _), f in figures.items() if rel == "firmware/services.py") <= BOUND

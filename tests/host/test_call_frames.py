@@ -19,8 +19,8 @@ ON_C_STACK = 11                # words: VM_MAX_STATE_ON_STACK, sizeof(mp_uint_t)
 EXC_BLOCK_WORDS = 3            # mp_exc_stack_t: handler, val_sp, prev_exc
 # From a detent (the knob's interrupt: wake_pass) to the turned frame written (Ring.turn's
 # steps up to the write); what runs after the write may be bigger.
-KNOB_PATH = {"firmware/app.py": ("wake_pass", "_woken_pass", "__enter__", "__exit__", "_pass",
-                                  "tick", "_fast"),
+KNOB_PATH = {"firmware/loop.py": ("wake_pass", "_woken_pass", "__enter__", "__exit__", "_pass",
+                                   "tick", "_fast"),
              "hardware/ring.py": ("turn", "_turn_wire")}
 # From a USB packet of MIDI in (the TinyUSB task's transfer callback) to the notes' sectors lit
 # (Ring.light's steps up to the write); the byte loops between are viper machine code, whose
@@ -28,8 +28,8 @@ KNOB_PATH = {"firmware/app.py": ("wake_pass", "_woken_pass", "__enter__", "__exi
 MIDI_PATH = {"hardware/mp_usb_midi.py": ("_xfer", "_schedule_heard", "_heard", "readinto"),
              "firmware/midi.py": ("poll", "_poll"),
              "core/midi.py": ("feed_all", "_system", "_keep", "apply", "_press", "_let_go"),
-             "firmware/app.py": ("wake_pass", "_woken_pass", "__enter__", "__exit__", "_pass",
-                                 "tick", "_fast"),
+             "firmware/loop.py": ("wake_pass", "_woken_pass", "__enter__", "__exit__", "_pass",
+                                  "tick", "_fast"),
              "hardware/ring.py": ("light", "_light_ma", "_light_wire", "_light_sector")}
 
 

@@ -3,6 +3,8 @@ fallbacks, error isolation, safe mode. Cases follow docs/music.md's spellings.""
 
 import json
 import os
+import sys
+import types
 
 import pytest
 
@@ -94,11 +96,10 @@ def test_colour_by_note_and_other_root_name(device):
     device.turn(1)
     assert device.line == "Db major triad (maj): Db F Ab"
     device.app.apply_setting("other_root_name", True)
-    device.app.announce()
+    device.wait(20)
     assert device.line == "C# major triad (maj): C# E# G#"
     by_kind = device.wheel()
     device.app.apply_setting("colours", "note")
-    device.app.dirty = True
     device.wait(20)
     assert device.wheel() != by_kind and lit(device.wheel()) == [1, 5, 8]
 
@@ -280,20 +281,20 @@ def test_a_detent_during_a_pass_gets_its_own_pass_right_after(device, monkeypatc
     # The knob's interrupt asks for a pass while one is running (micropython.schedule runs
     # between any two bytecodes): the running pass is not entered again, and the detent is
     # taken by a pass of its own at the end of it, not 10 ms later.
-    app = device.app
-    tick = app.tick
+    loop = device.loop
+    tick = loop.tick
     asked = []
 
     def tick_with_a_detent(now):
         if not asked:
             asked.append(now)
             device.encoder.turn(1)
-            app.wake_pass()                     # inside the pass: only noted
-            assert app.wake_due and device.line == "C major triad (maj): C E G"
+            loop.wake_pass()                     # inside the pass: only noted
+            assert loop.wake_due and device.line == "C major triad (maj): C E G"
         tick(now)
-    monkeypatch.setattr(app, "tick", tick_with_a_detent)
-    app._pass()
-    assert app.mode.root == 1 and not app.wake_due       # taken in the same pass
+    monkeypatch.setattr(loop, "tick", tick_with_a_detent)
+    loop._pass()
+    assert loop.app.mode.root == 1 and not loop.wake_due       # taken in the same pass
     monkeypatch.undo()
     monkeypatch.chdir(os.getcwd())
     device.wait(20)                                      # its frame, held by the frame rate
@@ -304,35 +305,42 @@ def test_a_detent_during_a_pass_gets_its_own_pass_right_after(device, monkeypatc
 def test_a_knob_pass_that_raises_ends_the_loop_with_its_error(device, monkeypatch):
     # A pass the knob asked for runs outside the loop's own frame: its error is kept and
     # raised by the loop (then start.main logs it and restarts), not lost in the scheduler.
-    app = device.app
+    loop = device.loop
 
     def broken(now):
         raise RuntimeError("boom")
-    monkeypatch.setattr(app, "tick", broken)
-    app.wake_pass()
+    monkeypatch.setattr(loop, "tick", broken)
+    loop.wake_pass()
     monkeypatch.undo()
     monkeypatch.chdir(os.getcwd())
     with pytest.raises(RuntimeError, match="boom"):
-        app.step()
+        loop.step()
 
 
-def test_a_stopped_app_hears_the_knob_no_more(device):
+def test_a_stopped_loop_hears_the_knob_no_more(device):
     # After Ctrl-C the REPL (mpremote's raw REPL, a deploy) must not get the app's lines,
     # and the interrupt's wake is taken away.
-    app = device.app
-    device.encoder.wake = Wake(app.wake_pass)
-    app.stop()
+    loop = device.loop
+    device.encoder.wake = Wake(loop.wake_pass)
+    loop.stop()
     assert device.encoder.wake is None
     device.encoder.turn(1)
-    app.wake_pass()                             # one already scheduled when it stopped
+    loop.wake_pass()                             # one already scheduled when it stopped
     assert device.line == "C major triad (maj): C E G"
-    assert app.step() is False
+    assert loop.step() is False
 
 
-def test_the_plain_loop_runs_passes_and_stops_cleanly(device):
+def test_the_plain_loop_runs_passes_and_stops_cleanly(device, monkeypatch):
     # CircuitPython's loop (no asyncio): a pass, then pause(ms); stop() ends it with the
     # settings saved and the boot counted good.
-    app = device.app
+    # Its port's module, imported over stand-ins for the chip's modules, and forgotten after.
+    for name in ("board", "digitalio", "rotaryio", "neopixel_write", "hardware.cp_devices",
+                 "firmware.ports.circuitpython"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    sys.modules["neopixel_write"].neopixel_write = None
+    del sys.modules["hardware.cp_devices"], sys.modules["firmware.ports.circuitpython"]
+    from firmware.ports.circuitpython import run_plain
+    loop = device.loop
     pauses = []
     device.encoder.turn(2)
 
@@ -340,8 +348,8 @@ def test_the_plain_loop_runs_passes_and_stops_cleanly(device):
         pauses.append(ms)
         device.clock.advance(10)
         if len(pauses) == 5:
-            app.stop()
-    app.run_plain(pause)
+            loop.stop()
+    run_plain(loop, pause)
     assert device.line == "D major triad (maj): D F# A"
     # 10 ms, the loop period, or less while a frame the frame rate held back is due
     assert len(pauses) == 5 and all(0 <= ms <= 10 for ms in pauses) and pauses[-1] == 10
@@ -351,14 +359,14 @@ def test_the_plain_loop_runs_passes_and_stops_cleanly(device):
 def test_quiet_ms_counts_from_the_last_input_once_nothing_waits(device):
     # What CircuitPython's loop sleeps on (firmware/ports/circuitpython.py): 0 while the
     # turn's frame waits to be painted, then the time since the turn.
-    app = device.app
+    loop = device.loop
     device.encoder.turn(1)
-    app.tick(device.clock.ticks_ms())
-    turned = app.now
-    app.dirty = True                       # a frame the frame rate holds back
-    assert app.quiet_ms(app.now) == 0
+    loop.tick(device.clock.ticks_ms())
+    turned = loop.now
+    loop.dirty = True                       # a frame the frame rate holds back
+    assert loop.quiet_ms(loop.now) == 0
     device.wait(500)
-    assert app.quiet_ms(device.clock.ticks_ms()) == device.clock.ticks_ms() - turned
+    assert loop.quiet_ms(device.clock.ticks_ms()) == device.clock.ticks_ms() - turned
 
 
 def test_a_chip_that_rests_deeply_polls_less_often_and_still_hears_a_quick_press(device):
@@ -369,15 +377,15 @@ def test_a_chip_that_rests_deeply_polls_less_often_and_still_hears_a_quick_press
     from hardware.buzzer import Buzzer
 
     from firmware.devices import DEEP_REST_MS, LOOP_PERIOD_MS, REST_PERIOD_MS
-    app, hw = device.app, device.hw
-    assert app.pause_ms() == LOOP_PERIOD_MS       # the simulator's board: no rest period
+    loop, hw = device.loop, device.hw
+    assert loop.pause_ms() == LOOP_PERIOD_MS       # the simulator's board: no rest period
     hw.rest_period_ms = REST_PERIOD_MS
     device.turn(1)
-    assert app.pause_ms() == LOOP_PERIOD_MS
+    assert loop.pause_ms() == LOOP_PERIOD_MS
     device.wait(DEEP_REST_MS - 50)
-    assert app.pause_ms() == LOOP_PERIOD_MS
+    assert loop.pause_ms() == LOOP_PERIOD_MS
     device.wait(100)
-    assert app.pause_ms() == REST_PERIOD_MS
+    assert loop.pause_ms() == REST_PERIOD_MS
 
     class Piezo:                              # the board's pin (the buzzer's output)
         def tone(self, freq, duty):
@@ -388,26 +396,26 @@ def test_a_chip_that_rests_deeply_polls_less_often_and_still_hears_a_quick_press
     hw.buzzer = Buzzer(Piezo())
     hw.buzzer.play([(440, 100)], 2)
     hw.buzzer.update(device.clock.ticks_ms())
-    assert app.pause_ms() == LOOP_PERIOD_MS      # a tone ends within one loop period
+    assert loop.pause_ms() == LOOP_PERIOD_MS      # a tone ends within one loop period
     device.clock.advance(100)
     hw.buzzer.update(device.clock.ticks_ms())
-    assert app.pause_ms() == REST_PERIOD_MS
+    assert loop.pause_ms() == REST_PERIOD_MS
     hw.buzzer = None
 
     def passes(ms):                           # as the loop runs them at rest
         for _ in range(ms // REST_PERIOD_MS):
             device.clock.advance(REST_PERIOD_MS)
-            app.tick(device.clock.ticks_ms())
+            loop.tick(device.clock.ticks_ms())
     device.clock.advance(7)                   # the press starts between two passes
     device.button.down = True
     passes(40)
-    assert app.pause_ms() == LOOP_PERIOD_MS      # held: its long press is timed to 10 ms
+    assert loop.pause_ms() == LOOP_PERIOD_MS      # held: its long press is timed to 10 ms
     device.button.down = False
     passes(100)
-    assert app.pause_ms() == LOOP_PERIOD_MS      # a click waits for its double-press window
+    assert loop.pause_ms() == LOOP_PERIOD_MS      # a click waits for its double-press window
     passes(400)
     assert device.line == "C# minor triad (min): C# E G#"
-    assert app.pause_ms() == LOOP_PERIOD_MS
+    assert loop.pause_ms() == LOOP_PERIOD_MS
 
 
 def test_a_mode_chosen_in_the_menu_loads_after_the_old_one_is_gone(device, monkeypatch):

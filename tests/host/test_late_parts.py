@@ -17,6 +17,7 @@ from hardware.sim import SimButton, SimClock, SimEncoder
 from firmware import ports
 from firmware.app import App
 from firmware.devices import Hardware
+from firmware.loop import Loop
 from firmware.screen import layout
 from firmware.services import REST_MS
 from firmware_harness import Capture
@@ -64,8 +65,8 @@ class Wheel:
         self.built = []               # (part, frames written before it was built)
 
     def start(self):
-        self.app = App(self.hw, parts=ports.optional_parts(self.hw))
-        return self.app
+        self.loop = Loop(App(self.hw), ports.optional_parts(self.hw))
+        return self.loop
 
     def _panel(self, config, hw):
         self.built.append(("display", len(self.output.frames)))
@@ -79,7 +80,7 @@ class Wheel:
 
     def tick(self, ms=10):
         self.clock.advance(ms)
-        self.app.tick(self.clock.ticks_ms())
+        self.loop.tick(self.clock.ticks_ms())
 
     def shown(self):
         """The display's rows, read back from its pixels."""
@@ -95,25 +96,39 @@ def wheel(tmp_path, monkeypatch):
 
 
 def test_the_first_frame_comes_before_the_parts_one_a_pass(wheel):
-    app = wheel.start()
-    builder = weakref.ref(app.parts)
+    loop = wheel.start()
+    builder = weakref.ref(loop.parts)
     assert wheel.built == [] and wheel.hw.display is None and wheel.hw.buzzer is None
     wheel.tick()
     assert wheel.built == [("display", 1)]          # the frame was out before its driver
     wheel.tick()
     assert wheel.built == [("display", 1), ("buzzer", 1)]
     assert wheel.hw.buzzer is not None
-    assert app.parts is None                        # its work done: let go of
+    assert loop.parts is None                        # its work done: let go of
     gc.collect()
     assert builder() is None                        # with the boot's code it kept
     for _ in range(12):
         wheel.tick()
     # The display shows the state at once, not only after the next change.
-    assert wheel.shown() == layout(app.text(True)) == ["C major triad", "(maj)", "C E G"]
+    assert wheel.shown() == layout(loop.app.text(True)) == ["C major triad", "(maj)", "C E G"]
+
+
+def test_the_services_are_given_calls_not_the_app_or_the_pass(wheel):
+    # firmware/services.py: a service holds what it was given (the console, the display, the
+    # settings) and the one or two calls it needs (the mode's text, the display's hand-over),
+    # never the app or the pass themselves.
+    loop = wheel.start()
+    for _ in range(14):
+        wheel.tick()
+    kinds = [type(service).__name__ for service in loop.services]
+    assert "Console" in kinds and "Display" in kinds and "Saver" in kinds
+    for service in loop.services:
+        held = [value for value in vars(service).values() if isinstance(value, (App, Loop))]
+        assert held == [], (type(service).__name__, held)
 
 
 def test_a_knob_turned_during_the_power_up_goes_first(wheel):
-    app = wheel.start()
+    loop = wheel.start()
     for _ in range(10):                             # a detent every 20 ms from the start
         wheel.encoder.turn(1)
         wheel.tick(20)
@@ -122,7 +137,7 @@ def test_a_knob_turned_during_the_power_up_goes_first(wheel):
     assert [part for part, _ in wheel.built] == ["display"]
     for _ in range(12):
         wheel.tick()
-    assert app.last_line == "Bb major triad (maj): Bb D F"
+    assert loop.console.line == "Bb major triad (maj): Bb D F"
     assert wheel.shown() == ["B\u266d major triad", "(maj)", "B\u266d D F"]
 
 
@@ -136,7 +151,7 @@ def test_the_buzzer_plays_once_it_is_in(wheel):
     wheel.hw.button.down = False
     for _ in range(150):
         wheel.tick()
-    assert wheel.app.last_line == "C minor triad (min): C Eb G"
+    assert wheel.loop.console.line == "C minor triad (min): C Eb G"
     assert wheel.piezo.tones[:6] == [262, 0, 311, 0, 392, 0]      # from C4, as it sounds
 
 
@@ -144,8 +159,8 @@ def test_a_display_that_does_not_answer_is_left_out(wheel, capsys):
     def display_panel(config, hw):
         raise OSError(19)                           # ENODEV: nothing at its address
     wheel.hw.port.display_panel = display_panel
-    app = wheel.start()
-    assert app.parts.pending == ["display", "buzzer"]
+    loop = wheel.start()
+    assert loop.parts.pending == ["display", "buzzer"]
     for _ in range(6):                              # rested: both built
         wheel.tick()
     out = capsys.readouterr().out
@@ -154,11 +169,11 @@ def test_a_display_that_does_not_answer_is_left_out(wheel, capsys):
     assert wheel.hw.display is None and wheel.hw.buzzer is not None
     wheel.encoder.turn(1)
     wheel.tick()
-    assert app.last_line == "Db major triad (maj): Db F Ab"     # the wheel runs without it
+    assert loop.console.line == "Db major triad (maj): Db F Ab"     # the wheel runs without it
 
 
 def test_scripts_can_have_the_parts_at_once(wheel):
-    app = wheel.start()
-    app.build_parts()
+    loop = wheel.start()
+    loop.parts.build_all()
     assert [part for part, _ in wheel.built] == ["display", "buzzer"]
-    assert wheel.hw.display is not None and app.parts is None
+    assert wheel.hw.display is not None and loop.parts is None

@@ -15,13 +15,13 @@ from firmware import start as boot  # noqa: E402
 hw, why = boot._boot()
 assert not why, why
 hw.clock.virtual = True            # this script moves the time
-app = boot.start_app(hw)
+loop = boot.start_app(hw)
 clock = hw.clock
 
 
 def tick(ms):
     clock.advance(ms)
-    app.tick(clock.ticks_ms())
+    loop.tick(clock.ticks_ms())
 
 
 def idle(n):
@@ -30,10 +30,10 @@ def idle(n):
 
 
 def repaint(n):
-    mode = app.active
+    mode = loop.app.active
     for i in range(n):
         mode.root = i % 12
-        app.dirty = True
+        loop.dirty = True
         tick(20)
 
 
