@@ -80,12 +80,11 @@ web-screenshot: web
 test: setup $(EMULATOR) $(WEB_RUNTIME)
 	$(PYTEST) -n $(WORKERS) --dist loadgroup --no-loadscope-reorder --durations=15
 
-# The fast tier, for each change: the core cases on both interpreters and every test that needs
-# no board in a subprocess, no emulator and no browser (tests/conftest.py marks those).
-# The page's JavaScript too: Biome's lint, and the unit tests of its pure modules under Node's
+# The fast tier, for each change: the linters first (make lint), then the core cases on both
+# interpreters and every test that needs no board in a subprocess, no emulator and no browser
+# (tests/conftest.py marks those), and the unit tests of the page's pure modules under Node's
 # own test runner (tests/js).
-check: setup $(JS_LINT)
-	$(BIOME) lint --error-on-warnings
+check: setup lint
 	node --test tests/js/
 	$(PYTEST) -m "not board" -n $(WORKERS)
 

@@ -62,7 +62,7 @@ def _fit(meld, cards, root_pc):
             problems.append(("missing", code, at))
     for pc in extra:
         on_meld = False
-        for code, at in positions:
+        for _, at in positions:
             if at == pc:
                 on_meld = True
         problems.append(("extra" if on_meld else "outside", None, pc))

@@ -125,5 +125,5 @@ def load(path):
         with open(path, "rb") as f:
             blob = f.read()
     except OSError as err:
-        raise MeldSetError([("", "cannot read (%s)" % err)], path)
+        raise MeldSetError([("", "cannot read (%s)" % err)], path) from None
     return MeldSet(blob, path)

@@ -58,9 +58,9 @@ def checked(blob, source=None):
             required.append(req)
             optional.append(opt)
     except (IndexError, UnicodeError) as err:
-        raise MeldSetError([("", "damaged meld set (%s)" % err)], source)
+        raise MeldSetError([("", "damaged meld set (%s)" % err)], source) from None
     except ValueError as err:
-        raise MeldSetError([("", "damaged meld set: %s" % err)], source)
+        raise MeldSetError([("", "damaged meld set: %s" % err)], source) from None
     if at != end:
         raise MeldSetError([("", "damaged meld set (%d stray bytes)" % (end - at))], source)
     return name, offsets, required, optional

@@ -179,20 +179,25 @@ def _degrees(report, where, value, kind):
                 ok = False
         previous = (j, code)
         codes.append(code | (degrees.OPTIONAL if optional else 0))
-    if not ok:
+    if not ok or not _sized(report, where, kind, len(codes)):
         return None
+    return codes
+
+
+def _sized(report, where, kind, count):
+    """Whether a meld of `kind` (None: not known) may have `count` positions; says why not."""
     if kind in SIZES:
         low, high = SIZES[kind]
-        if len(codes) < low or len(codes) > high:
+        if count < low or count > high:
             span = "%d" % low if low == high else "%d to %d" % (low, high)
             article = "an" if kind == "interval" else "a"
             report.add(where, "%s %s has %s positions, this one has %d" % (
-                article, kind, span, len(codes)))
-            return None
-    elif len(codes) < 2:
+                article, kind, span, count))
+            return False
+    elif count < 2:
         report.add(where, "a meld has at least 2 positions")
-        return None
-    return codes
+        return False
+    return True
 
 
 def _meld(report, where, value):
@@ -227,9 +232,25 @@ def validate(source):
 
 
 def _check(report, source):
+    """The compiled bytes of `source`, or None with every problem in `report`."""
     if not isinstance(source, dict):
         report.add("", "expected a JSON object, got %s" % _type_name(source))
         return None
+    set_name = _set_fields(report, source)
+    if "melds" not in source:
+        return None
+    good = _melds(report, source["melds"])
+    if good is None or report.problems or set_name is None:
+        return None
+    blob = _pack(set_name, good)
+    if len(blob) > MAX_COMPILED:
+        report.add("", "compiles to %d bytes, at most %d" % (len(blob), MAX_COMPILED))
+        return None
+    return blob
+
+
+def _set_fields(report, source):
+    """The set's own fields (all but its melds) checked; its name, or None."""
     _unknown_fields(report, "", source, SET_FIELDS)
     for field in ("format", "version", "name", "melds"):
         if field not in source:
@@ -247,9 +268,12 @@ def _check(report, source):
         set_name = _text(report, "name", source["name"], MAX_SET_NAME, SET_NAME_CHARS)
     for field in ("title", "description"):
         _text(report, field, source.get(field), MAX_TEXT, required=False)
-    melds = source.get("melds")
-    if "melds" not in source:
-        return None
+    return set_name
+
+
+def _melds(report, melds):
+    """Each meld checked, then against the others; the good ones, or None when `melds` is not
+    a list."""
     if not isinstance(melds, list):
         report.add("melds", "expected a list of melds, got %s" % _type_name(melds))
         return None
@@ -258,45 +282,42 @@ def _check(report, source):
     if len(melds) > MAX_MELDS:
         report.add("melds", "%d melds, at most %d" % (len(melds), MAX_MELDS))
     good = []
-    first_id = {}
-    first_name = {}
-    first_shape = {}
+    firsts = ({}, {}, {})             # the first meld of each id, name and shape
     for i in range(len(melds)):
         where = "melds[%d]" % i
         meld = _meld(report, where, melds[i])
-        if meld is None:
-            continue
-        ident, name, kind, codes = meld
-        # Cross-checks use every field that is good on its own, so one bad field in a
-        # meld does not hide a duplicate elsewhere.
-        if ident is not None:
-            if ident in first_id:
-                report.add(where + ".id", "duplicate id %r (also melds[%d])"
-                           % (ident, first_id[ident]))
-            else:
-                first_id[ident] = i
-        if name is not None:
-            key = name.lower()
-            if key in first_name:
-                report.add(where + ".name", "duplicate name %r (also melds[%d])"
-                           % (name, first_name[key]))
-            else:
-                first_name[key] = i
-        if kind is not None and codes is not None:
-            shape = (kind, tuple(codes))
-            if shape in first_shape:
-                report.add(where + ".degrees", "same %s as melds[%d] %r" % (
-                    kind, first_shape[shape][0], first_shape[shape][1]))
-            else:
-                first_shape[shape] = (i, ident)
-        good.append(meld)
-    if report.problems or set_name is None:
-        return None
-    blob = _pack(set_name, good)
-    if len(blob) > MAX_COMPILED:
-        report.add("", "compiles to %d bytes, at most %d" % (len(blob), MAX_COMPILED))
-        return None
-    return blob
+        if meld is not None:
+            _cross_check(report, where, i, meld, firsts)
+            good.append(meld)
+    return good
+
+
+def _cross_check(report, where, i, meld, firsts):
+    """Meld `i` against those before it: a duplicate id, name or shape. Every field that is
+    good on its own takes part, so one bad field in a meld does not hide a duplicate
+    elsewhere."""
+    ident, name, kind, codes = meld
+    first_id, first_name, first_shape = firsts
+    if ident is not None:
+        if ident in first_id:
+            report.add(where + ".id", "duplicate id %r (also melds[%d])"
+                       % (ident, first_id[ident]))
+        else:
+            first_id[ident] = i
+    if name is not None:
+        key = name.lower()
+        if key in first_name:
+            report.add(where + ".name", "duplicate name %r (also melds[%d])"
+                       % (name, first_name[key]))
+        else:
+            first_name[key] = i
+    if kind is not None and codes is not None:
+        shape = (kind, tuple(codes))
+        if shape in first_shape:
+            report.add(where + ".degrees", "same %s as melds[%d] %r" % (
+                kind, first_shape[shape][0], first_shape[shape][1]))
+        else:
+            first_shape[shape] = (i, ident)
 
 
 def _pack(set_name, melds):

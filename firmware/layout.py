@@ -5,6 +5,7 @@ paths a boot needs (the meld sets' folder, the maintenance flag) are defined wit
 store (firmware/records.py, loaded by every boot) and gathered here, so a Pico's power-up does
 not import this module (about 15 ms of it)."""
 
+# (Gathered here for the host tools: `noqa` lets them be imported and not used.)
 from firmware.records import DEFAULT_SET, MAINTENANCE_PATH, MELD_DIR, SET_SUFFIX  # noqa: F401
 
 VERSION = "0.1.0"                      # the firmware's; host_tools.__version__ is the same

@@ -70,7 +70,7 @@ def remove(name):
     try:
         os.stat(path)
     except OSError:
-        raise ValueError("no meld set %r on the device" % name)
+        raise ValueError("no meld set %r on the device" % name) from None
     settings = _settings()
     if settings["meldset"] == name:
         settings.values["meldset"] = DEFAULT_SET

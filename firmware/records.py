@@ -38,7 +38,7 @@ RECORD_KEYS = {"settings.json": 1, "crashes.txt": 2, "drive_choice": 3, "score.t
 # default. Not on FAT, the unix and web ports' host files or CircuitPython, where a temporary
 # copy and a rename keep a write whole. Found once, at import (no code kept for it).
 try:
-    import vfs as _vfs  # type: ignore[import-not-found]  # (CircuitPython has none)
+    import vfs as _vfs  # (CircuitPython has none)
     IN_PLACE = any(isinstance(fs, _vfs.VfsLfs2) for fs, at in _vfs.mount() if at == "/")
     del _vfs
 except (ImportError, AttributeError, TypeError, OSError):

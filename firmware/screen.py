@@ -2,8 +2,9 @@
 
 The line is the one the serial console gets (or, where that is too long for 16 x 8, the mode's
 shorter `display()` text). Its note names get the music glyphs (Eb -> E + flat, Bbb -> B +
-double flat, b7 -> flat 7), each "; " or " | "-separated part starts a row, words wrap, and when it is still too long the usage hints
-in parentheses ("(click to keep)") go first, then the last row is cut with "..".
+double flat, b7 -> flat 7), each "; " or " | "-separated part starts a row, words wrap, and
+when it is still too long the usage hints in parentheses ("(click to keep)") go first, then
+the last row is cut with "..".
 Called only when the line changed: it may allocate, the idle loop never calls it."""
 
 from hardware.font import DOUBLE_FLAT, DOUBLE_SHARP, FLAT, SHARP

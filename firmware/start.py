@@ -5,6 +5,8 @@ checks) is dropped from memory before the app starts: a small board needs that R
 
 import sys
 
+from firmware import unload  # the package is in already: start.py is in it
+
 # An import of a built-in module that MicroPython lets a file replace (time, os, json,
 # machine, ...: its "extensible" modules) first looks for that file in every sys.path folder
 # on the flash, and does so again at every import statement, since built-ins are not kept in
@@ -18,8 +20,6 @@ for _name in ("machine", "time", "os", "json", "array", "binascii", "select", "i
             sys.modules[_name] = __import__("u" + _name)
         except ImportError:
             pass
-
-from firmware import unload  # noqa: E402
 
 BOARD_PATH = "board.json"
 BOOT_ONLY = ("hardware.board", "firmware.ports", "firmware.safemode")

@@ -1,1 +1,2 @@
-"""Device drivers (LED ring, encoder, button), each behind a small interface with a simulated twin."""
+"""Device drivers (LED ring, encoder, button), each behind a small interface with a simulated
+twin."""

@@ -10,7 +10,12 @@ Compare ticks only with ticks_diff, or with ticks_since for a moment known to be
 past half a period ticks_diff turns negative, and ticks_since reads that as "long ago"."""
 
 import sys
-import time as _time
+
+# `time` as a plain module object: which of its functions a port has (ticks_* on MicroPython,
+# monotonic on CircuitPython and CPython) is found out below at run time, so no port's type
+# check (host_tools/device/port_check.py, against that port's stubs) holds a branch for
+# another port against it.
+_time = __import__("time")
 
 # CircuitPython: the supervisor's ms clock, period 2**29. Not looked for on MicroPython, which
 # has none: a failed import searches the flash (about 7 ms of a Pico's power-up).
@@ -37,8 +42,6 @@ def us_from_ms(ms):
     return ((((high * 125) & 0x1FFF) << 13) + low * 125 & ((1 << 26) - 1)) << 3
 
 
-# Which of these branches runs is found out at run time, so each port's type check
-# (host_tools/device/port_check.py) is told to let the others' names pass.
 if _supervisor_ms:
     # CircuitPython has no ticks_us: microseconds at millisecond resolution, in the same
     # 2**29 period (the ring's 280 us latch gap is far below a frame's 16 ms anyway).
@@ -46,20 +49,22 @@ if _supervisor_ms:
 
     def ticks_us():
         return us_from_ms(_supervisor_ms())
-elif getattr(_time, "ticks_add", None) and _time.ticks_add(0, -1) == _MASK:  # type: ignore[attr-defined]
-    from time import ticks_add, ticks_diff, ticks_ms, ticks_us  # type: ignore[attr-defined,assignment]
+elif getattr(_time, "ticks_add", None) and _time.ticks_add(0, -1) == _MASK:
+    # A 32-bit port: its own functions, called directly.
+    ticks_add, ticks_diff = _time.ticks_add, _time.ticks_diff
+    ticks_ms, ticks_us = _time.ticks_ms, _time.ticks_us
 elif getattr(_time, "ticks_ms", None):             # the unix port: its own ticks, masked
     def ticks_ms():
-        return _time.ticks_ms() & _MASK  # type: ignore[attr-defined]
+        return _time.ticks_ms() & _MASK
 
     def ticks_us():
-        return _time.ticks_us() & _MASK  # type: ignore[attr-defined]
+        return _time.ticks_us() & _MASK
 else:                                              # CPython
     def ticks_ms():
-        return int(_time.monotonic() * 1000) & _MASK  # type: ignore[attr-defined]
+        return int(_time.monotonic() * 1000) & _MASK
 
     def ticks_us():
-        return int(_time.monotonic() * 1000000) & _MASK  # type: ignore[attr-defined]
+        return int(_time.monotonic() * 1000000) & _MASK
 
 if "ticks_add" not in globals():
     def ticks_add(ticks, delta):
@@ -76,7 +81,7 @@ if "ticks_add" not in globals():
 def sleep_ms(ms):
     """Block for ms milliseconds (boot-time checks only; the loop never blocks)."""
     if hasattr(_time, "sleep_ms"):
-        _time.sleep_ms(ms)  # type: ignore[attr-defined]
+        _time.sleep_ms(ms)
     else:                                          # CircuitPython, CPython
         _time.sleep(ms / 1000)
 

@@ -25,7 +25,7 @@ class NeoPixelOutput:
         self._bitstream(self._pin, 0, self._timing, buf)     # 0: high then low, as neopixel
 
 
-def IrqEncoder(config):  # noqa: N802 (the driver's class, where a port builds it)
+def IrqEncoder(config):  # the driver's class, where a port builds it
     """The fallback knob driver (hardware/irq_encoder.py), imported only by a board that uses
     it: a Pico's PIO driver or an ESP32's pcnt leaves its code off the heap (about 1 KB)."""
     from hardware.irq_encoder import IrqEncoder as driver

@@ -136,7 +136,8 @@ class UsbMidi:
         try:
             builtin = usbd.BUILTIN_CDC
         except AttributeError:
-            raise OSError("this MicroPython has no built-in USB serial (BUILTIN_CDC) to keep")
+            raise OSError("this MicroPython has no built-in USB serial (BUILTIN_CDC) to "
+                          "keep") from None
         # strings: the built-in ones stay (None), the product becomes `name`, and ours follows
         strs = [None] * builtin.str_max
         strs[builtin.desc_dev[15]] = self.name        # iProduct
@@ -273,26 +274,7 @@ class UsbMidi:
             self._sysex = False               # a status byte cuts it short
             self._sxn = 0
         if b >= 0x80:
-            self._have = 0
-            if b < 0xF0:
-                self._status = b
-                self._need = 1 if (b & 0xE0) == 0xC0 else 2
-            elif b == 0xF0:
-                self._status = 0
-                self._sysex = True
-                self._sx[0] = b
-                self._sxn = 1
-            elif b == 0xF6:
-                self._status = 0
-                self._put(0x05, b, 0, 0)
-            elif b == 0xF1 or b == 0xF3:
-                self._status = b
-                self._need = 1
-            elif b == 0xF2:
-                self._status = b
-                self._need = 2
-            else:                             # F4, F5, a stray F7: nothing to send
-                self._status = 0
+            self._status_byte(b)
             return
         status = self._status
         if not status:
@@ -310,6 +292,29 @@ class UsbMidi:
             self._put(status >> 4, status, d1, d2)    # the status stays: running status
         else:
             self._put(0x02 if self._need == 1 else 0x03, status, d1, d2)
+            self._status = 0
+
+    def _status_byte(self, b):
+        """A status byte (not real time): the message it starts, or sent at once."""
+        self._have = 0
+        if b < 0xF0:
+            self._status = b
+            self._need = 1 if (b & 0xE0) == 0xC0 else 2
+        elif b == 0xF0:
+            self._status = 0
+            self._sysex = True
+            self._sx[0] = b
+            self._sxn = 1
+        elif b == 0xF6:
+            self._status = 0
+            self._put(0x05, b, 0, 0)
+        elif b == 0xF1 or b == 0xF3:
+            self._status = b
+            self._need = 1
+        elif b == 0xF2:
+            self._status = b
+            self._need = 2
+        else:                             # F4, F5, a stray F7: nothing to send
             self._status = 0
 
     def _put(self, cin, b0, b1, b2):

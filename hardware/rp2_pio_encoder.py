@@ -17,18 +17,19 @@ from hardware.quadrature import QuadratureDecoder
 
 @rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT, fifo_join=rp2.PIO.JOIN_RX)
 def _watch_pair():
-    wrap_target()                      # noqa: F821 (PIO assembler names)
-    label("sample")                    # noqa: F821
-    mov(isr, null)                     # noqa: F821
-    in_(pins, 2)                       # noqa: F821
-    mov(y, isr)                        # noqa: F821
-    jmp(x_not_y, "changed")            # noqa: F821
-    jmp("sample")                      # noqa: F821
-    label("changed")                   # noqa: F821
-    mov(x, y)                          # noqa: F821
-    push(block)                        # noqa: F821 (a full FIFO waits: no change is lost)
-    irq(rel(0))                        # noqa: F821
-    wrap()                             # noqa: F821
+    # The PIO assembler's names (rp2.asm_pio gives them to the program as it runs it).
+    wrap_target()
+    label("sample")
+    mov(isr, null)
+    in_(pins, 2)
+    mov(y, isr)
+    jmp(x_not_y, "changed")
+    jmp("sample")
+    label("changed")
+    mov(x, y)
+    push(block)                        # a full FIFO waits: no change is lost
+    irq(rel(0))
+    wrap()
 
 
 class PioEncoder:

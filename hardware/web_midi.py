@@ -2,8 +2,8 @@
 commands in (Web MIDI, or a script's note-on steps), the wheel's bytes out to the page (Web
 MIDI out, the frames). Imported only once the app starts MIDI."""
 
-import uctypes  # type: ignore[import-not-found]
-import webpins  # type: ignore[import-not-found]
+import uctypes
+import webpins
 
 from hardware.midi_twin import MidiInQueue
 

@@ -2,8 +2,8 @@
 and the piezo's tones go to the page, which draws the one and plays the other through Web
 Audio. Imported only when the board file has them."""
 
-import uctypes  # type: ignore[import-not-found]
-import webpins  # type: ignore[import-not-found]
+import uctypes
+import webpins
 
 
 class WebPanel:

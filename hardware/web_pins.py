@@ -25,8 +25,8 @@ simulator's virtual clock (time moves only through WAIT, so a script gives the f
 `chromawheel sim --script` gives), kept in small ints: the page's MicroPython is a 32-bit
 port, where SimClock's arithmetic (ms * 1000, PERIOD // 4) makes a long int every tick."""
 
-import uctypes  # type: ignore[import-not-found]
-import webpins  # type: ignore[import-not-found]
+import uctypes
+import webpins
 
 from hardware.clock import PERIOD, ticks_add, ticks_diff, ticks_ms, ticks_us
 from hardware.sim import CommandQueue

@@ -41,7 +41,7 @@ def read_bytes(path, limit=MAX_SOURCE_BYTES):
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except OSError as err:
-        raise UserError("%s: cannot read (%s)" % (path, err.strerror or err))
+        raise UserError("%s: cannot read (%s)" % (path, err.strerror or err)) from err
     if len(data) > limit:
         raise UserError("%s: larger than %d bytes" % (path, limit))
     return data
@@ -65,14 +65,15 @@ def parse_source(data, path):
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise UserError("%s: not UTF-8 text (byte %d)" % (path, err.start))
+        raise UserError("%s: not UTF-8 text (byte %d)" % (path, err.start)) from err
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys,
                           parse_constant=_no_constants)
     except json.JSONDecodeError as err:
-        raise UserError("%s: line %d, column %d: %s" % (path, err.lineno, err.colno, err.msg))
+        raise UserError("%s: line %d, column %d: %s"
+                        % (path, err.lineno, err.colno, err.msg)) from err
     except (ValueError, RecursionError) as err:
-        raise UserError("%s: %s" % (path, err))
+        raise UserError("%s: %s" % (path, err)) from err
 
 
 def read_source(path):
@@ -111,8 +112,8 @@ def write_atomic(path, data, problem=None):
         except OSError:
             pass
         if problem is not None:
-            raise problem(err)
-        raise UserError("%s: cannot write (%s)" % (path, err.strerror or err))
+            raise problem(err) from err
+        raise UserError("%s: cannot write (%s)" % (path, err.strerror or err)) from err
 
 
 def set_to_flash(source_path):

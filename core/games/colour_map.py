@@ -25,16 +25,17 @@ Rulebook points that need an interpretation, and the one chosen:
   game ends (blocked).
 - Safesong (expansion): when its player is safe, the rows that hold the Pairs just created
   (and only those: "the affected rows") are "done"; no card may be placed on a done row
-  again, at its ends or in its gaps. The map may not outgrow 8 x 8. Silence: each other player may also
-  give one card of any kind. Toned Down: the player names one criterion (range, notes or
-  distance: a card whose number or notes equals a pair's distance). Dissonance: when no pair
-  has a range or a note difference, cards whose number or notes equal a distance match.
+  again, at its ends or in its gaps. The map may not outgrow 8 x 8. Silence: each other
+  player may also give one card of any kind. Toned Down: the player names one criterion
+  (range, notes or distance: a card whose number or notes equals a pair's distance).
+  Dissonance: when no pair has a range or a note difference, cards whose number or notes
+  equal a distance match.
 - Purple wildcard variant: a purple card is placed as the colour its player names (and may
   not go next to that colour in the base game). On the map "it is any color you want", and
   the player placing next to it is the one who wants: it pairs with any colour, and it never
-  counts as the new card's colour for the base game's ban on neighbours of one colour. A purple card inside a
-  range may be given whatever the pair's colour; a pair with a purple card takes any card
-  inside its range.
+  counts as the new card's colour for the base game's ban on neighbours of one colour. A
+  purple card inside a range may be given whatever the pair's colour; a pair with a purple
+  card takes any card inside its range.
 - Cooperative variant: a card that could be given may instead go on its colour's face-up pile
   if its number is higher than the pile's top. The game ends when all players but one have
   emptied their hands (or play is blocked); all win if every pile holds exactly 10 notes.

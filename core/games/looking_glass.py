@@ -6,6 +6,7 @@ by interval, with +3 for holding all 3 cards of the octave, the tritone, the fif
 
 from core.games import NOTE_CARDS, RoundsGame, RuleError, ScoreError, note_pc, round_winner
 from core.games.looking_glass_table import builds, picks_up
+from core.games.rng import Rng
 
 ALICE_POINTS = 4
 ALL_ALICES = 8            # there are 8 A cards in the NOTE deck
@@ -70,8 +71,6 @@ def score(interval_semitones, alices, rabbits_runs):
 # - Alices are the A cards in a player's pile at the end of the round.
 # - The second round's dealer is the player to the right of the first round's winner (best
 #   round score; ties to the first after the dealer, clockwise). Seats are clockwise.
-
-from core.games.rng import Rng
 
 HAND = 3
 WHEEL_START = 4

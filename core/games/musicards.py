@@ -19,7 +19,8 @@ Rulebook points that need an interpretation, and the one chosen:
   not a move (the rulebook's mistakes are a card that does not fit, or a wrong word).
 - A referee knows the hands: the first draw is allowed only without a right play in hand; a
   card drawn that works may be played, or the player draws on (up to 3); passing needs 3
-  cards drawn this turn (or nothing left to draw). "The next player puts down the pitch you were supposed to play": the top stays.
+  cards drawn this turn (or nothing left to draw). "The next player puts down the pitch you
+  were supposed to play": the top stays.
 - Penalty cards, when the stock is empty, come from the reshuffled discard pile (its top card
   stays); when there is nothing at all, fewer are drawn.
 - The "Musicards!" call: after a play leaves one card, the first to say it is a move (the player

@@ -153,7 +153,7 @@ def load_mode(name, ctx):
     if kept is not None and isinstance(mode, kept.KeepsTable):
         try:
             mode.load_state()
-        except Exception:                   # noqa: a kept record this firmware misreads
+        except Exception:                   # a kept record this firmware misreads
             # starts the mode afresh, not a mode that fails at every start
             mode = _made(module, name, ctx)
             mode._kept = b""

@@ -2,7 +2,7 @@
 mode opts in): in a module of its own, imported by the modes that keep a table, so a board
 running the explorer alone does not hold its code in RAM."""
 
-from firmware.modes import Context, _required  # noqa: F401 (Context: the type comment)
+from firmware.modes import Context, _required
 
 
 class KeepsTable:
@@ -25,7 +25,7 @@ class KeepsTable:
     # What the Mode beside this mixin has (Mode.__init__ and load_mode set them): said here
     # for the port checks' type checker (host_tools/device/port_check.py).
     name = "mode"
-    ctx = None                # type: Context
+    ctx: Context = None       # (MicroPython ignores the annotation)
     state_file = None
     state_format = 1          # a new format of state(): bump it, older records are ignored
     kept_per_set = True       # the state names melds of the set (positions in its lists)

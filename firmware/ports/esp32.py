@@ -1,7 +1,9 @@
 """The ESP32 on MicroPython: the knob on the pulse counter (PCNT, machine.Encoder), or on pin
 interrupts (the board file's encoder driver)."""
 
-from firmware.ports.micropython import (  # noqa: F401
+# The port's interface (firmware/ports/__init__.py), much of it what the MicroPython ports
+# share (pyproject.toml lets these names be imported for the importer's sake).
+from firmware.ports.micropython import (
     build_with,
     display_panel,
     i2c_scan,

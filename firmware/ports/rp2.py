@@ -3,7 +3,9 @@ interrupts (the board file's encoder driver)."""
 
 import sys
 
-from firmware.ports.micropython import (  # noqa: F401
+# The port's interface (firmware/ports/__init__.py), much of it what the MicroPython ports
+# share (pyproject.toml lets these names be imported for the importer's sake).
+from firmware.ports.micropython import (
     build_with,
     display_panel,
     i2c_scan,

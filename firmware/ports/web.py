@@ -71,10 +71,10 @@ def watchdog():
 
 
 def reset_cause():
-    import webpins  # type: ignore[import-not-found]
+    import webpins
     return webpins.reset_cause
 
 
 def restart():
-    import webpins  # type: ignore[import-not-found]
+    import webpins
     webpins.reset()

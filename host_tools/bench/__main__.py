@@ -190,7 +190,9 @@ def bench_deploy():
     """Deploy twice (the second time nothing changed) and flash a set, on a virtual board."""
     from host_tools.device import deploy
     from host_tools.sim.vboard import VirtualBoard
-    quiet = lambda line: None      # noqa: E731
+
+    def quiet(line):
+        pass
     with tempfile.TemporaryDirectory() as flash:
         with VirtualBoard(flash) as board:
             first = deploy.deploy(board.port, "sim", progress=quiet)

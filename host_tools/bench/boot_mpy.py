@@ -106,7 +106,7 @@ def main():
     print_ = console.update
     console.update = lambda now, calm: False    # the console line is measured apart: text
     samples = []
-    for i in range(200):
+    for _ in range(200):
         clock.advance(30)
         now = clock.ticks_ms()
         t0 = ticks_us()
@@ -116,7 +116,7 @@ def main():
     console.update = print_
     samples.sort()
     t0 = ticks_us()
-    for i in range(200):
+    for _ in range(200):
         loop.app.active.describe()
     describe_us = ticks_diff(ticks_us(), t0) / 200
 

@@ -19,11 +19,11 @@ class Machine:
 
 sys.modules["machine"] = Machine()
 
-from hardware.clock import ticks_diff, ticks_us  # noqa: E402
-from hardware.mp_parts import Ssd1306Panel  # noqa: E402
-from hardware.oled import TextDisplay  # noqa: E402
+from hardware.clock import ticks_diff, ticks_us
+from hardware.mp_parts import Ssd1306Panel
+from hardware.oled import TextDisplay
 
-from firmware.screen import layout  # noqa: E402
+from firmware.screen import layout
 
 LINES = ["%s major triad (maj): %s" % (n, n) for n in ("C", "Db", "D", "Eb", "E", "F")] + [
     "C diminished seventh (dim7): C Eb Gb Bbb", "C minor triad (min): C Eb G",

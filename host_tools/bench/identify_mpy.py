@@ -11,8 +11,8 @@ import time
 
 sys.path.insert(0, sys.argv[0].rsplit("/", 3)[0] if "/" in sys.argv[0] else "../..")
 
-from core.identify import Identifier  # noqa: E402
-from core.meldset import load  # noqa: E402
+from core.identify import Identifier
+from core.meldset import load
 
 
 def main():

@@ -292,7 +292,7 @@ def report(row):
             figures["first_bit_median_us"], figures["first_bit_worst_us"]),
             "floor %.0f us latched" % WIRE_FLOOR_US)
         goal = goals["rested"]
-        for (count, gap), (gap_ms, rest) in zip(RESTED, figures["rested"]):
+        for (count, gap), (_, rest) in zip(RESTED, figures["rested"]):
             latched = "%.0f / %.0f us" % (rest["latched_median_us"], rest["latched_worst_us"])
             title = "    from rest, %d detents %.0f s apart" % (count, gap / 1000.0)
             if isinstance(goal, str):

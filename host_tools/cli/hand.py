@@ -34,7 +34,7 @@ def read_cards(texts):
         try:
             notes.append(parse_note(text))
         except NoteError as err:
-            raise UserError("NOTE card %d of %d (%r): %s" % (k, len(texts), text, err))
+            raise UserError("NOTE card %d of %d (%r): %s" % (k, len(texts), text, err)) from err
     return notes
 
 
@@ -50,7 +50,7 @@ def read_meld_cards(meldset, text):
             held.append(find(meldset, name))
         except KeyError as err:
             raise UserError("--melds card %d (%r): %s (chromawheel melds lists them)"
-                            % (k, name, err.args[0]))
+                            % (k, name, err.args[0])) from err
     return held
 
 

@@ -25,7 +25,7 @@ def settings_option(text):
     try:
         values = json.loads(text)
     except ValueError as err:
-        raise UserError("--settings: not JSON (%s)" % err)
+        raise UserError("--settings: not JSON (%s)" % err) from err
     if not isinstance(values, dict):
         raise UserError("--settings: expected a JSON object such as '{\"midi\": \"in\"}'")
     known = firmware_settings.defaults()

@@ -25,8 +25,8 @@ def register(commands, common):
     p.add_argument("game", choices=sorted(GAMES) + ["bluff", "solitaire"]
                    + sorted(play_other_decks.GAMES))
     p.add_argument("--players", type=int,
-                   help="2 to 4 (default 3); bluff: 2 to 8 (default 4); solitaire: 1; Musicards games: "
-                        "2 to 5; colour-map: 2 to what the deck allows")
+                   help="2 to 4 (default 3); bluff: 2 to 8 (default 4); solitaire: 1; Musicards "
+                        "games: 2 to 5; colour-map: 2 to what the deck allows")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--games", type=int, default=1)
     p.add_argument("--advanced", action="store_true",

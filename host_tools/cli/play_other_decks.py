@@ -28,8 +28,8 @@ GAMES = {
     "colour-map": ("the colour-map pairs game", ("deck_file", "safesong", "toned_down",
                                                  "dissonance", "purple_wild", "cooperative")),
 }
-OPTIONS = ("interval", "chromatic_out", "key", "scale", "deck_file", "safesong", "toned_down", "dissonance",
-           "purple_wild", "cooperative")
+OPTIONS = ("interval", "chromatic_out", "key", "scale", "deck_file", "safesong", "toned_down",
+           "dissonance", "purple_wild", "cooperative")
 
 
 def register_options(p):
@@ -86,7 +86,7 @@ def _new_game(args, seed, players):
                                args.dissonance, args.purple_wild,
                                args.cooperative), colour_map.random_move
     except RuleError as err:
-        raise UserError(str(err))
+        raise UserError(str(err)) from err
 
 
 def _scale(args):
@@ -95,11 +95,11 @@ def _scale(args):
     try:
         key = parse_note(args.key or "C")
     except NoteError as err:
-        raise UserError("--key %s: %s" % (args.key, err))
+        raise UserError("--key %s: %s" % (args.key, err)) from err
     try:
         i = find(ms, args.scale or "major")
     except KeyError as err:
-        raise UserError("--scale: %s" % err.args[0])
+        raise UserError("--scale: %s" % err.args[0]) from err
     if ms.kind(i) != 2:
         raise UserError("--scale %s: no scale of that name in the meld set (see "
                         "'chromawheel melds --kind scale')" % (args.scale or "major"))
@@ -122,7 +122,7 @@ def run(args):
             try:
                 args.deck = colour_map.load_deck(read_source(args.deck_file), args.deck_file)
             except colour_map.DeckError as err:
-                raise UserError(str(err))
+                raise UserError(str(err)) from err
     results = []
     lines = []
     for k in range(args.games):

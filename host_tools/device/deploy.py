@@ -92,8 +92,9 @@ def out_of_line_script(data):
 
 def payload(board, compiled):
     """[(device path, bytes)]: modules (.mpy when compiled, none small enough to sit inline
-    on littlefs: out_of_line; of the ports, only the board's own), the libraries the board's parts need, boot.py, main.py, board file, default meld
-    set. A deploy removes the modules of other ports a board still has (sync's stale files)."""
+    on littlefs: out_of_line; of the ports, only the board's own), the libraries the board's
+    parts need, boot.py, main.py, board file, default meld set. A deploy removes the modules
+    of other ports a board still has (sync's stale files)."""
     files = []
     platform = platform_of(board)
     arch = native.arch_of(platform)
@@ -153,7 +154,7 @@ def _not_started(port, line, link):
     """Why the firmware did not start after the deploy, in the board's own words."""
     if link.failure:
         return UserError("%s: the firmware did not start after the deploy; the board said:\n%s"
-                         % (port, "\n".join("  " + l for l in link.failure)))
+                         % (port, "\n".join("  " + line for line in link.failure)))
     return UserError("%s: the firmware did not start after the deploy (%s)"
                      % (port, line or "no answer"))
 

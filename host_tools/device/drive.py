@@ -149,7 +149,7 @@ def write_file(drive, rel, data):
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
     except OSError as err:
-        raise drive_problem(drive, err, "writing " + rel)
+        raise drive_problem(drive, err, "writing " + rel) from err
     write_atomic(target, data, lambda err: drive_problem(drive, err, "writing " + rel))
 
 
@@ -240,7 +240,7 @@ def _load(target, name):
     try:
         return MeldSet(data, name + SET_SUFFIX)
     except MeldSetError as err:
-        raise UserError("%s: %s" % (target.name, str(err).replace("\n", "; ")))
+        raise UserError("%s: %s" % (target.name, str(err).replace("\n", "; "))) from err
 
 
 def _names(drive):

@@ -74,10 +74,16 @@ def _download(name, tail, sha256):
         with urllib.request.urlopen(FILES + tail + name, timeout=120) as response:
             data = response.read()
     except OSError as err:
-        raise UserError("cannot download device library %s from PyPI (%s)" % (name, err))
+        raise UserError("cannot download device library %s from PyPI (%s)" % (name, err)) from err
     if hashlib.sha256(data).hexdigest() != sha256:
         raise UserError("device library %s: checksum does not match the pinned one" % name)
     return data
+
+
+def _tar_reader(archive):
+    def read(member):
+        return archive.extractfile(member).read()
+    return read
 
 
 def _fetch(platform, folder):
@@ -90,8 +96,7 @@ def _fetch(platform, folder):
             archive = zipfile.ZipFile(io.BytesIO(data))
             read = archive.read
         else:
-            archive = tarfile.open(fileobj=io.BytesIO(data))
-            read = lambda member: archive.extractfile(member).read()    # noqa: E731
+            read = _tar_reader(tarfile.open(fileobj=io.BytesIO(data)))
         for member, target in members.items():
             path = os.path.join(folder, target)
             os.makedirs(os.path.dirname(path), exist_ok=True)

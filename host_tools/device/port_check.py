@@ -27,12 +27,14 @@ PORTS = {
               ("microcontroller", "watchdog", "traceback", "rp2", "supervisor")),
     "circuitpython": ("circuitpython-stubs==10.3.1", False,
                       ("hardware/cp_devices.py", "hardware/cp_parts.py"),
-                      ("machine", "neopixel", "rp2", "esp32")),
+                      ("machine", "neopixel", "rp2", "esp32", "vfs")),
 }
 # What every port runs: the loop, the modes, the drivers' pure logic, the core they use.
 COMMON = ("hardware/clock.py", "hardware/ring.py", "hardware/presses.py",
           "hardware/quadrature.py", "hardware/board.py", "hardware/oled.py",
           "hardware/buzzer.py", "hardware/font.py", "firmware")
+# The page's own modules (host_tools/web/site gives them to the web port's MicroPython).
+PAGE_MODULES = ("webpins", "uctypes")
 COUNTED = ("[attr-defined]", "[call-arg]", "[import-not-found]", "[name-defined]",
            "[import-untyped]")
 
@@ -70,7 +72,7 @@ def check(port, extra=()):
     config = os.path.join(ROOT, "build", "stubs", "mypy-%s.ini" % port)
     with open(config, "w") as f:
         f.write("[mypy]\n[mypy-%s]\nignore_missing_imports = True\n" % ",".join(
-            others + ("circuitpython_typing",)))
+            others + PAGE_MODULES + ("circuitpython_typing",)))
     args = [sys.executable, "-m", "mypy", "--config-file", config, "--no-site-packages",
             "--follow-imports=silent", "--check-untyped-defs", "--no-error-summary",
             "--no-incremental", "--cache-dir", os.devnull]

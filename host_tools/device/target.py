@@ -201,7 +201,7 @@ class DriveTarget:
         except FileNotFoundError:
             pass
         except OSError as err:
-            raise drive_problem(self.folder, err, "removing " + path)
+            raise drive_problem(self.folder, err, "removing " + path) from err
 
     def call(self, request, *args):
         from host_tools.device import drive

@@ -69,15 +69,29 @@ class Plan:
 def install(plan, result, drive):
     """Put the fake CircuitPython modules in sys.modules; return the drive's state."""
     state = {"readonly": True}
+    _inputs(plan, drive)
+    _system(plan, result, drive, state)
+    _outputs(plan, result)
+    _module("micropython", const=lambda value: value)
+    # The app's loop (firmware/ports/circuitpython.py) polls with time.sleep(0) between
+    # passes: a pass takes about a millisecond of an RP2040's, as the emulated QT Py measures.
+    time.sleep = lambda seconds: plan.advance(seconds * 1000 if seconds else PASS_MS)
+    typing_names = _module("circuitpython_typing")
+    typing_names.__getattr__ = lambda name: object
+    return state
 
-    def module(name, **attrs):
-        m = types.ModuleType(name)
-        m.__dict__.update(attrs)
-        sys.modules[name] = m
-        return m
 
+def _module(name, **attrs):
+    m = types.ModuleType(name)
+    m.__dict__.update(attrs)
+    sys.modules[name] = m
+    return m
+
+
+def _inputs(plan, drive):
+    """board's pins, the button (digitalio) and the knob (rotaryio), played from `plan`."""
     pins = ("A0", "A1", "A2", "A3", "SDA", "SCL", "SDA1", "SCL1", "TX", "RX", "NEOPIXEL")
-    module("board", **{name: name for name in pins})
+    _module("board", **{name: name for name in pins})
     button_pin = json.load(open(os.path.join(drive, "board.json")))["button"]["pin"]
 
     class Direction:
@@ -101,7 +115,7 @@ def install(plan, result, drive):
         def deinit(self):
             pass
 
-    module("digitalio", DigitalInOut=DigitalInOut, Direction=Direction, Pull=Pull)
+    _module("digitalio", DigitalInOut=DigitalInOut, Direction=Direction, Pull=Pull)
 
     class IncrementalEncoder:
         def __init__(self, a, b, divisor=4):
@@ -111,13 +125,12 @@ def install(plan, result, drive):
         def position(self):
             return plan.position()
 
-    module("rotaryio", IncrementalEncoder=IncrementalEncoder)
+    _module("rotaryio", IncrementalEncoder=IncrementalEncoder)
 
-    def neopixel_write(pin, buf):
-        result["frames"].append([plan.elapsed(), bytes(buf).hex()])
 
-    module("neopixel_write", neopixel_write=neopixel_write)
-    module("supervisor", ticks_ms=plan.now)
+def _system(plan, result, drive, state):
+    """supervisor's ticks, microcontroller (reset, watchdog, nvm), storage's remount."""
+    _module("supervisor", ticks_ms=plan.now)
 
     class Watchdog:
         timeout = None
@@ -133,16 +146,24 @@ def install(plan, result, drive):
     cpu = types.SimpleNamespace(reset_reason=ResetReason.POWER_ON)
     nvm = Nvm(os.path.join(os.path.dirname(os.path.abspath(drive)), NVM_FILE))
     result["nvm"] = nvm
-    module("microcontroller", cpu=cpu, ResetReason=ResetReason, watchdog=Watchdog(),
-           reset=lambda: result["console"].append("(reset)"), nvm=nvm)
-    module("watchdog", WatchDogMode=types.SimpleNamespace(RESET="reset", RAISE="raise"))
+    _module("microcontroller", cpu=cpu, ResetReason=ResetReason, watchdog=Watchdog(),
+            reset=lambda: result["console"].append("(reset)"), nvm=nvm)
+    _module("watchdog", WatchDogMode=types.SimpleNamespace(RESET="reset", RAISE="raise"))
 
     def remount(path, readonly=False, **kwargs):
         result["remounts"].append([path, readonly])
         state["readonly"] = readonly
 
-    module("storage", remount=remount)
+    _module("storage", remount=remount)
 
+
+def _outputs(plan, result):
+    """The ring (neopixel_write), the OLED on I2C (busio, the modelled chip) and the piezo
+    (pwmio), recorded in `result`."""
+    def neopixel_write(pin, buf):
+        result["frames"].append([plan.elapsed(), bytes(buf).hex()])
+
+    _module("neopixel_write", neopixel_write=neopixel_write)
     sys.path.insert(0, HERE)
     from ssd1306_model import Ssd1306Chip, circuitpython_i2c
     chip = Ssd1306Chip() if plan.oled else None
@@ -155,7 +176,7 @@ def install(plan, result, drive):
                 raise OSError(errno.ETIMEDOUT, "the OLED stopped answering")
             bus.writeto(self, address, buf, start=start, end=end)
 
-    module("busio", I2C=I2C, SPI=type("SPI", (), {}))
+    _module("busio", I2C=I2C, SPI=type("SPI", (), {}))
 
     class PWMOut:
         def __init__(self, pin, duty_cycle=0, frequency=500, variable_frequency=False):
@@ -171,15 +192,7 @@ def install(plan, result, drive):
             self._duty = value
             result["tones"].append([plan.elapsed(), self.frequency if value else 0, value])
 
-    module("pwmio", PWMOut=PWMOut)
-    module("micropython", const=lambda value: value)
-
-    # The app's loop (firmware/ports/circuitpython.py) polls with time.sleep(0) between
-    # passes: a pass takes about a millisecond of an RP2040's, as the emulated QT Py measures.
-    time.sleep = lambda seconds: plan.advance(seconds * 1000 if seconds else PASS_MS)
-    typing_names = module("circuitpython_typing")
-    typing_names.__getattr__ = lambda name: object
-    return state
+    _module("pwmio", PWMOut=PWMOut)
 
 
 class Nvm:

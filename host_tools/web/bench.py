@@ -75,7 +75,7 @@ def report(row):
     except UserError:
         raise
     except Exception as err:              # Playwright's own errors: one line, no traceback
-        raise UserError("the page did not answer (%s)" % str(err).strip().splitlines()[0])
+        raise UserError("the page did not answer (%s)" % str(err).strip().splitlines()[0]) from err
     parts = figures["parts"]
     print("The web page (make web) in headless Chromium %s, on localhost" % figures["chromium"])
     row("  site size in all", "%d bytes" % figures["bytes"])

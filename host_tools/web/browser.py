@@ -37,13 +37,13 @@ def chromium():
     try:
         from playwright.sync_api import Error, sync_playwright
     except ImportError:
-        raise UserError("Playwright for Python is not installed (run: make setup)")
+        raise UserError("Playwright for Python is not installed (run: make setup)") from None
     with sync_playwright() as playwright:
         try:
             browser = playwright.chromium.launch(executable_path=path, headless=True)
         except Error as err:
             raise UserError("Chromium (%s) did not start: %s" % (
-                path, str(err).strip().splitlines()[0]))
+                path, str(err).strip().splitlines()[0])) from err
         try:
             yield browser
         finally:

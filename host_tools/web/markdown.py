@@ -146,5 +146,6 @@ def page(text, bundled, repo_url=None):
             return "%s/%s" % (repo_url, target.lstrip("./")) + ("#" + anchor if anchor else "")
         return href
 
-    first = next((l for l in text.splitlines() if l.startswith("# ")), "# ChromaWheel")
+    first = next((line for line in text.splitlines() if line.startswith("# ")),
+                 "# ChromaWheel")
     return PAGE % {"title": html.escape(first[2:].strip()), "body": render(text, link)}

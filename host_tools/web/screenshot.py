@@ -90,8 +90,9 @@ def small(path, colours=128):
     return True
 
 
-def icons(chromium, svg=os.path.join(HERE, "site", "icon.svg"), targets=None):
-    """The manifest's PNG icons drawn from icon.svg."""
+def icons(chromium, svg=None, targets=None):
+    """The manifest's PNG icons drawn from icon.svg (or `svg`)."""
+    svg = svg or os.path.join(HERE, "site", "icon.svg")
     targets = ICONS if targets is None else targets
     with open(svg, encoding="utf-8") as f:
         drawing = f.read()

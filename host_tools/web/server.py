@@ -50,7 +50,8 @@ class SiteServer:
         try:
             self.httpd = _Server((host, port), handler)
         except OSError as err:
-            raise UserError("cannot serve on %s:%d (%s)" % (host, port, err.strerror or err))
+            raise UserError("cannot serve on %s:%d (%s)"
+                            % (host, port, err.strerror or err)) from err
         self.url = "http://%s:%d/" % (host, self.httpd.server_address[1])
         self.thread = None
 

@@ -205,7 +205,7 @@ def test_two_boards_cabled_hear_each_other_a_byte_time_after_it_ends(tmp_path):
     try:
         with a, b:
             for pico in (a, b):
-                wait_until(lambda: pico.usb_up, what="USB configured")
+                wait_until(lambda pico=pico: pico.usb_up, what="USB configured")
             with DeviceLink(a.port) as link_a, DeviceLink(b.port) as link_b:
                 for link in (link_a, link_b):
                     put_on_ram_disk(link, [("/ram/mp_uart_midi.mpy", files[0][1])])

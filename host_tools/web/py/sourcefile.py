@@ -280,7 +280,7 @@ def loads(data):
     try:
         obj, end = decoder.value(idx, 0)
     except _StopAt as stop:
-        raise _DecodeError("Expecting value", stop.pos)
+        raise _DecodeError("Expecting value", stop.pos) from None
     end = decoder.skip(end)
     if end != len(data):
         raise _DecodeError("Extra data", end)
@@ -299,6 +299,6 @@ def parse_source(data, path):
         return loads(data)
     except _DecodeError as err:
         line, column = _line_column(data, err.pos)
-        raise SourceError("%s: line %d, column %d: %s" % (path, line, column, err.msg))
+        raise SourceError("%s: line %d, column %d: %s" % (path, line, column, err.msg)) from None
     except SourceError as err:
-        raise SourceError("%s: %s" % (path, err))
+        raise SourceError("%s: %s" % (path, err)) from None

@@ -8,9 +8,9 @@ import json
 import os
 
 os.chdir("/flash")
-from hardware.clock import ticks_diff, ticks_us  # noqa: E402
+from hardware.clock import ticks_diff, ticks_us
 
-from firmware import start as boot  # noqa: E402
+from firmware import start as boot
 
 hw, why = boot._boot()
 assert not why, why
