@@ -45,10 +45,6 @@ class Game(ClimbingGame):
     def chain_play(self, claim):
         return claim[1] == HALF
 
-    def describe_top(self):
-        from core.notes import pc_label
-        return "any card (a wild)" if self.top is None else pc_label(self.top)
-
 
 def random_move(game, rng):
     from core.games.musicards import random_move as climbing

@@ -33,12 +33,11 @@ Rulebook points that need an interpretation, and the one chosen:
 """
 
 from core.games import RuleError
-from core.games.musicards import CARDS, deal, is_wild, label, pitch
+from core.games.musicards import CARDS, deal, is_wild, pitch
 
 HAND = 5
 FOUNDATIONS = (0, 1, 2, 3)
 CORNERS = (4, 5, 6, 7)
-PILE_NAMES = ("N", "E", "S", "W", "NW", "SW", "NE", "SE")
 SCALE_BOOK = 10
 STACK_BOOK = 5
 STACK_SIZE = 4
@@ -278,10 +277,6 @@ class Game:
             if pile in CORNERS and cards:
                 assert [pc for _, pc in cards] == list(self.scale[:len(cards)]), \
                     "a corner out of the scale's order"
-
-    def describe_pile(self, pile):
-        cards = self.piles[pile]
-        return "%s: %s" % (PILE_NAMES[pile], " ".join(label(c) for c, _ in cards) or "empty")
 
 
 def random_move(game, rng):

@@ -12,7 +12,7 @@ the one chosen (the shared ones are in core/games/musicards.py):
 
 from core.games import RuleError
 from core.games.musicards import ClimbingGame, is_wild, letters
-from core.notes import LETTERS, pc_names
+from core.notes import pc_names
 
 INTERVALS = {2: "Seconds", 3: "Thirds", 4: "Fourths", 5: "Fifths", 6: "Sixths", 7: "Sevenths"}
 # The letters each pitch card carries, by pitch class (asked at every move).
@@ -51,11 +51,6 @@ class Game(ClimbingGame):
         fits = self.top is None or [t for t in self.top
                                     if next_letter(t, self.interval) == letter] != []
         return carries and fits, (letter,), False
-
-    def describe_top(self):
-        if self.top is None:
-            return "any letter (a wild)"
-        return " or ".join(LETTERS[t] for t in self.top)
 
 
 def random_move(game, rng):

@@ -255,9 +255,3 @@ def list_sets(port):
     with SerialTarget(port) as target:
         return sets.list_sets(target)
 
-
-def remove_set(port, name):
-    if name == DEFAULT_SET:
-        raise UserError("the default set comes with the firmware and cannot be removed")
-    with SerialTarget(port) as target:
-        sets.remove(target, name)

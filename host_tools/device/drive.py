@@ -285,24 +285,3 @@ def _remove(target, name):
 
 REQUESTS = {"state": _state, "sets": _sets, "use": _use, "remove": _remove}
 
-
-# ---- as the command line calls them ----------------------------------------------------
-
-def flash_set(drive, source_path, progress=print):
-    """Validate and compile a set, write it to the drive and make it the active one. A set
-    with any problem never reaches the drive; the firmware checks it again when it loads it."""
-    with DriveTarget(drive) as target:
-        return sets.flash(target, source_path, progress)
-
-
-def list_sets(drive):
-    """The sets on the drive, each checked by the same loader the board runs."""
-    with DriveTarget(drive) as target:
-        return sets.list_sets(target)
-
-
-def remove_set(drive, name):
-    if name == DEFAULT_SET:
-        raise UserError("the default set comes with the firmware and cannot be removed")
-    with DriveTarget(drive) as target:
-        sets.remove(target, name)
