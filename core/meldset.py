@@ -30,6 +30,12 @@ FORMAT_VERSION = 1
 HEADER_SIZE = 12
 MAX_MELDS = 200
 MAX_POSITIONS = 12
+# A set's name, the file name it has on a device (melds/NAME.cwm: never a path): 1 to
+# MAX_SET_NAME of these characters. The compiler checks a source's name against them; the
+# device a name it is asked to use or remove, and the settings a name they keep
+# (firmware/layout.py, firmware/settings.py); the page reads them from the built site.
+SET_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-_"
+MAX_SET_NAME = 24
 
 try:
     from binascii import crc32 as _crc32

@@ -13,6 +13,8 @@ from core.meldset import (
     MAGIC,
     MAX_MELDS,
     MAX_POSITIONS,
+    MAX_SET_NAME,
+    SET_NAME_CHARS,
     MeldSet,
     MeldSetError,
     crc32,
@@ -22,12 +24,10 @@ from core.parse import DegreeError, parse_degree
 FORMAT_NAME = "chromawheel-meldset"
 MAX_ID = 16
 MAX_NAME = 40
-MAX_SET_NAME = 24
 MAX_TEXT = 255
 MAX_COMPILED = 16384
 MAX_REPORTED = 100
 ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789#+-_/()."
-SET_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-_"
 SET_FIELDS = ("format", "version", "name", "title", "description", "melds")
 MELD_FIELDS = ("id", "name", "kind", "degrees")
 # Positions a meld of each kind may have (docs/music.md, the rulebook's "The Carmony System";

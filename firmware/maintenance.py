@@ -21,7 +21,7 @@ import json
 import os
 
 from firmware import installed_sets
-from firmware.layout import DEFAULT_SET, SET_NAME_CHARS, VERSION
+from firmware.layout import DEFAULT_SET, VERSION, removal_problem, set_name_problem
 
 
 def _settings():
@@ -31,9 +31,9 @@ def _settings():
 
 
 def _set_name(name):
-    from firmware.settings import is_set_name
-    if not is_set_name(name) or [c for c in name if c not in SET_NAME_CHARS]:
-        raise ValueError("not a meld set's name: %r" % (name,))
+    problem = set_name_problem(name)
+    if problem:
+        raise ValueError(problem)
     return name
 
 
@@ -64,8 +64,9 @@ def use(name):
 
 
 def remove(name):
-    if _set_name(name) == DEFAULT_SET:
-        raise ValueError("the default set comes with the firmware and cannot be removed")
+    problem = removal_problem(_set_name(name))
+    if problem:
+        raise ValueError(problem)
     path = installed_sets.path_of(name)
     try:
         os.stat(path)

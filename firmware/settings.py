@@ -5,6 +5,10 @@ means all defaults, never a failed boot), saved only after the knob has been sti
 import json
 import sys
 
+from core.meldset import MAX_SET_NAME
+
+from firmware.records import DEFAULT_SET
+
 SETTINGS_PATH = "settings.json"
 SAVE_AFTER_MS = 5000
 # After a failed save (full or read-only flash) the next try waits twice as long, up to this.
@@ -18,8 +22,8 @@ MIDI_PORTS = ("usb", "jacks", "both")                # which MIDI ports they go 
 # One table and one checker: a function per field would cost RAM on a small board.
 _FIELDS = (
     ("mode", "explorer", "name"),
-    ("meldset", "default", "name"),
-    ("last_good_meldset", "default", "name"),
+    ("meldset", DEFAULT_SET, "name"),
+    ("last_good_meldset", DEFAULT_SET, "name"),
     ("brightness", 64, "int", 1, 255),
     ("colours", "kind", ("kind", "note", "safe")),    # safe: kind colours for colour-blind eyes
     ("other_root_name", False, "bool"),
@@ -36,12 +40,12 @@ _FIELDS = (
     ("seat", None, "int", 1, 4),              # the wheel's seat at the table, P1-P4 (None: shared)
     ("score_entry", 0, "int", 0, 40),         # the score mode's entry selected
 )
-NAME_MAX = 24                             # a "name" setting: 1 to 24 characters
 
 
 def is_set_name(value):
-    """Could `value` be the meldset setting (a name of 1 to 24 characters)?"""
-    return isinstance(value, str) and 0 < len(value) <= NAME_MAX
+    """Could `value` be a "name" setting (the meldset's, the mode's: 1 to MAX_SET_NAME
+    characters)?"""
+    return isinstance(value, str) and 0 < len(value) <= MAX_SET_NAME
 
 
 def defaults():

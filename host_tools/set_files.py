@@ -8,6 +8,7 @@ import core
 from core import meldset_compiler
 from core.meldset import MAGIC, MeldSet, MeldSetError
 
+from firmware.layout import DEFAULT_SET
 from host_tools.errors import UserError
 
 MAX_SOURCE_BYTES = 1 << 20
@@ -123,7 +124,7 @@ def set_to_flash(source_path):
     blob = compile_file(source_path)
     meldset = MeldSet(blob, source_path)
     name = read_source(source_path)["name"]
-    if name == "default":
+    if name == DEFAULT_SET:
         raise UserError("%s: the set named 'default' comes with the firmware (deploy updates "
                         "it); give your set another name" % source_path)
     return blob, meldset, name

@@ -6,7 +6,6 @@ from core.meldset import MeldSet, MeldSetError
 
 from host_tools.cli.output import emit
 from host_tools.device import sets
-from host_tools.errors import UserError
 from host_tools.set_files import COMPILED_SUFFIX, compile_file, set_source, write_atomic
 
 
@@ -140,8 +139,6 @@ def run_list(args):
 
 
 def run_remove(args):
-    if args.name == "default":
-        raise UserError("the default set comes with the firmware and cannot be removed")
     with _target(args) as target:
         sets.remove(target, args.name)
     emit(args, {"removed": args.name}, ["removed %s" % args.name])

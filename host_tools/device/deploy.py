@@ -163,7 +163,7 @@ def deploy(port, board=None, progress=print, meldset=None):
     """Copy the firmware to the device on `port`; returns a report dict. meldset: a set
     (shipped name or file) installed beside the default one and chosen."""
     started = time.time()
-    chosen = set_to_flash(meldset) if meldset and meldset != "default" else None
+    chosen = set_to_flash(meldset) if meldset and meldset != DEFAULT_SET else None
     with tempfile.TemporaryDirectory(prefix="chromawheel-deploy-") as folder:
         return _deploy(port, board, progress, meldset, chosen, folder, started)
 

@@ -21,7 +21,15 @@ import time
 
 from core.meldset import MeldSet, MeldSetError
 
-from firmware.layout import CODE_DIRS, DEFAULT_SET, MELD_DIR, SET_SUFFIX, SETTINGS_PATH
+from firmware.layout import (
+    CODE_DIRS,
+    DEFAULT_SET,
+    MELD_DIR,
+    SET_SUFFIX,
+    SETTINGS_PATH,
+    removal_problem,
+    set_name_problem,
+)
 from host_tools.device import native, sets
 from host_tools.device.files import (
     ROOT,
@@ -234,6 +242,9 @@ def _forget_choice(drive):
 
 def _load(target, name):
     """Set `name` on the drive, checked by the loader the board runs."""
+    problem = set_name_problem(name)
+    if problem:
+        raise UserError(problem)
     data = target.read(sets.set_path(name))
     if data is None:
         raise UserError("%s: no meld set %r on the drive" % (target.name, name))
@@ -273,8 +284,9 @@ def _use(target, name):
 
 
 def _remove(target, name):
-    if name == DEFAULT_SET:
-        raise UserError("the default set comes with the firmware and cannot be removed")
+    problem = set_name_problem(name) or removal_problem(name)
+    if problem:
+        raise UserError(problem)
     if target.read(sets.set_path(name)) is None:
         raise UserError("%s: no meld set %r on the drive" % (target.name, name))
     if _settings(target.folder).get("meldset") == name:

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 
+from firmware.layout import DEFAULT_SET
 from host_tools import ROOT, cache, shipped
 from host_tools.device import native
 from host_tools.errors import UserError
@@ -331,7 +332,7 @@ def build_flash(dest, board="sim", compiled=True, meldset=None):
     take RAM a small board does not have. boot.py and main.py stay source, as on a board.
     meldset: a set (shipped name or file) to install beside the default one and choose, as
     `meldset flash` does on a board."""
-    chosen = set_to_flash(meldset) if meldset and meldset != "default" else None
+    chosen = set_to_flash(meldset) if meldset and meldset != DEFAULT_SET else None
     tool = mpy_cross_path() if compiled else None
     for source, rel in python_files():
         target = os.path.join(dest, rel)
@@ -355,7 +356,7 @@ def build_flash(dest, board="sim", compiled=True, meldset=None):
         with open(os.path.join(dest, "melds", name + ".cwm"), "wb") as f:
             f.write(blob)
     if meldset:
-        choose_set(dest, chosen[2] if chosen else "default")
+        choose_set(dest, chosen[2] if chosen else DEFAULT_SET)
     return dest
 
 

@@ -4,7 +4,7 @@ request each. A set with any problem never leaves the laptop."""
 
 import time
 
-from firmware.layout import DEFAULT_SET, MELD_DIR, SET_SUFFIX
+from firmware.layout import MELD_DIR, SET_SUFFIX
 from host_tools.device.target import sync
 from host_tools.errors import UserError
 from host_tools.set_files import set_to_flash
@@ -51,7 +51,6 @@ def list_sets(target):
 
 
 def remove(target, name):
-    if name == DEFAULT_SET:
-        raise UserError("the default set comes with the firmware and cannot be removed")
+    """The set removed; the device says what it will not remove (firmware/layout.py)."""
     target.call("remove", name)
     target.done()

@@ -15,8 +15,11 @@
   site.json                     where each file lies in those two, the board file, the
                                 wheel's colours (firmware/render.py), the display's glyphs
                                 (as the simulator reads them back), the device-side code of
-                                `meldset flash` (host_tools/device), the example meld sets,
-                                where the help panel's documents are
+                                `meldset flash` (host_tools/device) and, under "device", the
+                                set names' rules the flasher checks (set_name_chars,
+                                set_name_max, default_set: core/meldset.py and
+                                firmware/layout.py), the example meld sets, where the help
+                                panel's documents are
   docs/                         the documents (docs/*.md) as HTML pages (markdown.py), which the
                                 help panel links: on GitHub Pages it links the repository's own
                                 rendered pages instead
@@ -208,12 +211,17 @@ def script_language():
 
 def device_code():
     """What `chromawheel meldset flash` runs on the device, for the page's flasher: the same
-    hashes walker and maintenance request line (host_tools/device), the layout's constants."""
+    hashes walker and maintenance request line (host_tools/device), the layout's constants,
+    and the rules the device and the laptop share for a set's name, read where they live
+    (core/meldset.py, firmware/layout.py): its characters, its length, the default set's
+    name (which a flash may not replace and the device will not remove)."""
     from firmware import layout
     from host_tools.device import link, target
     return {"meld_dir": layout.MELD_DIR, "set_suffix": layout.SET_SUFFIX,
             "maintenance_path": layout.MAINTENANCE_PATH, "reconnect_s": link.RECONNECT_S,
-            "write_chunk": link.WRITE_CHUNK, "hashes": link._HASHES, "call": target.CALL}
+            "write_chunk": link.WRITE_CHUNK, "hashes": link._HASHES, "call": target.CALL,
+            "set_name_chars": layout.SET_NAME_CHARS, "set_name_max": layout.MAX_SET_NAME,
+            "default_set": layout.DEFAULT_SET}
 
 
 def host_module(source, rel, compiled):

@@ -79,6 +79,27 @@ def test_a_drive_answers_as_the_device_does(flash):
         assert (answer["set"], answer["melds"]) == ("jazz", 47)
         with pytest.raises(UserError, match="no meld set 'nope'"):
             drive.call("remove", "nope")
+        # The device's own rules, read where they are written (firmware/layout.py).
+        for request, name in (("remove", "default"), ("remove", "../boot"), ("use", "../boot"),
+                              ("use", "x" * 25)):
+            with pytest.raises(UserError) as refused:
+                drive.call(request, name)
+            assert str(refused.value) == ask(flash, request, name)["error"]
+
+
+def test_each_rule_is_written_once():
+    # "The default set cannot be removed" was written in six places; the device's answer
+    # (firmware/layout.py's removal_problem) is the one, and every host tool reads it.
+    rule = "comes with the firmware and cannot be removed"
+    found = []
+    for top in ("core", "firmware", "hardware", "host_tools"):
+        for folder, dirs, names in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = [d for d in dirs if d not in ("node_modules", "__pycache__")]
+            for name in names:
+                if name.endswith((".py", ".js")):
+                    with open(os.path.join(folder, name), encoding="utf-8") as f:
+                        found += [name] * f.read().count(rule)
+    assert found == ["layout.py"]
 
 
 def test_sync_writes_what_differs_and_removes_what_is_stale(tmp_path):
@@ -104,8 +125,12 @@ def test_the_constants_are_in_one_place():
     assert safemode.MAINTENANCE_PATH is link.MAINTENANCE_PATH is layout.MAINTENANCE_PATH
     assert installed_sets.MELD_DIR is layout.MELD_DIR and sets.set_path("x") == "melds/x.cwm"
     assert deploy.CODE_DIRS is drive.CODE_DIRS is layout.CODE_DIRS
-    from core import meldset_compiler
-    assert layout.SET_NAME_CHARS == meldset_compiler.SET_NAME_CHARS    # core imports no firmware
+    from core import meldset, meldset_compiler
+
+    from firmware import settings
+    # core imports no firmware: a set name's rules are core's, read by the firmware's.
+    assert layout.SET_NAME_CHARS is meldset_compiler.SET_NAME_CHARS is meldset.SET_NAME_CHARS
+    assert layout.MAX_SET_NAME is meldset_compiler.MAX_SET_NAME is settings.MAX_SET_NAME
     for path in ("host_tools/device/deploy.py", "host_tools/device/drive.py",
                  "host_tools/device/link.py", "firmware/safemode.py",
                  "firmware/installed_sets.py"):

@@ -89,6 +89,11 @@ def test_the_device_code_is_the_command_lines(site):
     assert device["call"] == target.CALL and device["hashes"] == link._HASHES
     assert device["maintenance_path"] == layout.MAINTENANCE_PATH == "maintenance"
     assert device["write_chunk"] == link.WRITE_CHUNK and device["meld_dir"] == layout.MELD_DIR
+    # The set names' rules, as the device and the laptop read them (the flasher's check).
+    assert device["set_name_chars"] == layout.SET_NAME_CHARS == "abcdefghijklmnopqrstuvwxyz" \
+        "0123456789-_"
+    assert device["set_name_max"] == layout.MAX_SET_NAME == 24
+    assert device["default_set"] == layout.DEFAULT_SET == "default"
 
 
 def test_the_web_board_file():
