@@ -61,9 +61,7 @@ def run_loop(loop):
     """The loop (firmware/loop.py) without asyncio. CircuitPython's asyncio (Adafruit's)
     allocates 33 bytes at every pause of a task (measured on the emulated QT Py, 10.2.1): a
     loop that polls makes tens of KB of garbage a second, and each collection stops it for
-    about 20 ms, knob or not. Not importing it also saves about 0.2 s of the boot. (The word
-    for that pause stays out of this module: a deploy keeps a module that has it as source,
-    compiled at every power-up: host_tools/device/drive.py.)
+    about 20 ms, knob or not. Not importing it also saves about 0.2 s of the boot.
 
     Between passes it polls (no sleep) while the wheel is in use or MIDI in listens
     (usb_midi wakes nothing either: a note would wait out the sleep), sleeps once the wheel

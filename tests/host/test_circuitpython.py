@@ -346,6 +346,52 @@ def test_a_circuitpython_10_drive_gets_mpy_files_and_loses_their_source_twins(tm
     assert (folder / "code.py").exists() and (folder / "boot.py").exists()
 
 
+# CircuitPython 10.2.1's .mpy loader (py/persistentcode.c, mp_raw_code_load, at the 10.2.1
+# tag) takes a file whose header is: 'C', MPY_VERSION 6 (py/persistentcode.h), a feature byte
+# whose native arch ((byte >> 2) & 0x2F) is none and without the arch-flags bit (0x40), and
+# small ints of at most MP_SMALL_INT_BITS bits: 31 on the RP2040 (py/smallint.h,
+# MP_IMAX_BITS(MP_SMALL_INT_MAX) + 1 on a 32-bit port with the default object model).
+CIRCUITPYTHON_10_2_1 = {"magic": ord("C"), "version": 6, "arch": 0, "arch_flags": 0,
+                        "small_int_bits_at_most": 31}
+
+
+def header_fields(mpy):
+    magic, version, features, small_int_bits = mpy[:4]
+    return {"magic": magic, "version": version, "arch": (features >> 2) & 0x2F,
+            "arch_flags": features & 0x40, "small_int_bits": small_int_bits}
+
+
+def test_each_compiled_module_has_the_header_circuitpython_10_2_1_loads():
+    files = dict(drive.payload("qtpy_rp2040", compiled=True))
+    compiled = [rel for rel in files if rel.endswith(".mpy")]
+    assert "firmware/loop.mpy" in compiled and "lib/adafruit_ssd1306.mpy" in compiled
+    assert "core/hand_loops.mpy" in compiled          # its viper loops as plain bytecode
+    want = CIRCUITPYTHON_10_2_1
+    for rel in compiled:
+        fields = header_fields(files[rel])
+        assert (fields["magic"], fields["version"], fields["arch"], fields["arch_flags"]) == \
+            (want["magic"], want["version"], want["arch"], want["arch_flags"]), rel
+        assert fields["small_int_bits"] <= want["small_int_bits_at_most"], rel
+
+
+def test_a_module_stays_source_for_what_its_syntax_tree_holds(tmp_path):
+    # CircuitPython's compiler differs from MicroPython's on async def and await (and async
+    # for, async with, an async comprehension, which await): those modules stay source. The
+    # word in a comment or a docstring, where a pattern over the text saw it, is nothing.
+    cases = {
+        "words.py": ('"""We await nothing; async def is only a word here."""\n'
+                     "# await the knob\nX = 'await'\n", True),
+        "coroutine.py": ("async def f():\n    return 1\n", False),
+        "awaits.py": ("async def f(g):\n    await g\n", False),
+        "loops.py": ("async def f(g):\n    async for x in g:\n        pass\n", False),
+        "withs.py": ("async def f(g):\n    async with g:\n        pass\n", False),
+        "comprehension.py": ("async def f(g):\n    return [x async for x in g]\n", False),
+    }
+    for name, (text, alike) in cases.items():
+        (tmp_path / name).write_text(text)
+        assert drive.compiles_alike(str(tmp_path / name)) is alike, name
+
+
 def test_settings_toml_gets_the_heap_start_and_keeps_the_users_lines(tmp_path):
     # CircuitPython's heap starts at 8 KB and doubles, collecting before each growth: deploy
     # asks for 64 KB at power-up in settings.toml, beside the user's own keys, and leaves a
