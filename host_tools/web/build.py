@@ -20,9 +20,9 @@
                                 set_name_max, default_set: core/meldset.py and
                                 firmware/layout.py), the example meld sets, where the help
                                 panel's documents are
-  docs/                         the documents (docs/*.md) as HTML pages (markdown.py), which the
-                                help panel links: on GitHub Pages it links the repository's own
-                                rendered pages instead
+  docs/                         the documents (docs/*.md) as HTML pages (markdown.py, with
+                                markdown-it-py), which the help panel links: on GitHub Pages it
+                                links the repository's own rendered pages instead
   vendor/                       the QR code encoder of the share panel (npm qrcode-generator,
                                 pinned in package-lock.json) and its licence
   fonts/                        the music signs' font subset and its licence (from site/)

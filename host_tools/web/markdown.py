@@ -1,112 +1,48 @@
-"""The help panel's documents as HTML pages for the site (make web): docs/*.md rendered with
-the Markdown the repository's documents use (headings, paragraphs, lists, tables, code
-blocks, inline code, bold, italics, links), so that a link opens a readable page when the site
-is served locally, as GitHub renders them when it is published. Links to another bundled
-document go to its page; links to one that is not bundled go to its text on GitHub when the
-repository is known, else stay as written."""
+"""The help panel's documents as HTML pages for the site (make web): docs/*.md rendered by
+markdown-it-py (CommonMark with GitHub's tables and strikethrough), so that a link opens a
+readable page when the site is served locally, as GitHub renders them when it is published:
+each heading has GitHub's anchor, so a link to a section lands where GitHub's does. Links to
+another bundled document go to its page; links to one that is not bundled go to its text on
+GitHub when the repository is known, else stay as written."""
 
 import html
 import re
 
-_INLINE = re.compile(r"(`+)(.+?)\1|\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])|"
-                     r"\[([^\]]+)\]\(([^)\s]+)\)")
+from markdown_it import MarkdownIt
+
+_MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
 
 def _slug(text):
-    """GitHub's anchor for a heading."""
-    text = re.sub(r"<[^>]+>", "", text).strip().lower()
-    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+    """GitHub's anchor for a heading's text: lower case, punctuation dropped, spaces to -."""
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
-def inline(text, link=lambda href: href):
-    out = []
-    at = 0
-    for m in _INLINE.finditer(text):
-        out.append(html.escape(text[at:m.start()], quote=False))
-        if m.group(1):
-            out.append("<code>%s</code>" % html.escape(m.group(2).strip(), quote=False))
-        elif m.group(3):
-            out.append("<b>%s</b>" % inline(m.group(3), link))
-        elif m.group(4):
-            out.append("<i>%s</i>" % inline(m.group(4), link))
-        else:
-            out.append('<a href="%s">%s</a>' % (html.escape(link(m.group(6))),
-                                                inline(m.group(5), link)))
-        at = m.end()
-    out.append(html.escape(text[at:], quote=False))
-    return "".join(out)
+def _text(inline):
+    """A heading's words, as GitHub reads them for its anchor (code spans' too)."""
+    return "".join(child.content for child in inline.children or ()
+                   if child.type in ("text", "code_inline"))
 
 
-def _cells(line):
-    return [c.strip() for c in line.strip().strip("|").split("|")]
-
-
-def render(text, link=lambda href: href):
-    """Markdown text -> HTML (the body's contents)."""
-    lines = text.splitlines()
-    out = []
-    i = 0
-    para = []
-
-    def flush():
-        if para:
-            out.append("<p>%s</p>" % inline(" ".join(para), link))
-            para.clear()
-
-    while i < len(lines):
-        line = lines[i]
-        stripped = line.strip()
-        if stripped.startswith("```"):
-            flush()
-            body = []
-            i += 1
-            while i < len(lines) and not lines[i].strip().startswith("```"):
-                body.append(lines[i])
-                i += 1
-            out.append("<pre><code>%s</code></pre>" % html.escape("\n".join(body), quote=False))
-        elif re.match(r"#{1,6} ", stripped):
-            flush()
-            level = len(stripped) - len(stripped.lstrip("#"))
-            words = stripped[level:].strip()
-            out.append('<h%d id="%s">%s</h%d>' % (level, _slug(words), inline(words, link),
-                                                  level))
-        elif stripped.startswith("|") and i + 1 < len(lines) and \
-                re.match(r"^\|?\s*:?-{3,}", lines[i + 1].strip()):
-            flush()
-            rows = ["<tr>%s</tr>" % "".join("<th>%s</th>" % inline(c, link)
-                                            for c in _cells(line))]
-            i += 2
-            while i < len(lines) and lines[i].strip().startswith("|"):
-                rows.append("<tr>%s</tr>" % "".join("<td>%s</td>" % inline(c, link)
-                                                    for c in _cells(lines[i])))
-                i += 1
-            out.append("<table>%s</table>" % "".join(rows))
-            continue
-        elif re.match(r"([-*]|\d+\.) ", stripped):
-            flush()
-            ordered = stripped[0].isdigit()
-            items = []
-            while i < len(lines) and lines[i].strip():
-                item = lines[i].strip()
-                if re.match(r"([-*]|\d+\.) ", item):
-                    items.append(item.split(" ", 1)[1])
-                elif items:
-                    items[-1] += " " + item
-                i += 1
-            tag = "ol" if ordered else "ul"
-            out.append("<%s>%s</%s>" % (tag, "".join("<li>%s</li>" % inline(t, link)
-                                                     for t in items), tag))
-            continue
-        elif stripped.startswith(">"):
-            flush()
-            out.append("<blockquote>%s</blockquote>" % inline(stripped.lstrip("> "), link))
-        elif not stripped:
-            flush()
-        else:
-            para.append(stripped)
-        i += 1
-    flush()
-    return "\n".join(out)
+def render(text, link=lambda href: href, picture=None):
+    """Markdown text -> HTML (the body's contents): every heading with its anchor (a second
+    heading of the same words gets -1, as on GitHub), every link's target through `link`, an
+    image's through `picture` (by default `link`)."""
+    picture = picture or link
+    tokens = _MARKDOWN.parse(text)
+    seen = {}
+    for k, token in enumerate(tokens):
+        if token.type == "heading_open":
+            slug = _slug(_text(tokens[k + 1]))
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            token.attrSet("id", slug if not count else "%s-%d" % (slug, count))
+        for child in token.children or ():
+            if child.type == "link_open":
+                child.attrSet("href", link(child.attrGet("href")))
+            elif child.type == "image":
+                child.attrSet("src", picture(child.attrGet("src")))
+    return _MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {})
 
 
 PAGE = """<!doctype html>
@@ -146,6 +82,12 @@ def page(text, bundled, repo_url=None):
             return "%s/%s" % (repo_url, target.lstrip("./")) + ("#" + anchor if anchor else "")
         return href
 
+    def picture(src):
+        found = link(src)
+        published = repo_url and found != src and found.startswith(repo_url)
+        return found + "?raw=true" if published else found
+
     first = next((line for line in text.splitlines() if line.startswith("# ")),
                  "# ChromaWheel")
-    return PAGE % {"title": html.escape(first[2:].strip()), "body": render(text, link)}
+    return PAGE % {"title": html.escape(first[2:].strip()),
+                   "body": render(text, link, picture)}

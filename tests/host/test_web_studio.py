@@ -957,21 +957,32 @@ def test_the_help_links_the_repositorys_pages_when_published():
 
 
 def test_the_documents_render_as_pages():
-    """The help's documents as HTML (host_tools/web/markdown.py): what the repository's
-    Markdown uses, links to bundled documents turned into their pages."""
+    """The help's documents as HTML (host_tools/web/markdown.py, markdown-it-py): what the
+    repository's Markdown uses, each heading with GitHub's anchor, links to bundled documents
+    turned into their pages, the others and the pictures to the repository's."""
     from host_tools.web import markdown
     text = ("# Title\n\nSome *words* and **bold**, `code <b>`, [a link](music.md#the-root) and "
-            "[out](https://example.org).\n\n| a | b |\n| --- | --- |\n| 1 | `x|` |\n\n"
-            "- one\n  more\n- two\n\n1. first\n\n```console\n$ make <web>\n```\n")
-    html = markdown.page(text, ["music.md"])
+            "[out](https://example.org).\n\n| a | b |\n| --- | --- |\n| 1 | `x\\|` |\n\n"
+            "- one\n  more\n  - inside\n- two\n\n1. first\n\n```console\n$ make <web>\n```\n"
+            "\n<!-- a note for the repository -->\n\n## The `root`, again\n\n## The root again"
+            "\n\n![the board](../boards/pico.json) [its file](../boards/pico.json#L1)\n")
+    html = markdown.page(text, ["music.md"], "https://github.com/someone/chromawheel/blob/abc")
     assert "<title>Title · ChromaWheel</title>" in html
     assert '<h1 id="title">Title</h1>' in html
-    assert "Some <i>words</i> and <b>bold</b>, <code>code &lt;b&gt;</code>" in html
+    assert "Some <em>words</em> and <strong>bold</strong>, <code>code &lt;b&gt;</code>" in html
     assert '<a href="music.html#the-root">a link</a>' in html
     assert '<a href="https://example.org">out</a>' in html
-    assert "<th>a</th><th>b</th>" in html and "<td>1</td>" in html
-    assert "<ul><li>one more</li><li>two</li></ul>" in html and "<ol><li>first</li></ol>" in html
-    assert "<pre><code>$ make &lt;web&gt;</code></pre>" in html
+    assert "<th>a</th>\n<th>b</th>" in html and "<td><code>x|</code></td>" in html
+    assert "<li>one\nmore\n<ul>\n<li>inside</li>\n</ul>\n</li>\n<li>two</li>" in html
+    assert "<ol>\n<li>first</li>\n</ol>" in html
+    assert '<pre><code class="language-console">$ make &lt;web&gt;\n</code></pre>' in html
+    assert "<!-- a note for the repository -->" in html        # hidden, as on GitHub
+    # GitHub's anchors: punctuation dropped, a second heading of the same words numbered.
+    assert '<h2 id="the-root-again">The <code>root</code>, again</h2>' in html
+    assert '<h2 id="the-root-again-1">The root again</h2>' in html
+    repo = "https://github.com/someone/chromawheel/blob/abc/boards/pico.json"
+    assert '<img src="%s?raw=true" alt="the board" />' % repo in html
+    assert '<a href="%s#L1">its file</a>' % repo in html
 
 
 def test_the_readmes_screenshots(chromium, site):
