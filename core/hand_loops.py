@@ -127,7 +127,9 @@ def expand(table, hand, listed, codes, los, his) -> int:  # noqa: C901 (29: spli
     there are (grow the arrays to 2 * listed + 2 and ways, and call again).
 
     One function, not one a meld and root: on the emulated Pico a viper call costs 4.3 us and
-    each array it reads about 1.5 us more, some 3 ms a 14-card hand (bound: 100 ms)."""
+    each array it reads about 1.5 us more, some 3 ms a 14-card hand (bound: 100 ms). Measured
+    again (issue 50): a call from viper with one array 5.1 us, with six 12.4 us, the same
+    read inline 0.3 us; make bench's 14-card hand lists its 191 melds in 5.4 ms."""
     t = ptr32(table)
     h = ptr32(hand)
     out = ptr32(listed)
@@ -504,7 +506,10 @@ def search(arrays) -> int:  # noqa: C901 (20: split per set, 11 ms a 14-card han
     cards left, and bounds them by their best rate per card and by their melds' best plays;
     once that bound from candidate q on cannot beat the best turn, no later one can either.
     One function: a call a set (about 10 us on the emulated Pico, with the arrays it reads)
-    would add some 11 ms to a 14-card hand's 1150 sets."""
+    would add some 11 ms to a 14-card hand's 1150 sets. Measured again (issue 50): a call
+    from viper with six arrays 12.4 us; make bench's 14-card hand has its best turns proven
+    84.1 ms after its melds are listed (5.4 ms), 89.5 ms of the 100 ms bound: split, it
+    would pass it."""
     state = ptr32(arrays[A_STATE])
     cands = ptr32(arrays[A_CANDS])
     rates = ptr32(arrays[A_RATES])
