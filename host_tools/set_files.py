@@ -124,11 +124,20 @@ def set_to_flash(source_path):
     blob = compile_file(source_path)
     meldset = MeldSet(blob, source_path)
     name = read_source(source_path)["name"]
-    if name == DEFAULT_SET:
-        raise UserError("%s: the set named 'default' comes with the firmware (deploy updates "
-                        "it); give your set another name" % source_path)
+    problem = flash_problem(name)
+    if problem:
+        raise UserError("%s: %s" % (source_path, problem))
     return blob, meldset, name
 
 
+def flash_problem(name):
+    """Why a set named `name` may not be flashed, or None: the default set comes with the
+    firmware. The page's studio reads the same words from site.json (host_tools/web/build.py)."""
+    if name == DEFAULT_SET:
+        return ("the set named %r comes with the firmware (deploy updates it); give your set "
+                "another name" % DEFAULT_SET)
+    return None
+
+
 __all__ = ["MeldSetError", "load_set", "set_source", "read_source", "compile_file", "write_atomic",
-           "set_to_flash"]
+           "set_to_flash", "flash_problem"]

@@ -216,12 +216,14 @@ def device_code():
     (core/meldset.py, firmware/layout.py): its characters, its length, the default set's
     name (which a flash may not replace and the device will not remove)."""
     from firmware import layout
+    from host_tools import set_files
     from host_tools.device import link, target
     return {"meld_dir": layout.MELD_DIR, "set_suffix": layout.SET_SUFFIX,
             "maintenance_path": layout.MAINTENANCE_PATH, "reconnect_s": link.RECONNECT_S,
             "write_chunk": link.WRITE_CHUNK, "hashes": link._HASHES, "call": target.CALL,
             "set_name_chars": layout.SET_NAME_CHARS, "set_name_max": layout.MAX_SET_NAME,
-            "default_set": layout.DEFAULT_SET}
+            "default_set": layout.DEFAULT_SET,
+            "flash_refused": set_files.flash_problem(layout.DEFAULT_SET)}
 
 
 def host_module(source, rel, compiled):

@@ -94,6 +94,11 @@ def test_the_device_code_is_the_command_lines(site):
         "0123456789-_"
     assert device["set_name_max"] == layout.MAX_SET_NAME == 24
     assert device["default_set"] == layout.DEFAULT_SET == "default"
+    # Why a flash refuses the default set: the command line's words (set_files), which the
+    # page's studio says from here.
+    from host_tools import set_files
+    assert device["flash_refused"] == set_files.flash_problem("default")
+    assert device["flash_refused"].startswith("the set named 'default' comes with the firmware")
 
 
 def test_the_web_board_file():
@@ -232,7 +237,8 @@ def test_the_studio_on_micropython_says_what_validate_says(tmp_path, capsys, mon
         assert answer["lines"] == lines, name
         assert answer["valid"] == (code == 0), name
     valid = dict(zip(sorted(BAD_SETS), answers))
-    assert valid["default.json"]["refused"].startswith("default.json: the set named 'default' ")
+    # The page says why a flash would refuse the default set, from site.json's device section.
+    assert valid["default.json"]["valid"] and valid["default.json"]["refused"] is None
     assert valid["jazz.json"]["refused"] is None and valid["jazz.json"]["melds"] == 47
 
 

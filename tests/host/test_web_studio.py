@@ -1312,3 +1312,16 @@ def test_the_card_is_one_tab_stop(desktop, site):
     assert page.evaluate("document.activeElement.dataset.editorSector") == "2"
     page.keyboard.press("Tab")                             # out of the card at once
     assert page.evaluate("document.activeElement.closest('#editor-wheel')") is None
+
+
+def test_the_default_sets_name_is_refused_in_the_devices_words(desktop, site):
+    """One rule, one place (issue 50): a set named as the default set is valid but not
+    previewed or sent, in the words of the command line's flash (site.json's device section)."""
+    page = desktop
+    _ready(page, site.url)
+    device = page.evaluate("window.chromawheel.site.device")
+    page.fill("#set-name", device["default_set"])
+    result = _settle(page)
+    assert result["valid"] and page.is_disabled("#preview") and page.is_disabled("#flash")
+    assert page.text_content("#why-not") == "Preview and sending wait: %s.json: %s" % (
+        device["default_set"], device["flash_refused"])

@@ -50,10 +50,16 @@ test("each place has its field", () => {
   assert.equal(fieldOf("format", 0), "source");
 });
 
-test("a title as a file name", () => {
-  assert.equal(fileNameOf("Year 7 chords"), "year-7-chords");
-  assert.equal(fileNameOf("Année 8: les accords"), "annee-8-les-accords");
-  assert.equal(fileNameOf("!!!"), "my-set");
-  assert.equal(fileNameOf("a".repeat(40), 24), "a".repeat(24));
-  assert.equal(fileNameOf("ab cd", 3), "ab");
+// site.json's "device" carries the set name's rule (core/meldset.py): as the build writes it.
+const DEVICE = { set_name_chars: "abcdefghijklmnopqrstuvwxyz0123456789-_", set_name_max: 24 };
+
+test("a title as a file name, by the device's rule for a set's name", () => {
+  assert.equal(fileNameOf("Year 7 chords", DEVICE), "year-7-chords");
+  assert.equal(fileNameOf("Année 8: les accords", DEVICE), "annee-8-les-accords");
+  assert.equal(fileNameOf("!!!", DEVICE), "my-set");
+  assert.equal(fileNameOf("a".repeat(40), DEVICE), "a".repeat(24));
+  assert.equal(fileNameOf("ab cd", { ...DEVICE, set_name_max: 3 }), "ab");
+  // Another rule, another name: the page writes none of its own.
+  assert.equal(fileNameOf("Year 7", { set_name_chars: "abcdefghijklmnopqrstuvwxyz-", set_name_max: 24 }),
+               "year");
 });

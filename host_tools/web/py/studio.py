@@ -5,7 +5,8 @@ validator, core/meldset_compiler.py), with its messages, and what `meldset flash
 check() answers JSON for the page: {"path", "valid", "lines" (what the command line prints,
 without its "error: "), "problems" ([where, what] for each line of a set that was read: the
 studio shows each at its meld and field), and for a valid set "name", "melds", "bytes",
-"blob" (the compiled set, hex), "refused" (why `meldset flash` would not send it, or null)}.
+"blob" (the compiled set, hex), "refused": null (the page says why `meldset flash` would not
+send a set, from site.json: host_tools/set_files.flash_problem)}.
 
 edit() is the meld-card editor's (editor.py); limits() the validator's length limits, which
 the page's fields state; by_name() a meld typed by name, as the command line reads it."""
@@ -58,9 +59,6 @@ def check(path, filename):
                       blob=hexlify(blob).decode())
         result["lines"] = ["%s: valid meld set '%s': %s, %d bytes compiled" % (
             path, ms.name, _summary(ms), len(blob))]
-        if source["name"] == "default":          # host_tools/set_files.set_to_flash
-            result["refused"] = ("%s: the set named 'default' comes with the firmware (deploy "
-                                 "updates it); give your set another name" % path)
     return json.dumps(result)
 
 

@@ -357,11 +357,21 @@ export class SerialLink {
 }
 
 
+// Why a set name may not be flashed, by the device's own rule (site.json "device", from
+// core/meldset.py and firmware/layout.py: its characters, its length, the default set), or "".
+export function nameProblem(name, device) {
+  const chars = device.set_name_chars;
+  if (typeof name !== "string" || !name || name.length > device.set_name_max ||
+      [...name].some((ch) => !chars.includes(ch))) {
+    return `set name ${JSON.stringify(name)} cannot be flashed`;
+  }
+  return name === device.default_set ? device.flash_refused : "";
+}
+
 // sets.flash on a SerialTarget: `set` is the studio's check of a valid set {name, melds, blob}.
 export async function flashSet(port, device, set, progress, options = {}) {
-  if (!/^[a-z0-9_-]{1,24}$/.test(set.name) || set.name === "default") {
-    throw new FlashError(`set name ${JSON.stringify(set.name)} cannot be flashed`);
-  }
+  const problem = nameProblem(set.name, device);
+  if (problem) throw new FlashError(problem);
   const started = performance.now();
   const path = `${device.meld_dir}/${set.name}${device.set_suffix}`;
   const link = new SerialLink(port, device, options);

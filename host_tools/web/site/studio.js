@@ -36,7 +36,7 @@ export class Studio {
     this.bytes = new Uint8Array(0);
     this.result = null;
     this.fresh = new WeakSet();     // new melds not yet touched (a kind chosen swaps them)
-    this.limits = { id: 16, name: 40, set_name: 24, text: 255 };
+    this.limits = null;             // the validator's, asked in start()
     this.checks = 0;
     this.problems = new Problems(this);
     this.card = new MeldCard(this);
@@ -88,11 +88,7 @@ export class Studio {
   // The set this browser kept (restored as it was), a set in the link (#set=...), or for a
   // first visit an example.
   async start() {
-    try {
-      this.limits = await this.host.limits();
-    } catch (err) {
-      console.warn("the validator's limits: the defaults", err);
-    }
+    this.limits = await this.host.limits();
     // The limits are said, never enforced by cutting what is typed or pasted: the validator
     // says "56 characters, at most 40" at the field, and nothing is lost.
     for (const [id, limit] of [["set-name", "set_name"], ["meld-id", "id"], ["meld-name", "name"],
@@ -254,9 +250,9 @@ export class Studio {
       // The file name follows the title while it is the one the title gave (or none yet).
       const before = typeof model.title === "string" ? model.title : "";
       const follows = !model.name || model.name === "my-set" ||
-        model.name === fileNameOf(before, this.limits.set_name);
+        model.name === fileNameOf(before, this.site.device);
       if (follows) {
-        model.name = fileNameOf(value, this.limits.set_name);
+        model.name = fileNameOf(value, this.site.device);
         this.doc.path = `${model.name}.json`;
       }
     }
@@ -319,6 +315,11 @@ export class Studio {
   validate() {
     const asked = ++this.checks;
     const done = this.host.check(this.doc.path, this.bytes).then((result) => {
+      // A valid set a flash would refuse (the default set's name), in the device's words.
+      const device = this.site.device;
+      if (result.valid && result.name === device.default_set) {
+        result.refused = `${this.doc.path}: ${device.flash_refused}`;
+      }
       if (asked !== this.checks) return result;
       this.result = result;
       this.problems.show(result, asked);

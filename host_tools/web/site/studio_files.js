@@ -28,7 +28,9 @@ export class SetFiles {
       const name = event.target.value;
       event.target.value = "";
       if (name === "@board") await studio.track(() => this.fromBoard());
-      else if (name === "default.json") await studio.track(() => this.copyOf("default"));
+      else if (name === `${studio.site.device.default_set}.json`) {
+        await studio.track(() => this.copyOf(studio.site.device.default_set));
+      }
       else if (name) {
         await studio.track(async () => this.openAsked(name, await studio.host.example(name)));
       }
@@ -95,14 +97,15 @@ export class SetFiles {
 
   // The set the wheel runs now, as a copy to change: the page's examples are its sets.
   async fromBoard() {
-    let name = "default";
+    const fallback = this.studio.site.device.default_set;   // what a wheel without a choice runs
+    let name = fallback;
     try {
       const state = await this.studio.board.snapshot();
       const raw = state.get("settings.json");
       const settings = raw ? JSON.parse(decoder.decode(raw)) : {};
       if (settings && typeof settings.meldset === "string") name = settings.meldset;
     } catch (_err) {
-      name = "default";
+      name = fallback;
     }
     if (!this.studio.site.examples.includes(`${name}.json`)) {
       this.studio.said(`the wheel runs the set “${name}”, which this page cannot read back`);
@@ -111,12 +114,12 @@ export class SetFiles {
     await this.copyOf(name, `copy the wheel's set “${name}”`);
   }
 
-  // A shipped set as a copy of one's own: another name (the wheel's own "default" is never
+  // A shipped set as a copy of one's own: another name (the wheel's own default set is never
   // replaced by a flash), "My …" as its title.
   async copyOf(name, what = `start from a copy of “${name}”`) {
     const studio = this.studio;
     const source = JSON.parse(decoder.decode(await studio.host.example(`${name}.json`)));
-    source.name = fileNameOf(`my ${name}`, studio.limits.set_name);
+    source.name = fileNameOf(`my ${name}`, studio.site.device);
     source.title = `My ${source.title || name}`;
     if (!(await this.replaceOk(what))) return;
     await this.open(`${source.name}.json`, encoder.encode(formatSet(source)));

@@ -87,10 +87,14 @@ export function fieldOf(where, selected) {
            melds: "meld-list" }[at.field] || "source";
 }
 
-// A title as a set's file name: small letters, digits and - (the validator's characters).
-export function fileNameOf(title, limit = 24) {
-  const plain = String(title).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, limit).replace(/[-_]+$/, "");
+// A title as a set's file name, in the characters and the length a set name may have
+// (site.json "device": core/meldset.py's SET_NAME_CHARS and MAX_SET_NAME), "-" between words.
+export function fileNameOf(title, { set_name_chars: chars, set_name_max: limit }) {
+  let plain = "";
+  for (const ch of String(title).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()) {
+    plain += chars.includes(ch) ? ch : "-";
+  }
+  plain = plain.replace(/-+/g, "-").replace(/^[-_]+/, "").slice(0, limit).replace(/[-_]+$/, "");
   return plain || "my-set";
 }
 
