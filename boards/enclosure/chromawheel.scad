@@ -5,7 +5,8 @@
 //
 // From the bottom up (README.md in this folder has the assembly and the print settings):
 //   base           a tray: floor, round wall, a cradle holding the board with its USB end at
-//                  12 o'clock, an opening in the wall for the USB plug, three screw bosses
+//                  12 o'clock, an opening in the wall for the USB plug, three screw bosses,
+//                  two holes for the MIDI jacks
 //   encoder_mount  a plate with the encoder's bushing hole and anti-rotation slot; the
 //                  encoder (or the KY-040 module) hangs under it, above the board
 //   ring_holder    a disc with an annular groove the LED ring drops into, LEDs up, flush
@@ -37,6 +38,7 @@ headers = false;       // true: a board with pin headers fitted (the Pico H, a P
 display = true;        // the OLED: a window in the base's wall at 6 o'clock and rails that
                        // hold the module behind it (false: a plain wall)
 buzzer = true;         // the piezo: a pocket in the base's floor with sound holes
+jacks = true;          // the MIDI jacks: two holes through the base's wall (false: a plain wall)
 
 /* [Ring: 0 = from the table] */
 ring_od = 0;           // outer diameter of the ring's PCB
@@ -74,6 +76,15 @@ oled_view = [23.0, 12.0];  // the window: the 21.7 x 10.9 mm active area and a m
 piezo_d = 12.2;        // Adafruit 160 (PS1240): 12.2 mm across, 6.5 mm tall
 piezo_angle = 330;     // beside the board's far end, right of the OLED
 shifter = [20.5, 8.5]; // the 74AHCT125 in DIP-14 (19.3 x 6.35 body, 7.6 mm over the pins)
+
+/* [The MIDI jacks: two 3.5 mm TRS panel sockets with an M6 thread] */
+// Each goes through the wall from the inside, its thread through a thin panel left in the
+// wall, its nut and washer outside; its body sits in a seat cut into the wall from inside.
+jack_hole = 6.2;       // the M6 thread (Thonkiconn PJ366ST) and a little
+jack_panel = 2.0;      // the wall left for the thread (the PJ366ST's nut takes up to 2.5 mm)
+jack_body = [10.0, 11.0];  // behind the panel: across (square), and how deep with its tags
+jack_angles = [20, 48];    // MIDI IN, MIDI OUT: degrees anticlockwise from 3 o'clock
+jack_z = 11.0;         // the sockets' axis above the bed
 
 /* [Screws: M2.5, self-tapping into the base] */
 screw_d = 2.5;
@@ -246,6 +257,12 @@ bridge_usb = usb_w;
 bridge_window = display ? oled_view[0] : 0;
 bridge_glass = display ? oled_glass[0] + 2 * clearance : 0;
 shifter_angle = atan2(shifter_xy[1], shifter_xy[0]);
+// the jacks: the seat round a body's square face, the body's back corners clear of the cradle
+jack_seat = jack_body[0] / sqrt(2) + clearance;
+jack_back = r_out - jack_panel - jack_body[1];        // the body's back, from the axis
+function jack_corners(a) = [for (s = [-1, 1]) [jack_back * cos(a) - s * jack_body[0] / 2 *
+                            sin(a), jack_back * sin(a) + s * jack_body[0] / 2 * cos(a)]];
+jack_gap = min([for (a = jack_angles) for (c = jack_corners(a)) gap_to_frame(c[0], c[1])]);
 shifter_reach = norm([abs(shifter_xy[0]) + shifter[1] / 2 + 1.2,
                       abs(shifter_xy[1]) + shifter[0] / 2 + 1.2]);
 assert(!buzzer || piezo_gap > 0.5, str("the piezo's collar runs into the board's cradle (",
@@ -254,6 +271,10 @@ assert(!display || oled_gap > 0.5, str("the OLED runs into the board's cradle ("
                                        " mm)"));
 assert(shifter_reach < r_in, "the level shifter's bay does not fit beside the board");
 assert(usb_c + usb_h / 2 < base_h, "the USB opening does not fit in the base");
+assert(!jacks || jack_gap > 0.5, str("a MIDI jack runs into the board's cradle (", jack_gap,
+                                     " mm)"));
+assert(!jacks || (jack_z - jack_seat > floor_t && jack_z + jack_seat < base_h),
+       "the MIDI jacks' seats do not fit in the base's wall");
 
 echo(str("CHROMAWHEEL part=", part, " board=", board_key, " encoder=", encoder,
          " ring_od=", OD, " ring_id=", ID, " ring_thick=", ring_thick,
@@ -282,7 +303,10 @@ echo(str("CHROMAWHEEL part=", part, " board=", board_key, " encoder=", encoder,
          " oled_gap=", oled_gap, " shifter_reach=", shifter_reach, " collar_r=", collar_r,
          " screw_angles=", join(screw_angles), " piezo_angle=", piezo_angle,
          " shifter_angle=", shifter_angle, " bridge_usb=", bridge_usb,
-         " bridge_window=", bridge_window, " bridge_glass=", bridge_glass));
+         " bridge_window=", bridge_window, " bridge_glass=", bridge_glass,
+         " jacks=", jacks, " jack_in_angle=", jack_angles[0], " jack_out_angle=",
+         jack_angles[1], " jack_z=", jack_z, " jack_hole=", jack_hole, " jack_panel=",
+         jack_panel, " jack_seat=", jack_seat, " jack_gap=", jack_gap));
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -303,6 +327,30 @@ module wire_hole(h) {
     rotate(wire_angle - chan_deg / 2)
         rotate_extrude(angle = chan_deg)
             translate([chan_r0, -1]) square([chan_r1 - chan_r0, h + 2]);
+}
+
+// a hole along the x axis, r wide, from x0 to x1, with a 45 degree roof (a teardrop): it
+// prints without support, no face of it flat over air
+module teardrop_x(r, x0, x1) {
+    translate([x0, 0, 0]) rotate([0, 90, 0]) linear_extrude(height = x1 - x0)
+        rotate(180) hull() {
+            hole_cyl_2d(r);
+            translate([r * sqrt(2) / 2, 0]) rotate(45) square(r, center = true);
+        }
+}
+
+module hole_cyl_2d(r) {
+    n = max(8, ceil(min(360 / $fa, 2 * PI * r / $fs)));
+    circle(r = r / cos(180 / n), $fn = n);
+}
+
+// the jacks' holes through the wall at jack_angles: the seat from the inside up to the panel,
+// the thread's hole through the panel
+module jack_holes() {
+    for (a = jack_angles) rotate(a) translate([0, 0, jack_z]) {
+        teardrop_x(jack_seat, r_in - 1, r_out - jack_panel);
+        teardrop_x(jack_hole / 2, r_in, r_out + 1);
+    }
 }
 
 // a small notch in the top of the rim at 12 o'clock: line up C (and the USB end) with it
@@ -359,6 +407,7 @@ module base() {
             }
         }
         if (display) oled_window();
+        if (jacks) jack_holes();
         if (buzzer) for (a = [0, 120, 240])         // sound holes under the piezo
             translate([piezo_xy[0] + 3 * cos(a), piezo_xy[1] + 3 * sin(a), -1])
                 cylinder(d = 2.0, h = floor_t + 2);

@@ -113,7 +113,9 @@ def positions():
                 e["shifter_angle"]),
             "| the channel for the capacitor and the ring's wires (through the encoder mount "
             "and the ring holder) | %d o'clock |" % clock(e["wire_angle"]),
-            "| the three screws | %s o'clock |" % _and([str(h) for h in screws])]
+            "| the three screws | %s o'clock |" % _and([str(h) for h in screws]),
+            "| the MIDI jacks, IN and OUT (through the base's wall) | %d and %d o'clock |"
+            % (clock(e["jack_in_angle"]), clock(e["jack_out_angle"]))]
     turns = ["\u00b1%s\u00b0 on the %d-LED ring" % (_mm(echo(ring_leds=leds)["chan_deg"] / 2),
                                                     leds) for leds, _ in RINGS]
     return "\n".join(rows) + "\n\n" + _wrap(

@@ -6,7 +6,8 @@ USB opening in front of its connector, the EC11's bushing and shaft pass, the fa
 the ring and holds the paper face `chromawheel board faceplate` draws, and the screw holes line
 up through the stack. The README's figures are the model's and the STL's: its bridges measured
 in the printed base, the parts at the clock positions it says. The knob fits the encoder's D
-shaft (the makers' numbers) and stops it turning.
+shaft (the makers' numbers) and stops it turning. The MIDI jacks' holes take a 3.5 mm panel
+socket's M6 thread through a panel its nut can grip, its body in a seat behind it.
 
 Without openscad these tests are skipped with one line saying what to install; under CI=true
 a skip is a failure."""
@@ -152,9 +153,11 @@ def screw_angles(echo):
     return [float(a) for a in str(echo["screw_angles"]).split(",")]
 
 
-def overhangs(triangles, floor=0.05):
+def overhangs(triangles, floor=0.05, sliver=0.01):
     """The downward-facing horizontal faces above the bed (what prints over air), merged into
-    one region per face the slicer sees: [(z, (x0, y0, x1, y1))]."""
+    one region per face the slicer sees: [(z, (x0, y0, x1, y1))]. A sliver under `sliver`
+    mm2 (the mesh's where two surfaces meet at a ridge: a MIDI jack's hole's roof where it
+    leaves the base's curved wall) prints nothing."""
     faces = []
     for a, b, c in triangles:
         u = [b[i] - a[i] for i in range(3)]
@@ -162,7 +165,7 @@ def overhangs(triangles, floor=0.05):
         normal = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
                   u[0] * v[1] - u[1] * v[0])
         length = math.sqrt(sum(n * n for n in normal))
-        if length and normal[2] / length < -0.999 and min(a[2], b[2], c[2]) > floor:
+        if length > 2 * sliver and normal[2] / length < -0.999 and min(a[2], b[2], c[2]) > floor:
             xs, ys = [p[0] for p in (a, b, c)], [p[1] for p in (a, b, c)]
             faces.append([a[2], min(xs), min(ys), max(xs), max(ys)])
     regions = []
@@ -249,13 +252,16 @@ def check_base(solid, echo, board, ring):
                   for dz in (-3, 0, 3)], "the USB opening")
     wall = echo["outer_d"] / 2 - 1
     window = [270] if echo["display"] == "true" else []
-    solid_at(solid, list(around(wall, echo["base_h"] / 2, skip=[90] + window +
+    jacks = [echo["jack_in_angle"], echo["jack_out_angle"]] if echo["jacks"] == "true" else []
+    solid_at(solid, list(around(wall, echo["base_h"] / 2, skip=[90] + window + jacks +
                                 screw_angles(echo))), "the wall")
     if window:
         check_oled_seat(solid, echo)
     if echo["buzzer"] == "true":
         check_piezo(solid, echo)
     check_shifter_bay(solid, echo)
+    if echo["jacks"] == "true":
+        check_jacks(solid, echo)
 
 
 # The OLED: a 0.96" SSD1306 module's makers' sizes, not the model's table: its active area
@@ -306,6 +312,47 @@ def check_shifter_bay(solid, echo):
     empty(solid, [(x + dx, y + dy, z) for dx in (-span / 2, 0, span / 2)
                   for dy in (-length / 2, 0, length / 2)], "the level shifter in its bay")
     assert math.hypot(abs(x) + span / 2, abs(y) + length / 2) < echo["cavity_d"] / 2
+
+
+# A 3.5 mm TRS panel socket's makers' sizes (Thonkiconn PJ366ST): an M6 x 0.5 thread, panels
+# up to 2.5 mm under its nut (8 mm across the flats); its body behind the panel 9 mm square.
+JACK_THREAD = 6.0
+JACK_NUT = 8.0            # its nut across the flats
+JACK_PANEL_MAX = 2.5
+JACK_FACE = 9.0
+
+
+def check_jacks(solid, echo):
+    """Each jack's thread passes through the wall where the model says, through a panel thin
+    enough for its nut and thick enough to hold it, its square body in the seat behind."""
+    outer = echo["outer_d"] / 2
+    panel = echo["jack_panel"]
+    assert 1.2 <= panel <= JACK_PANEL_MAX
+    for angle in (echo["jack_in_angle"], echo["jack_out_angle"]):
+        at = _jack_point(math.radians(angle), echo["jack_z"])
+        thread = JACK_THREAD / 2 - 0.05
+        empty(solid, [at(r, side, up) for r in (outer - panel + 0.05, outer - 0.05)
+                      for side, up in ((0, 0), (thread, 0), (-thread, 0), (0, thread),
+                                       (0, -thread))], "a jack's thread through the wall")
+        nut = JACK_NUT / 2 + 0.5           # under the nut: material all round the hole
+        solid_at(solid, [at(outer - panel / 2, side, up) for side, up in
+                         ((nut, 0), (-nut, 0), (0, nut), (0, -nut))],
+                 "the panel round a jack's thread")
+        face = JACK_FACE / 2 - 0.05
+        empty(solid, [at(outer - panel - 0.05 - depth, side, up) for depth in (0, 2, 4)
+                      for side in (-face, 0, face) for up in (-face, 0, face)],
+              "a jack's body behind the panel")
+    assert echo["jack_gap"] > 0.5, "a jack's body runs into the board's cradle"
+
+
+def _jack_point(a, z):
+    """at(r, side, up): a point r from the axis along a jack's axis (angle a), `side` across
+    it and `up` above it."""
+    along, across = (math.cos(a), math.sin(a)), (-math.sin(a), math.cos(a))
+
+    def at(r, side, up):
+        return (r * along[0] + side * across[0], r * along[1] + side * across[1], z + up)
+    return at
 
 
 def check_encoder_mount(solid, echo, board, ring):
