@@ -360,11 +360,9 @@ export class SerialLink {
 // Why a set name may not be flashed, by the device's own rule (site.json "device", from
 // core/meldset.py and firmware/layout.py: its characters, its length, the default set), or "".
 export function nameProblem(name, device) {
-  const chars = device.set_name_chars;
-  if (typeof name !== "string" || !name || name.length > device.set_name_max ||
-      [...name].some((ch) => !chars.includes(ch))) {
-    return `set name ${JSON.stringify(name)} cannot be flashed`;
-  }
+  const fits = typeof name === "string" && name && name.length <= device.set_name_max &&
+    [...name].every((ch) => device.set_name_chars.includes(ch));
+  if (!fits) return `set name ${JSON.stringify(name)} cannot be flashed`;
   return name === device.default_set ? device.flash_refused : "";
 }
 
