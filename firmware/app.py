@@ -92,11 +92,14 @@ class App:
         parts = []
         if self.hw.buzzer is not None:
             parts.append("buzzer")
-        from firmware.midi import available
-        kinds = available(self.hw.port, self.hw.board)
-        if kinds:
+        # The MIDI ports the board has (firmware/midi.py's available(), not imported: a menu
+        # opened with MIDI off must not load MIDI's code onto a small heap)
+        usb = getattr(self.hw.port, "midi_port", None) is not None
+        jacks = getattr(self.hw.port, "jacks_port", None) is not None and \
+            self.hw.board.get("midi") is not None
+        if usb or jacks:
             parts.append("midi")
-        if len(kinds) > 1:
+        if usb and jacks:
             parts.append("midi ports")          # USB and the jacks: which the notes go on
         self.menu = Menu(self.ctx, self, parts)
 
