@@ -9,8 +9,10 @@ the studio's print, run by the page's MicroPython) or as PDF by fpdf2 (host_tool
 `meldset cards`). Plain Python that MicroPython runs too: no f-strings, dataclasses or typing.
 
 Shapes: ("polygon", points, fill), ("circle", cx, cy, r, dashed), ("line", x1, y1, x2, y2),
-("text", x, y, size, text, bold) with the text centred on (x, y), size in mm (a cap height of
-about 0.7 of it)."""
+("rect", x, y, w, h) filled black (a QR code's module), ("text", x, y, size, text, bold) with
+the text centred on (x, y), size in mm (a cap height of about 0.7 of it). With the page's
+address, `meldset cards --site URL` adds a last page with the set's share link as a QR code
+(share_page), as the studio's print does."""
 
 import math
 
@@ -160,6 +162,47 @@ def pages(ms, paper="a4", per_page=6):
     return out
 
 
+def share_link(source, site):
+    """The page's share link for a set (a JSON source, as a dict): `site`, then #s= and the
+    set's JSON without its format and version, compact, raw deflate, base64url (what the page's
+    studio_link.js makes and reads). Host only."""
+    import base64
+    import json
+    import zlib
+    rest = dict((k, v) for k, v in source.items() if k not in ("format", "version"))
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = packer.compress(json.dumps(rest, ensure_ascii=False, separators=(",", ":"))
+                             .encode("utf-8")) + packer.flush()
+    return site + "#s=" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+def share_page(title, link, paper="a4"):
+    """A page with the set's title, its share link as a QR code (drawn module by module) and
+    as text: students scan it to open the set on the wheel. Host only (segno)."""
+    import segno
+    width, height = PAPERS[paper]
+    shapes = []
+    lines = _lines(title, 44)
+    for k in range(len(lines)):
+        shapes.append(("text", width / 2, 22 + 8 * k, 6, lines[k], True))
+    shapes.append(("text", width / 2, 22 + 8 * len(lines) + 4, 4.5,
+                   "Scan to open this set on the wheel (read-only)", False))
+    matrix = segno.make(link, error="m", micro=False).matrix
+    size = 80.0
+    cell = size / (len(matrix) + 8)
+    left = (width - size) / 2 + 4 * cell
+    top = 55 + 4 * cell
+    for row, line in enumerate(matrix):
+        for column, dark in enumerate(line):
+            if dark:
+                shapes.append(("rect", left + column * cell, top + row * cell, cell, cell))
+    y = 55 + size + 10
+    for at in range(0, len(link), 90):
+        shapes.append(("text", width / 2, y, 2.6, link[at:at + 90], False))
+        y += 4
+    return shapes
+
+
 def _escape(text):
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -198,6 +241,8 @@ def svg(shapes, paper="a4", signs=True):
         elif kind == "line":
             parts.append('<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="#000" '
                          'stroke-width="0.25"/>' % shape[1:])
+        elif kind == "rect":
+            parts.append('<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f"/>' % shape[1:])
         else:
             x, y, size, text, bold = shape[1:]
             shown = _signs(text) if signs else text
@@ -256,6 +301,9 @@ def _draw(doc, shape):
             doc.circle(x=cx, y=cy, radius=r, style="DF")
     elif kind == "line":
         doc.line(*shape[1:])
+    elif kind == "rect":
+        doc.set_fill_color(0, 0, 0)
+        doc.rect(*shape[1:], style="F")
     else:
         x, y, size, text, bold = shape[1:]
         doc.set_font("helvetica", "B" if bold else "", size * PT_PER_MM)

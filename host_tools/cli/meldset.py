@@ -6,7 +6,14 @@ from core.meldset import MeldSet, MeldSetError
 
 from host_tools.cli.output import emit
 from host_tools.device import sets
-from host_tools.set_files import COMPILED_SUFFIX, compile_file, set_source, write_atomic
+from host_tools.errors import UserError
+from host_tools.set_files import (
+    COMPILED_SUFFIX,
+    compile_file,
+    read_source,
+    set_source,
+    write_atomic,
+)
 
 
 def register(commands, common):
@@ -38,6 +45,9 @@ def register(commands, common):
     a.add_argument("--paper", choices=("a4", "letter"), default="a4", help="default: a4")
     a.add_argument("--per-page", type=int, choices=(6, 8), default=6,
                    help="cards a page (default: 6)")
+    a.add_argument("--site", metavar="URL",
+                   help="the page's address (https://OWNER.github.io/REPOSITORY/): a last "
+                        "page with the set's share link as a QR code")
     a.set_defaults(run=run_cards)
 
     a = actions.add_parser("list", parents=[common], help="the sets on a device")
@@ -109,12 +119,20 @@ def run_cards(args):
     from host_tools.set_files import load_set
     ms = load_set(args.path)
     pages = cards.pages(ms, args.paper, args.per_page)
+    if args.site:
+        if not args.site.startswith(("https://", "http://")):
+            raise UserError("--site %s: the page's address, such as "
+                            "https://OWNER.github.io/REPOSITORY/" % args.site)
+        source = read_source(set_source(args.path))
+        pages.append(cards.share_page(source.get("title") or ms.name,
+                                      cards.share_link(source, args.site), args.paper))
     write_atomic(args.output, cards.pdf(pages, args.paper, "%s: MELD cards" % ms.name))
     emit(args, {"path": args.path, "output": args.output, "melds": ms.count,
                 "pages": len(pages), "paper": args.paper, "per_page": args.per_page},
-         ["wrote %s: %d cards on %d %s pages (print at 100%%, cut round each circle)" % (
-             args.output, ms.count, len(pages), args.paper.upper() if args.paper == "a4"
-             else "Letter")])
+         ["wrote %s: %d cards on %d %s pages%s (print at 100%%, cut round each circle)" % (
+             args.output, ms.count, len(pages) - bool(args.site),
+             args.paper.upper() if args.paper == "a4" else "Letter",
+             " and a page with the set's QR code" if args.site else "")])
     return 0
 
 

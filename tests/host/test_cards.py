@@ -4,6 +4,7 @@ degree in the sector of its semitones, 6 or 8 a page, A4 and Letter."""
 
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -14,6 +15,7 @@ from core import degrees
 
 from host_tools import cards
 from host_tools.cli.main import main
+from host_tools.device.files import ROOT
 from host_tools.set_files import load_set
 
 MM = 72 / 25.4
@@ -122,3 +124,30 @@ def test_the_card_layout_and_its_svg():
     with pytest.raises(cards.CardError, match="6 or 8"):
         cards.pages(ms, "a4", 7)
     assert cards.latin1("B\u266d \u0394 caf\u00e9") == "Bb ? caf\u00e9"
+
+
+def test_the_sheet_carries_the_sets_qr_code(tmp_path, capsys):
+    """With the page's address, a last page with the set's share link as a QR code (read by
+    zbar's zbarimg): the link the page's share panel makes, which opens the set."""
+    import base64
+    import zlib
+    if shutil.which("zbarimg") is None or shutil.which("pdftoppm") is None:
+        pytest.skip("zbarimg and pdftoppm (Debian: zbar-tools, poppler-utils)")
+    out = tmp_path / "cards.pdf"
+    site = "https://example.org/chromawheel/"
+    assert main(["meldset", "cards", "jazz", "-o", str(out), "--site", site]) == 0
+    assert capsys.readouterr().out.startswith(
+        "wrote %s: 47 cards on 8 A4 pages and a page with the set's QR code" % out)
+    subprocess.run(["pdftoppm", "-r", "150", "-png", "-f", "9", "-l", "9", str(out),
+                    str(tmp_path / "qr")], check=True, timeout=60)
+    read = subprocess.run(["zbarimg", "-q", "--raw", str(tmp_path / "qr-9.png")],
+                          capture_output=True, text=True, timeout=60)
+    link = read.stdout.strip()
+    assert link.startswith(site + "#s=")
+    packed = link.split("#s=", 1)[1]
+    data = zlib.decompress(base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4)), -15)
+    with open(os.path.join(ROOT, "core", "meldsets", "jazz.json"), encoding="utf-8") as f:
+        jazz = json.load(f)
+    assert json.loads(data) == {k: v for k, v in jazz.items() if k not in ("format", "version")}
+    assert main(["meldset", "cards", "jazz", "-o", str(out), "--site", "example.org"]) == 2
+    assert "--site example.org: the page's address" in capsys.readouterr().err
