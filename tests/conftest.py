@@ -6,12 +6,13 @@ marks it `board` and the rig's own marker, and `make check` (`-m "not board"`) l
 A guard makes the sorting hold: while a test runs, starting a rig it did not request (the
 emulated RP2040 or the browser on Node.js, Chromium, OpenSCAD, the firmware on the unix port
 as the simulator or the virtual board, a `chromawheel sim|vboard|emulate` process) fails at the
-launch, in either tier. tests/host/test_tiers.py holds the guard to that and docs/testing.md to
-the tiers the collection gives."""
+launch, in either tier: Python's audit hook sees each subprocess started (its
+`subprocess.Popen` event), nothing is patched. tests/host/test_tiers.py holds the guard to that
+and docs/testing.md to the tiers the collection gives."""
 
 import json
 import os
-import subprocess
+import sys
 import threading
 
 import pytest
@@ -190,22 +191,26 @@ def rig_of(args):
     return None
 
 
-_popen_init = subprocess.Popen.__init__
-
-
-def _guarded_popen_init(self, args, *rest, **kw):
-    rig = rig_of(args)
-    # A fixture's own thread is not the test: a module's emulated Pico, alive while a test of
-    # its file that does not use it runs, restarts itself from its bridge thread after a reset.
-    if rig is not None and _requested is not None and rig not in _requested \
-            and threading.current_thread() is threading.main_thread():
+def _guard(event, args):
+    """An audit hook (sys.addaudithook): a subprocess the running test starts is checked
+    against the rigs it requested. A fixture's own thread is not the test: a module's emulated
+    Pico, alive while a test of its file that does not use it runs, restarts itself from its
+    bridge thread after a reset."""
+    if event != "subprocess.Popen" or _requested is None \
+            or threading.current_thread() is not threading.main_thread():
+        return
+    command = args[1]
+    rig = rig_of(command)
+    if rig is not None and rig not in _requested:
         names = [f for f, m in RIGS.items() if m == rig]
+        shown = command if isinstance(command, (list, tuple)) else [command]
         raise RigNotRequested(
             "this test starts the %s (%s) but does not request its fixture %r: request it "
             "(or `pytestmark = pytest.mark.usefixtures(%r)`) so the tiers sort it"
-            % (rig, " ".join(map(str, args if isinstance(args, list) else [args]))[:120],
-               names[0], names[0]))
-    _popen_init(self, args, *rest, **kw)
+            % (rig, " ".join(map(str, shown))[:120], names[0], names[0]))
+
+
+_guarding = []          # an audit hook lasts as long as the process: added once
 
 
 def pytest_configure(config):
@@ -213,21 +218,9 @@ def pytest_configure(config):
                             "test only, not make check")
     for fixture, marker in RIGS.items():
         config.addinivalue_line("markers", "%s: requests the %r fixture" % (marker, fixture))
-    subprocess.Popen.__init__ = _guarded_popen_init
-    if _controls_loadgroup(config) and not config.option.testrunuid:
-        import uuid
-        config.option.testrunuid = uuid.uuid4().hex     # the workers' too: where the units go
-
-
-def _controls_loadgroup(config):
-    return not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None) \
-        and getattr(config.option, "dist", "no") == "loadgroup"
-
-
-def pytest_unconfigure(config):
-    subprocess.Popen.__init__ = _popen_init
-    if _controls_loadgroup(config) and os.path.exists(_units_file(config.option.testrunuid)):
-        os.remove(_units_file(config.option.testrunuid))
+    if not _guarding:
+        sys.addaudithook(_guard)
+        _guarding.append(_guard)
 
 
 def rigs_of(item):
@@ -238,10 +231,11 @@ COLLECTED = {}       # node id -> (its rigs, marked board): every test collected
 
 
 # `make test` runs with `--dist loadgroup --no-loadscope-reorder`: the tests that share a
-# module's fixture (a board deployed once, a browser, a built site, an installed wheel) stay
-# together on one worker; every other test is a unit of its own, so one long file's
-# independent tests spread over the workers. The units start in this order of their rigs,
-# the slowest first, so no long one is left to run alone at the end.
+# module's fixture (a board deployed once, a browser, a built site, an installed wheel) carry
+# their file as their `xdist_group`, so they stay together on one worker; every other test is a
+# unit of its own, so one long file's independent tests spread over the workers. The units
+# start in the order of the items (no reorder), which is here the order of their rigs, the
+# slowest first, so no long one is left to run alone at the end.
 SLOW_FIRST = ("emulator", "browser", "install", "soak", "site", "openscad", "simulator", "stubs")
 
 
@@ -255,14 +249,15 @@ def _shares_a_module_fixture(item):
 
 
 def _schedule(items):
-    """{node id: its unit}: the tests that share a module fixture go as one unit, their file;
-    the items are put in the order the units are to start (by their slowest rig), each
-    unit's tests together and in their file's order."""
+    """Group and order the items for `--dist loadgroup`: the tests that share a module fixture
+    get their file as their xdist_group; the items are put in the order the units are to start
+    (by their slowest rig), each unit's tests together and in their file's order."""
     units = []
     for item in items:
         unit = item.nodeid
         if _shares_a_module_fixture(item):
             unit = item.nodeid.split("::")[0]
+            item.add_marker(pytest.mark.xdist_group(unit))
         rigs = rigs_of(item)
         rank = min([SLOW_FIRST.index(r) for r in rigs if r in SLOW_FIRST] or [len(SLOW_FIRST)])
         units.append((unit, rank, item))
@@ -282,45 +277,18 @@ def _schedule(items):
     place = {unit: at for at, unit in enumerate(order)}
     units.sort(key=lambda u: place[u[0]])         # (stable: a unit's tests in file order)
     items[:] = [item for _, _, item in units]
-    return {item.nodeid: unit for unit, _, item in units}
 
 
-def _units_file(uid):
-    import tempfile
-    return os.path.join(tempfile.gettempdir(), "chromawheel-units-%s.json" % uid)
+def _loadgroup(config):
+    """A worker of `--dist loadgroup`: xdist's own flag on its workers (where `dist` is
+    "no"), which its collection reads too."""
+    return bool(config.getoption("loadgroup", False))
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """--dist loadgroup by the units above. (xdist 3.8's own loadgroup renames the items,
-    which pytest 9 no longer reads: it would group nothing.) The workers write the units
-    when they collect; the controller reads them when it hands out the work."""
-    if config.getoption("dist") != "loadgroup":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class ByUnit(LoadScopeScheduling):
-        units = None
-
-        def _split_scope(self, nodeid):
-            if self.units is None:
-                try:
-                    with open(_units_file(config.option.testrunuid)) as f:
-                        self.units = json.load(f)
-                except OSError:             # no worker wrote them: a file a unit, as loadfile
-                    self.units = {}
-            return self.units.get(nodeid, nodeid.split("::")[0])
-    return ByUnit(config, log)
-
-
-@pytest.hookimpl(wrapper=True)      # before every other plugin's (-m deselects after it)
-def pytest_collection_modifyitems(config, items):
-    uid = os.getenv("PYTEST_XDIST_TESTRUNUID")
-    if uid and getattr(config.option, "loadgroup", False):   # a worker of --dist loadgroup
-        units = _schedule(items)
-        with open(_units_file(uid) + "." + os.getenv("PYTEST_XDIST_WORKER", ""), "w") as f:
-            json.dump(units, f)
-        os.replace(f.name, _units_file(uid))            # each worker writes the same units
+@pytest.hookimpl(wrapper=True)      # before every other plugin's (-m deselects after it; a
+def pytest_collection_modifyitems(config, items):     # worker's xdist reads the groups after)
+    if _loadgroup(config):
+        _schedule(items)
     tiers = {}
     for item in items:
         rigs = rigs_of(item)
@@ -335,6 +303,18 @@ def pytest_collection_modifyitems(config, items):
         with open(out, "w") as f:
             json.dump(tiers, f)
     return (yield)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """xdist 3.8 hands a test's group to its scheduler in the test's id (`...::test@group`);
+    pytest 9.2 no longer lets it change the id (pytest-dev/pytest-xdist#1386), and the groups
+    would silently spread over the workers: each such test fails, saying so."""
+    if _loadgroup(item.config) and item.get_closest_marker("xdist_group") \
+            and "@" not in item.nodeid:
+        pytest.fail("--dist loadgroup does not group with this pytest-xdist and pytest (see "
+                    "pytest-dev/pytest-xdist#1386): pin the versions of requirements-dev.in",
+                    pytrace=False)
 
 
 def pytest_collection_finish(session):
