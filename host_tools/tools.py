@@ -3,6 +3,7 @@ environment pipx made) or on PATH."""
 
 import os
 import shutil
+import subprocess
 import sys
 
 from host_tools import IN_CHECKOUT
@@ -33,3 +34,19 @@ def micropython_path():
 
 def mpy_cross_path():
     return tool("mpy-cross", "mpy-cross")
+
+
+def run(args, what, timeout, **kw):
+    """subprocess.run(args) with its output captured: a program that has not ended after
+    `timeout` seconds is stopped, and a UserError names `what` it was and quotes the end of
+    what it printed (a hung tool never hangs a command, or a test, for ever)."""
+    if "stdout" not in kw and "stderr" not in kw:
+        kw["capture_output"] = True
+    try:
+        return subprocess.run(args, timeout=timeout, **kw)
+    except subprocess.TimeoutExpired as hung:
+        said = [out.decode("utf-8", "replace") if isinstance(out, bytes) else out
+                for out in (hung.stdout, hung.stderr) if out]
+        raise UserError("%s: no end after %g s%s" % (
+            what, timeout, ("; it printed: " + " | ".join(said).strip()[-300:]) if said
+            else "")) from None

@@ -12,12 +12,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import textwrap
 
-from host_tools import shipped
+from host_tools import shipped, tools
 
 SCAD = shipped("boards", "enclosure", "chromawheel.scad")
 README = shipped("boards", "enclosure", "README.md")
@@ -68,8 +67,8 @@ def echo(**params):
     folder = tempfile.mkdtemp(prefix="chromawheel-scad-")
     try:
         out = os.path.join(folder, "sizes.echo")
-        run = subprocess.run([openscad(), "-o", out] + _defines(dict(params, part="base"))
-                             + [SCAD], capture_output=True, text=True, timeout=120)
+        run = tools.run([openscad(), "-o", out] + _defines(dict(params, part="base")) + [SCAD],
+                        "openscad", 120, text=True)
         text = run.stderr + (open(out).read() if os.path.exists(out) else "")
         return parse_echo(text)
     finally:
@@ -84,9 +83,9 @@ def render(folder, board="pico", ring_leds=12, progress=print, **params):
     for part in PARTS + ("knob",):
         name = KNOB if part == "knob" else "chromawheel-%s-%d-%s.stl" % (board, ring_leds, part)
         path = os.path.join(folder, name)
-        run = subprocess.run([openscad(), "-o", path] + _defines(dict(
-            params, part=part, board=board, ring_leds=ring_leds)) + [SCAD],
-            capture_output=True, text=True, timeout=900)
+        run = tools.run([openscad(), "-o", path] + _defines(dict(
+            params, part=part, board=board, ring_leds=ring_leds)) + [SCAD], "openscad " + part,
+            900, text=True)
         if run.returncode or "ERROR" in run.stderr or not os.path.exists(path):
             raise OpenScadError("%s: %s" % (part, run.stderr.strip()[-500:]))
         progress("wrote %s" % path)

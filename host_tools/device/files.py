@@ -7,10 +7,9 @@ import json
 import os
 import re
 import shutil
-import subprocess
 
 from firmware.layout import DEFAULT_SET
-from host_tools import ROOT, cache, shipped
+from host_tools import ROOT, cache, shipped, tools
 from host_tools.device import native
 from host_tools.errors import UserError
 from host_tools.set_files import DEFAULT_SOURCE, compile_file, set_to_flash
@@ -280,7 +279,7 @@ def compile_mpy(source, rel, target, mpy_cross=None, arch=None):
             with open(plain_copy, "wb") as f:
                 f.write(native.plain(data))
     try:
-        proc = subprocess.run(args + [source], capture_output=True, text=True)
+        proc = tools.run(args + [source], "mpy-cross " + rel, 120, text=True)
     finally:
         if plain_copy:
             os.remove(plain_copy)
@@ -297,7 +296,7 @@ _compiler_ids = {}
 def _compiler_id(tool):
     """What the cache key must hold of the compiler: its version line (asked once a run)."""
     if tool not in _compiler_ids:
-        _compiler_ids[tool] = subprocess.run([tool, "--version"], capture_output=True).stdout
+        _compiler_ids[tool] = tools.run([tool, "--version"], "mpy-cross --version", 60).stdout
     return _compiler_ids[tool]
 
 

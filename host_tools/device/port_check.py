@@ -7,9 +7,9 @@ they cannot share one environment). Only the errors that mean "this port has no 
 count: a missing attribute or module, a wrong call; the stubs' own typing noise does not."""
 
 import os
-import subprocess
 import sys
 
+from host_tools import tools
 from host_tools.device.files import ROOT
 from host_tools.errors import UserError
 
@@ -44,9 +44,9 @@ def stubs_dir(port):
     target = os.path.join(ROOT, "build", "stubs", port)
     stamp = os.path.join(target, ".installed")
     if not os.path.exists(stamp) or open(stamp).read() != package:
-        proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                               "--disable-pip-version-check", "--upgrade", "--target", target,
-                               package], capture_output=True, text=True)
+        proc = tools.run([sys.executable, "-m", "pip", "install", "--quiet",
+                          "--disable-pip-version-check", "--upgrade", "--target", target,
+                          package], "pip install " + package, 600, text=True)
         if proc.returncode:
             raise UserError("could not install %s: %s" % (package, proc.stderr.strip()[-300:]))
         with open(stamp, "w") as f:
@@ -87,8 +87,8 @@ def check(port, extra=()):
         from host_tools.device import libs
         path += os.pathsep + libs.lib_dir("circuitpython")
     env = dict(os.environ, MYPYPATH=path)
-    proc = subprocess.run(args + list(COMMON) + list(files) + list(extra), cwd=ROOT, env=env,
-                          capture_output=True, text=True)
+    proc = tools.run(args + list(COMMON) + list(files) + list(extra), "mypy", 600, cwd=ROOT,
+                     env=env, text=True)
     if proc.returncode not in (0, 1):           # 1: errors found; anything else: mypy failed
         raise UserError("mypy failed on the %s check: %s" % (
             port, (proc.stderr or proc.stdout).strip()[-300:]))

@@ -28,7 +28,7 @@ import threading
 import time
 import tty
 
-from host_tools import IN_CHECKOUT, cache
+from host_tools import IN_CHECKOUT, cache, tools
 from host_tools.emulator.parts import part_events
 from host_tools.errors import UserError
 
@@ -191,8 +191,8 @@ def node_modules():
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(os.path.join(JS, name), os.path.join(home, name))
     sys.stderr.write("installing the emulator's npm packages into %s (once)\n" % home)
-    proc = subprocess.run([npm, "ci", "--prefix", home, "--silent", "--no-audit", "--no-fund"],
-                          capture_output=True, text=True)
+    proc = tools.run([npm, "ci", "--prefix", home, "--silent", "--no-audit", "--no-fund"],
+                     "npm ci in " + home, 600, text=True)
     if proc.returncode:
         said = (proc.stderr or proc.stdout).strip().splitlines()
         raise UserError("npm ci in %s failed: %s" % (home, said[-1] if said else "no message"))
@@ -353,7 +353,8 @@ class EmulatedPico:
             if done:
                 return int(done[0].split()[1])
             time.sleep(0.02)
-        raise UserError("the emulated board did not finish its knob commands in %d s" % timeout)
+        raise UserError("the emulated board did not finish its knob commands in %d s; it "
+                        "said: %s" % (timeout, bytes(self.said[-300:]).decode("utf-8", "replace")))
 
     def cut_during(self, operation, fraction):
         """The power goes `fraction` of the way through the flash operation `operation` (0:

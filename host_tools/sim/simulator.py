@@ -171,6 +171,20 @@ class Firmware:
         self.proc.stdin.write(("\n".join(lines) + "\n").encode())
         self.proc.stdin.flush()
 
+    def finish(self, lines, timeout=None):
+        """Send the last lines and wait for the process to end: its (stdout, stderr) bytes.
+        After `timeout` seconds (default SCRIPT_TIMEOUT_S) it is stopped, and a UserError
+        quotes the end of what it printed."""
+        timeout = timeout or SCRIPT_TIMEOUT_S
+        try:
+            return self.proc.communicate(("\n".join(lines) + "\n").encode(), timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            out, err = self.proc.communicate()
+        console = [value for kind, value in self.feed(out) if kind == "console"]
+        raise UserError("simulator: no end after %d s; it printed: %s"
+                        % (timeout, _last_words(console, err)))
+
     def feed(self, data):
         """Parse output bytes into events: ("frame", wire bytes), ("console", text),
         ("display", (first page, last page, bytes)), ("tone", (ticks_ms, freq_hz, duty)),
@@ -256,13 +270,7 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
         # The boot frame shows before the first command (a real user cannot be faster).
         prelude = ["clock virtual %d" % uptime_ms] + (["press"] if hold else
                                                      ["wait %d" % SCRIPT_START_MS])
-        try:
-            out, err = firmware.proc.communicate(
-                ("\n".join(prelude + commands + ["wait 50", "quit"]) + "\n").encode(),
-                timeout=SCRIPT_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            firmware.proc.kill()
-            raise UserError("simulator: no end after %d s" % SCRIPT_TIMEOUT_S) from None
+        out, err = firmware.finish(prelude + commands + ["wait 50", "quit"])
         frames, console, image, tones = _collect(firmware, out)
     finally:
         if own_flash:
@@ -280,11 +288,16 @@ def run_script(script, frames_path=None, heap=None, board="sim", flash=None, hol
                 f.write(json.dumps(frame) + "\n")
     status = firmware.proc.returncode
     if status:
-        # MicroPython prints an uncaught exception on stdout, after the console lines.
-        tail = (console + err.decode("utf-8", "replace").strip().splitlines())[-4:]
         raise UserError("simulator: the firmware stopped with status %d: %s" % (
-            status, " | ".join(tail) or "no message"))
+            status, _last_words(console, err)))
     return frames, console
+
+
+def _last_words(console, err):
+    """The end of what the firmware printed: MicroPython prints an uncaught exception on
+    stdout, after the console lines; the unix port's own errors go to stderr."""
+    tail = (console + err.decode("utf-8", "replace").strip().splitlines())[-4:]
+    return " | ".join(tail) or "no message"
 
 
 def midi_messages(data):

@@ -6,11 +6,11 @@ and make bench skipped every emulated-Pico figure)."""
 
 import os
 import shutil
-import subprocess
 
 from host_tools import ROOT
 from host_tools.device.files import import_closure
 from host_tools.tools import micropython_path
+from running import run
 
 SCRIPT = """
 import sys
@@ -29,8 +29,7 @@ def test_the_benchs_core_modules_are_all_a_device_needs(tmp_path):
         os.makedirs(os.path.dirname(tmp_path / rel), exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
     default = os.path.join(ROOT, "core", "meldsets", "default.cwm")
-    proc = subprocess.run([micropython_path(), "-c", SCRIPT % (str(tmp_path), default)],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = run([micropython_path(), "-c", SCRIPT % (str(tmp_path), default)], timeout=60,
+               expect=0)
     count, name, _ = proc.stdout.split()
     assert int(count) > 0 and name == "Identifier", proc.stdout

@@ -8,12 +8,12 @@ code block's N_STATE and N_EXC_STACK (the same compiler version as the deploy's 
 
 import os
 import re
-import subprocess
 
 import pytest
 
 from host_tools import ROOT
 from host_tools.tools import micropython_path
+from running import run
 
 ON_C_STACK = 11                # words: VM_MAX_STATE_ON_STACK, sizeof(mp_uint_t) * 11
 EXC_BLOCK_WORDS = 3            # mp_exc_stack_t: handler, val_sp, prev_exc
@@ -35,10 +35,9 @@ MIDI_PATH = {"hardware/mp_usb_midi.py": ("_xfer", "_schedule_heard", "_heard", "
 
 def frame_words(source, name="<source>"):
     """{code block name: [state words, ...]} of `source` compiled by the unix port."""
-    proc = subprocess.run(
-        [micropython_path(), "-v", "-v", "-c",
-         "import sys\ncompile(sys.stdin.read(), %r, 'exec')" % name],
-        input=source, capture_output=True, text=True, timeout=60, check=True)
+    proc = run([micropython_path(), "-v", "-v", "-c",
+                "import sys\ncompile(sys.stdin.read(), %r, 'exec')" % name],
+               input=source, timeout=60, expect=0)
     out = {}
     block = None
     for line in proc.stdout.splitlines():

@@ -6,7 +6,6 @@ neopixel) and only CircuitPython's own modules faked at the pins
 import errno
 import json
 import os
-import subprocess
 import sys
 import types
 
@@ -20,6 +19,7 @@ from host_tools.device.files import ROOT, board_path
 from host_tools.errors import UserError
 from host_tools.sim.display_image import DisplayImage
 from host_tools.sim.simulator import decode_frame
+from running import run
 
 QTPY = board_file.load(board_path("qtpy_rp2040"))
 FLAT, SHARP = "\u266d", "\u266f"
@@ -35,10 +35,8 @@ def deployed(tmp_path):
 def run_board(folder, tmp_path, **plan):
     plan_path, result_path = tmp_path / "plan.json", tmp_path / "result.json"
     plan_path.write_text(json.dumps(plan))
-    proc = subprocess.run([sys.executable, "-I", "-m", "host_tools.emulator.circuitpy_board",
-                           str(folder), str(plan_path), str(result_path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    run([sys.executable, "-I", "-m", "host_tools.emulator.circuitpy_board", str(folder),
+         str(plan_path), str(result_path)], cwd=ROOT, timeout=120, expect=0)
     result = json.loads(result_path.read_text())
     assert not [line for line in result["console"] if line.startswith("(crashed")], \
         "\n".join(result["console"])

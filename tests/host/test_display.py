@@ -4,7 +4,6 @@ at the I2C boundary, read back pixel by pixel; the simulator's display and tones
 
 import json
 import os
-import subprocess
 import sys
 import types
 
@@ -19,6 +18,7 @@ from host_tools.emulator.ssd1306_model import Ssd1306Chip, circuitpython_i2c
 from host_tools.sim.display_image import DisplayImage
 from host_tools.sim.simulator import run_script
 from host_tools.tools import micropython_path
+from running import run
 from tests.host.test_table_modes import enter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -85,9 +85,7 @@ def run_micropython(config, line, line2):
     script = MP_SCRIPT % {"root": ROOT,
                           "tests": os.path.join(ROOT, "host_tools", "emulator"),
                           "config": json.dumps(config), "line": line, "line2": line2}
-    proc = subprocess.run([micropython_path(), "-c", script], capture_output=True, text=True,
-                          timeout=60)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = run([micropython_path(), "-c", script], timeout=60, expect=0)
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 

@@ -5,7 +5,6 @@ usb_midi. The same scripts give the simulator's MIDI and the simulator's listen 
 and a set's flash work with MIDI on; safe mode has the serial port alone."""
 
 import shutil
-import subprocess
 
 import pytest
 
@@ -15,6 +14,7 @@ from host_tools.device.files import ROOT
 from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import EmulatedPico
 from host_tools.sim import simulator
+from running import run
 
 pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
@@ -88,10 +88,8 @@ def test_deploy_and_a_sets_flash_work_with_midi_on(pico_with_midi_on):
         assert pico.usb_walks[-1][1].midi is not None
         assert [name for _, what, name in pico.usb_names if what == "midi"][-1] == "ChromaWheel"
         # Real mpremote, without its soft reset (which would take MIDI off the bus: docs/midi.md)
-        done = subprocess.run([tools.tool("mpremote", "mpremote"), "connect", pico.port, "resume",
-                               "exec",
-                               "import os; print(sorted(os.listdir('melds')))"],
-                              capture_output=True, text=True, timeout=120)
+        done = run([tools.tool("mpremote", "mpremote"), "connect", pico.port, "resume", "exec",
+                    "import os; print(sorted(os.listdir('melds')))"], timeout=120)
         assert done.stdout.strip() == "['default.cwm', 'jazz.cwm']", done.stdout + done.stderr
 
 

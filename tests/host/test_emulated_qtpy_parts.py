@@ -7,10 +7,10 @@ pins, then on the I2C block for the pictures. Time is the emulator's: nothing de
 time."""
 
 import json
-import subprocess
 
 import pytest
 
+import running
 from host_tools.emulator import emulate
 from host_tools.emulator.rp2040 import JS, node_path
 from host_tools.sim import simulator
@@ -124,8 +124,7 @@ console.log(JSON.stringify({ idle, acks, writes: writes.map((e) => e.split(' ')[
 
 
 def test_the_oled_answers_its_own_address_off_the_pins():
-    result = json.loads(subprocess.run([node_path(), "-e", BIT_BANGED], cwd=JS, check=True,
-                                       capture_output=True, text=True).stdout)
+    result = json.loads(running.run([node_path(), "-e", BIT_BANGED], cwd=JS, expect=0).stdout)
     assert result["idle"] == [True, True]                # the breakout's pull-ups
     assert result["acks"] == [
         [True],                                          # 0x3C write: CircuitPython's probe

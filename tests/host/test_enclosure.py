@@ -18,11 +18,11 @@ import os
 import re
 import shutil
 import struct
-import subprocess
 
 import pytest
 
 from host_tools.builds import enclosure, faceplate
+from running import run
 
 pytestmark = pytest.mark.usefixtures("openscad")
 
@@ -48,7 +48,7 @@ CONFIGS = [(board, leds) for board in sorted(FOOTPRINTS) for leds in (12, 24)] +
 
 def _backend():
     """The manifold backend where this openscad has one (much faster than CGAL)."""
-    out = subprocess.run([OPENSCAD, "--help"], capture_output=True, text=True, timeout=60)
+    out = run([OPENSCAD, "--help"], timeout=60)
     return ["--backend=manifold"] if "--backend" in out.stdout + out.stderr else []
 
 
@@ -60,11 +60,11 @@ def render(out, part, stl="asciistl", **params):
     defines = ["-D", 'part="%s"' % part]
     for key, value in params.items():
         defines += ["-D", "%s=%s" % (key, json.dumps(value))]
-    run = subprocess.run([OPENSCAD, *BACKEND, "--export-format", stl, "-o", str(out), *defines,
-                          SCAD], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0 and "ERROR" not in run.stderr, run.stderr
-    assert "WARNING" not in run.stderr, run.stderr
-    return str(out), enclosure.parse_echo(run.stderr)
+    rendered = run([OPENSCAD, *BACKEND, "--export-format", stl, "-o", str(out), *defines, SCAD],
+                   timeout=300, expect=0)
+    assert "ERROR" not in rendered.stderr, rendered.stderr
+    assert "WARNING" not in rendered.stderr, rendered.stderr
+    return str(out), enclosure.parse_echo(rendered.stderr)
 
 
 def read_stl(path):

@@ -6,7 +6,6 @@ import json
 import os
 import random
 import shutil
-import subprocess
 from unittest import mock
 
 import pytest
@@ -18,6 +17,7 @@ from host_tools.device.files import ROOT, build_flash
 from host_tools.set_files import compile_file
 from host_tools.sim.vboard import VirtualBoard, lit_sectors
 from host_tools.tools import micropython_path
+from running import run
 from waiting import wait_until
 
 pytestmark = pytest.mark.usefixtures("simulator")
@@ -28,9 +28,8 @@ def test_damaged_sets_and_settings_at_boot(tmp_path):
     (tmp_path / "melds" / "jazz.cwm").write_bytes(
         compile_file(os.path.join(ROOT, "core", "meldsets", "jazz.json")))
     shutil.copy(os.path.join(ROOT, "tests", "device_faults.py"), str(tmp_path))
-    proc = subprocess.run([micropython_path(), "-X", "heapsize=512k", "device_faults.py"],
-                          cwd=str(tmp_path), capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    proc = run([micropython_path(), "-X", "heapsize=512k", "device_faults.py"],
+               cwd=str(tmp_path), timeout=600, expect=0)
     results = json.loads(proc.stdout.strip().splitlines()[-1])
     jazz_size = (tmp_path / "melds" / "jazz.cwm").stat().st_size
     assert results["set_truncated"] == jazz_size

@@ -8,7 +8,6 @@ earlier `make uf2-frozen` exported); else the test is skipped, saying which is m
 
 import os
 import shutil
-import subprocess
 
 import pytest
 
@@ -17,6 +16,7 @@ from host_tools.device.files import board_path, python_files
 from host_tools.emulator import emulate
 from host_tools.set_files import DEFAULT_SOURCE
 from host_tools.sim import simulator
+from running import run
 from tests.host.test_emulated_pico import SCRIPT, same_display
 
 pytestmark = pytest.mark.usefixtures("emulator", "simulator")
@@ -41,9 +41,7 @@ def _frozen_uf2():
     if not (os.environ.get("MIRROR") or os.path.exists(SOURCES)):
         pytest.skip("%s, and its sources are not here: run make uf2-frozen once (it clones them)"
                     " or set MIRROR=DIR" % why)
-    proc = subprocess.run(["bash", BUILD, "frozen"], capture_output=True, text=True,
-                          timeout=3600)
-    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-2000:]
+    run(["bash", BUILD, "frozen"], timeout=3600, expect=0)
     return FROZEN
 
 

@@ -5,13 +5,10 @@ through the real mpremote the wheel depends on."""
 
 import json
 import os
-import re
-import select
 import shutil
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 import zipfile
 
@@ -19,6 +16,7 @@ import pytest
 
 import host_tools
 from host_tools.web import build as web_build
+from running import line_matching, run
 
 pytestmark = pytest.mark.usefixtures("wheel_install", "web_runtime", "simulator", "emulator")
 
@@ -27,7 +25,7 @@ PYTHON = sys.executable
 
 
 def _run(args, **kw):
-    return subprocess.run(args, capture_output=True, text=True, timeout=600, **kw)
+    return run(args, timeout=600, **kw)
 
 
 def _stage(dest):
@@ -135,23 +133,6 @@ def test_boards_games_and_scores(installed):
     assert wiring.returncode == 0 and os.path.getsize(os.path.join(away, "pico.svg")) > 1000
 
 
-def _first_line(proc, pattern, timeout=60):
-    """The first match of `pattern` in what the background command prints."""
-    deadline = time.time() + timeout
-    said = ""
-    while time.time() < deadline:
-        ready, _, _ = select.select([proc.stdout], [], [], 1)
-        if ready:
-            line = proc.stdout.readline()
-            said += line
-            found = re.search(pattern, line)
-            if found:
-                return found
-        if proc.poll() is not None:
-            break
-    raise AssertionError("no %r in %r" % (pattern, said))
-
-
 def _stop(proc):
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(timeout=30)
@@ -161,7 +142,7 @@ def test_the_web_site_is_inside(installed):
     chromawheel, _ = installed
     site = chromawheel.popen("web", "--port", "0")
     try:
-        url = _first_line(site, r"http://127\.0\.0\.1:\d+/").group(0)
+        url = line_matching(site, r"http://127\.0\.0\.1:\d+/").group(0)
         with urllib.request.urlopen(url, timeout=30) as page:
             assert b"ChromaWheel" in page.read()
         with urllib.request.urlopen(url + "runtime/micropython.wasm", timeout=30) as wasm:
@@ -175,7 +156,7 @@ def test_vboard_deploy_and_flash(installed, tmp_path):
     flash = str(tmp_path / "vboard")
     board = chromawheel.popen("vboard", "--dir", flash)
     try:
-        port = _first_line(board, r"virtual board on (\S+)").group(1)
+        port = line_matching(board, r"virtual board on (\S+)").group(1)
         # A Pico's board file onto the unix port: refused before anything is written.
         wrong = chromawheel("deploy", "--port", port, "--board", "pico")
         assert wrong.returncode == 2

@@ -4,7 +4,6 @@ note-off / pedal and jacks steps), the command line's checks, and core/midi.py's
 work allocating nothing on MicroPython.
 The emulated boards run the same scripts in test_emulated_pico.py and test_emulated_qtpy.py."""
 
-import subprocess
 
 import pytest
 
@@ -13,6 +12,7 @@ from host_tools.device.files import ROOT
 from host_tools.errors import UserError
 from host_tools.sim.simulator import compile_script, run_script
 from host_tools.tools import micropython_path
+from running import run
 
 pytestmark = pytest.mark.usefixtures("simulator")
 
@@ -191,8 +191,7 @@ def test_midi_in_and_out_allocate_nothing_on_micropython():
     cut short among the notes): any allocation raises MemoryError. (The write to the port's
     stream, the simulator's own, happens in flush(), outside.)"""
     script = ALLOCATION % (ROOT, ROOT)
-    done = subprocess.run([micropython_path(), "-c", script], capture_output=True, text=True,
-                          timeout=60)
+    done = run([micropython_path(), "-c", script], timeout=60)
     assert done.stdout.strip().endswith("no allocation"), done.stdout + done.stderr
 
 

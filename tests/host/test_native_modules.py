@@ -4,13 +4,13 @@ source is what CPython runs (core/hand_loops.py's stand-in decorator)."""
 
 import os
 import shutil
-import subprocess
 
 import hand_answers
 from host_tools import ROOT
 from host_tools.device import deploy, drive, native
 from host_tools.device.files import compiled_mpy
 from host_tools.tools import micropython_path
+from running import run
 
 LOOPS = os.path.join(ROOT, "core", "hand_loops.py")
 ARMV6M = 4        # py/persistentcode.h: MP_NATIVE_ARCH_ARMV6M, bits 2.. of a .mpy's 3rd byte
@@ -77,9 +77,7 @@ def test_the_plain_loops_give_cpython_s_answers_on_micropython(tmp_path):
     expected = hand_answers.answers(load(cwm), hands)
     code = PLAIN_ON_MICROPYTHON % (str(tmp_path), os.path.dirname(hand_answers.__file__), cwm,
                                    hands)
-    proc = subprocess.run([micropython_path(), "-c", code], capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = run([micropython_path(), "-c", code], timeout=300, expect=0)
     native_code, answers = hand_answers.read(proc.stdout, hands)
     assert native_code is False
     assert answers == expected

@@ -12,6 +12,7 @@ from host_tools.device.files import build_flash
 from host_tools.errors import UserError
 from host_tools.sim.simulator import compile_script, decode_frame, run_script
 from host_tools.sim.terminal import _keys
+from running import run
 
 pytestmark = pytest.mark.usefixtures("simulator")
 
@@ -163,9 +164,7 @@ def test_cli_sim_script_and_errors(tmp_path, capsys):
 
 def test_make_sim_without_a_terminal_shows_the_demo():
     exe = os.path.join(os.path.dirname(sys.executable), "chromawheel")
-    proc = subprocess.run([exe, "sim"], stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    proc = run([exe, "sim"], stdin=subprocess.DEVNULL, timeout=120, expect=0)
     assert proc.stdout.startswith("No interactive terminal: a scripted demo")
     assert "\u2b24" in proc.stdout and "C major triad (maj): C E G" in proc.stdout
 
@@ -199,8 +198,7 @@ def test_ctrl_c_during_a_tune_silences_the_buzzer(tmp_path):
     button = board_file.load(board_path("sim"))["button"]
     firmware = Firmware(build_flash(str(tmp_path), "sim"), None, "sim", "power")
     steps = ["clock virtual 0", "wait 20"] + compile_script("click; wait 100", button)
-    out, _ = firmware.proc.communicate(("\n".join(steps + ["interrupt"]) + "\n").encode(),
-                                       timeout=60)
+    out, _ = firmware.finish(steps + ["interrupt"], timeout=60)
     tones = [value for kind, value in firmware.feed(out) if kind == "tone"]
     assert tones and tones[0][1] == 262              # the click's meld began on C4
     assert tones[-1][1:] == (0, 0)                   # and the buzzer is off at the REPL

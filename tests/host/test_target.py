@@ -4,7 +4,6 @@ set's flash that opens the port once and resets once, and the constants in one p
 
 import json
 import os
-import subprocess
 
 import pytest
 
@@ -16,15 +15,15 @@ from host_tools.device.target import DriveTarget, SerialTarget, call_line, sync
 from host_tools.errors import UserError
 from host_tools.set_files import compile_file
 from host_tools.tools import micropython_path
+from running import run
 
 JAZZ = os.path.join(ROOT, "core", "meldsets", "jazz.json")
 
 
 def ask(flash, request, *args):
     """The device's answer on the unix port, to the line every host sends."""
-    proc = subprocess.run([micropython_path(), "-c", call_line(request, *args)], cwd=str(flash),
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
+    proc = run([micropython_path(), "-c", call_line(request, *args)], cwd=str(flash), timeout=60,
+               expect=0)
     lines = proc.stdout.strip().splitlines()
     assert len(lines) == 1, lines                          # one line of JSON, nothing else
     return json.loads(lines[0])

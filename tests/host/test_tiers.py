@@ -11,6 +11,7 @@ import sys
 import pytest
 
 import conftest
+from running import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOC = os.path.join(ROOT, "docs", "testing.md")
@@ -47,17 +48,15 @@ def test_a_rig_started_without_its_fixture_fails_at_the_launch():
     # runs (in either tier), so an unmarked emulator test cannot slip into make check.
     with pytest.raises(conftest.RigNotRequested, match="request its fixture 'emulator'"):
         subprocess.Popen(["node", "host_tools/emulator/rp2040js/run.cjs"])
-    subprocess.run([sys.executable, "-c", "pass"], check=True)      # others start as ever
+    run([sys.executable, "-c", "pass"], expect=0)                  # others start as ever
 
 
 def collected_tiers(tmp_path, *args):
     """(every test's rigs by node id, the node ids `args` select), from a collection run."""
     out = str(tmp_path / "tiers.json")
     env = dict(os.environ, CHROMAWHEEL_TIERS_OUT=out)
-    proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-p",
-                           "no:xdist", "-p", "no:cacheprovider"] + list(args),
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    proc = run([sys.executable, "-m", "pytest", "--collect-only", "-p", "no:xdist", "-p",
+                "no:cacheprovider"] + list(args), cwd=ROOT, env=env, timeout=300, expect=0)
     with open(out) as f:
         tiers = json.load(f)
     selected = [line for line in proc.stdout.splitlines() if "::" in line]

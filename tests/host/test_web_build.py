@@ -24,6 +24,7 @@ from host_tools.set_files import parse_source
 from host_tools.sim import simulator
 from host_tools.tools import micropython_path
 from host_tools.web import build
+from running import line_matching, run
 
 PAGE_PY = os.path.join(ROOT, "host_tools", "web", "py")
 sys.path.insert(0, PAGE_PY)
@@ -228,9 +229,7 @@ def test_the_studio_on_micropython_says_what_validate_says(tmp_path, capsys, mon
             (host / name).write_bytes(open(os.path.join(PAGE_PY, name), "rb").read())
     program = ("import sys, json\nsys.path.insert(0, 'host')\nimport studio\n"
                "for name in %r:\n    print(studio.check(name, name))\n" % sorted(BAD_SETS))
-    proc = subprocess.run([micropython_path(), "-c", program], capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = run([micropython_path(), "-c", program], timeout=120, expect=0)
     answers = [json.loads(line) for line in proc.stdout.splitlines()]
     for name, answer in zip(sorted(BAD_SETS), answers):
         code, lines = cli_lines(capsys, name)
@@ -332,14 +331,14 @@ def test_the_web_command_builds_serves_and_says_where(capsys, site):
     proc = subprocess.Popen([exe, "web", "--port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        built = proc.stdout.readline()
-        serving = proc.stdout.readline()
+        built = line_matching(proc, ".+").group(0)            # its first two lines
+        serving = line_matching(proc, ".+").group(0)
         assert built.startswith("built build/web: ") and "firmware files" in built, built
         assert serving.startswith("ChromaWheel at http://127.0.0.1:"), serving
         url = serving.split()[2]
-        with urllib.request.urlopen(url) as page:
+        with urllib.request.urlopen(url, timeout=30) as page:
             assert b"Meld-set studio" in page.read()
-        with urllib.request.urlopen(url + "runtime/micropython.wasm") as wasm:
+        with urllib.request.urlopen(url + "runtime/micropython.wasm", timeout=30) as wasm:
             assert wasm.headers["Content-Type"] == "application/wasm"
     finally:
         proc.send_signal(signal.SIGINT)

@@ -17,7 +17,6 @@ import importlib
 import json
 import math
 import os
-import subprocess
 import sys
 
 import pytest
@@ -28,6 +27,7 @@ from host_tools.device.files import ROOT
 from host_tools.set_files import compile_file, parse_source
 from host_tools.tools import micropython_path
 from host_tools.web import browser, build
+from running import run
 
 PAGE_PY = os.path.join(ROOT, "host_tools", "web", "py")
 sys.path.insert(0, PAGE_PY)
@@ -164,8 +164,7 @@ def test_the_editor_runs_on_micropython():
                           "root": "B", "action": {"tap": 10}})
     code = "import editor, sys\nsys.stdout.write(editor.edit(%r))\n" % request
     env = dict(os.environ, MICROPYPATH=os.pathsep.join([PAGE_PY, ROOT]))
-    out = subprocess.run([mp, "-c", code], capture_output=True, text=True, env=env, timeout=60)
-    assert out.returncode == 0, out.stderr
+    out = run([mp, "-c", code], env=env, timeout=60, expect=0)
     assert json.loads(out.stdout) == json.loads(editor.edit(request))
 
 
@@ -583,12 +582,12 @@ def test_axe_finds_no_violations(view, site):
     _ready(view, site.url)
     console_says(view, "C major triad (maj): C E G")
     view.add_script_tag(path=AXE)
-    run = """async () => {
+    audit = """async () => {
         const result = await axe.run(document, {resultTypes: ['violations']});
         return result.violations.map(v => [v.id, v.impact, v.nodes.map(n => n.target.join(' '))
             .slice(0, 5)]);
     }"""
-    assert view.evaluate(run) == []
+    assert view.evaluate(audit) == []
     # With problems shown at the fields and in the list (the selected meld marked), and with
     # the dialog that asks before a set with problems is saved.
     view.fill("#meld-name", "minor six-nine")
@@ -596,10 +595,10 @@ def test_axe_finds_no_violations(view, site):
     view.click('#meld-list [data-meld="1"]')
     _settle(view)
     assert view.text_content("#meld-name-error") and view.text_content("#meld-id-error")
-    assert view.evaluate(run) == []
+    assert view.evaluate(audit) == []
     view.click("#save")
     view.wait_for_selector("#ask[open]")
-    assert view.evaluate(run) == []
+    assert view.evaluate(audit) == []
 
 
 SPY = """

@@ -17,7 +17,6 @@ import json
 import os
 import re
 import shlex
-import subprocess
 
 import pytest
 
@@ -25,6 +24,7 @@ from host_tools import ROOT
 from host_tools.errors import UserError
 from host_tools.tools import tool
 from host_tools.web import build as web_build
+from running import run
 
 WORKFLOWS = os.path.join(ROOT, ".github", "workflows")
 BUILD_UF2 = os.path.join(ROOT, "host_tools", "builds", "build_uf2.sh")
@@ -304,11 +304,8 @@ def lint(linters, paths, cwd=ROOT):
     """actionlint's errors for `paths` (dicts: message, filepath, line, column, kind), with
     shellcheck on the run: scripts and without pyflakes (no step runs Python)."""
     actionlint, shellcheck = linters
-    proc = subprocess.run([actionlint, "-no-color", "-format", "{{json .}}",
-                           "-shellcheck", shellcheck, "-pyflakes", "", *paths],
-                          cwd=cwd, capture_output=True, text=True, timeout=120)
-    assert proc.returncode in (0, 1), "actionlint failed (%d): %s" % (
-        proc.returncode, (proc.stderr or proc.stdout)[-2000:])
+    proc = run([actionlint, "-no-color", "-format", "{{json .}}", "-shellcheck", shellcheck,
+                "-pyflakes", "", *paths], cwd=cwd, timeout=120, expect=(0, 1))
     errors = json.loads(proc.stdout or "[]")
     assert bool(errors) == (proc.returncode == 1), proc.stdout
     return errors
