@@ -12,7 +12,12 @@ around it, and keeps what a board keeps across those:
   left, as MicroPython's pyexec does on a board (ports/rp2/main.c);
 - Ctrl-C: it stops the program running (and clears the input waiting, as a board's USB serial
   does) or is a key at the REPL; one the interpreter never acted on (it was ending) stops the
-  next one's boot instead;
+  next one's boot instead. The unix port raises the KeyboardInterrupt from inside its signal
+  handler, wherever the interpreter is (a board raises it where the VM checks): one raised
+  while it held a lock of its own (a new name being interned, say) left the lock taken, and the
+  interpreter hung at its next use. So the bridge signals it while it waits in a system call
+  (a sleep, a poll) where it can, and an interpreter found hung on its own lock is replaced by
+  a fresh one at the REPL, as the Ctrl-C would have left it;
 - `machine.reset()` (mpremote's `reset`) restarts the interpreter and runs boot.py and main.py,
   through a `machine` module placed on the interpreter's path, outside the flash;
 - the simulated knob, button and ring are reached through FIFOs (hardware/sim.py), so a host
@@ -39,6 +44,11 @@ from host_tools.sim.simulator import decode_frame
 from host_tools.tools import micropython_path
 
 HARD_RESET_EXIT = 77
+# How long a Ctrl-C waits for the program to sleep in a system call before it is sent anyway
+# (a program that never sleeps); how long an interpreter may wait on its own lock before it is
+# taken for hung (it runs one thread: nothing else would release it).
+SAFE_POINT_S = 3.0
+HUNG_S = 2.0
 RESET_CAUSE_VARIABLE = "CHROMAWHEEL_RESET_CAUSE"
 UP_VARIABLE = "CHROMAWHEEL_VBOARD_UP"
 MACHINE_SHIM = '''"""machine for the virtual board: a board's reset, which the unix port lacks."""
@@ -119,6 +129,21 @@ def _between_interrupts(data):
     return [(piece, at < len(pieces) - 1) for at, piece in enumerate(pieces)]
 
 
+def _waiting_in(pid):
+    """What process `pid` is waiting in: "a lock" (a futex), "a system call" (any other sleep:
+    a poll, a sleep, a read), or None (running, or /proc is not there to say)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        with open("/proc/%d/wchan" % pid) as f:
+            channel = f.read()
+    except (OSError, IndexError):
+        return None
+    if state != "S":
+        return None
+    return "a lock" if channel.startswith("futex") else "a system call"
+
+
 def _read(fd):
     try:
         return os.read(fd, 65536)
@@ -174,6 +199,9 @@ class VirtualBoard:
         self._ready = False                      # ... and is in the mode the board is in
         self._held = b""                         # what the host sent that waits for that
         self._unacted_interrupt = False          # a Ctrl-C sent that it has not yet acted on
+        self._interrupt_since = None             # a Ctrl-C waiting for a safe point: since when
+        self._locked_since = None                # the interpreter waits on a lock: since when
+        self._signalled = False                  # this interpreter was sent a Ctrl-C
         self.resets = 0
         self._power_cut = False
         # A power cut and a restart the bridge thread is making must not interleave: a cut
@@ -205,7 +233,7 @@ class VirtualBoard:
         args = [micropython_path()]
         if self.heap:
             args += ["-X", "heapsize=%d" % self.heap]
-        self._launched = self._ready = False
+        self._launched = self._ready = self._signalled = False
         self._restoring_raw = self.raw_repl      # (its friendly banner does not change that)
         self.proc = subprocess.Popen(args + ["-i", "-c", _launcher(files)], cwd=self.flash,
                                      stdin=self._device_side, stdout=self._device_side,
@@ -236,9 +264,11 @@ class VirtualBoard:
         _unread(self._up)                        # the ended interpreter's word, not the next's
         # What the ended one never read is the next one's, behind a Ctrl-C it never acted on
         # (one that came as it reset, meant for what runs after).
-        unacted = self._unacted_interrupt and code != -signal.SIGINT
+        unacted = self._unacted_interrupt and code != -signal.SIGINT \
+            or self._interrupt_since is not None
         self._held = (CTRL_C if unacted else b"") + _unread(self._device_side) + self._held
         self._unacted_interrupt = False
+        self._interrupt_since = self._locked_since = None
         if self._power_cut:
             self._drop_pending_input()
             self._power_cut = False
@@ -289,7 +319,8 @@ class VirtualBoard:
     def _bridge(self):
         while not self._stop.is_set():
             watched = [self._up, self._device, self._frames, self._client]
-            ready, _, _ = select.select(watched, [], [], 0.02)
+            pending = self._interrupt_since is not None
+            ready, _, _ = select.select(watched, [], [], 0.002 if pending else 0.02)
             if self._up in ready:
                 _unread(self._up)
                 self._launched = True
@@ -312,6 +343,10 @@ class VirtualBoard:
             return
         if self._unacted_interrupt and self._at_repl():
             self._unacted_interrupt = False      # the program stopped: the REPL reads
+        if self._interrupt_since is not None:
+            self._interrupt_at_a_safe_point()
+            return
+        self._replace_if_hung()
         if self._launched and not self._ready:
             if self._restoring_raw:
                 # A new unix port starts at the friendly REPL: the board's was raw. Ctrl-A
@@ -326,7 +361,7 @@ class VirtualBoard:
         """The host's bytes, in order: to the interpreter when it can take them, else held
         for it; each Ctrl-C acted on where it falls."""
         for piece, interrupt in _between_interrupts(data):
-            if self._ready:
+            if self._ready and self._interrupt_since is None:
                 self._to_device(piece)
             else:
                 self._held += piece
@@ -335,15 +370,43 @@ class VirtualBoard:
 
     def _interrupt(self):
         if self._running_program():
-            # As a board's USB serial does: the input waiting is cleared, the program stopped.
+            # As a board's USB serial does: the input waiting is cleared, the program stopped
+            # (what the host sends next waits for that).
             self._held = b""
             termios.tcflush(self._device_side, termios.TCIFLUSH)
-            os.kill(self.proc.pid, signal.SIGINT)
-            self._unacted_interrupt = True
+            if self._interrupt_since is None:
+                self._interrupt_since = time.monotonic()
+                self._interrupt_at_a_safe_point()
         elif self._ready:
             self._to_device(CTRL_C)              # a key at the REPL
         else:
             self._held = CTRL_C                  # for the next interpreter, once it is up
+
+    def _interrupt_at_a_safe_point(self):
+        waited = time.monotonic() - self._interrupt_since
+        if self._at_repl():                      # the program ended meanwhile: a key
+            self._to_device(CTRL_C)
+        elif _waiting_in(self.proc.pid) == "a system call" or waited > SAFE_POINT_S:
+            os.kill(self.proc.pid, signal.SIGINT)
+            self._unacted_interrupt = self._signalled = True
+        else:
+            return
+        self._interrupt_since = None
+        held, self._held = self._held, b""
+        self._take(held)
+
+    def _replace_if_hung(self):
+        """An interpreter that was interrupted and now waits on a lock (its own, left taken by
+        the interrupt: it runs one thread) never goes on: it is ended, and the REPL follows
+        (_restart_now)."""
+        if not self._signalled or _waiting_in(self.proc.pid) != "a lock":
+            self._locked_since = None
+        elif self._locked_since is None:
+            self._locked_since = time.monotonic()
+        elif time.monotonic() - self._locked_since > HUNG_S:
+            self._locked_since = None
+            self._unacted_interrupt = False      # it acted on it: hung
+            self.proc.kill()
 
     def _from_device(self, data):
         if not data:
@@ -392,7 +455,8 @@ class VirtualBoard:
                 if predicate(wheel):
                     return wheel
             time.sleep(0.02)
-        raise TimeoutError("no matching frame within %.1f s" % timeout)
+        raise TimeoutError("no matching frame within %.1f s; the board said: %s"
+                           % (timeout, self.said()[-500:]))
 
     def said(self):
         with self._lock:

@@ -186,6 +186,21 @@ def test_a_soft_reset_runs_main_only_from_the_friendly_repl(board):
                what="main.py after a soft reset at the friendly REPL")
 
 
+def test_an_interpreter_hung_on_its_own_lock_after_a_ctrl_c_gives_way_to_the_repl(board):
+    # The unix port raises a Ctrl-C's KeyboardInterrupt from inside its signal handler: one
+    # raised while it interned a name left its lock taken, and its next name hung it for ever
+    # (a deploy's meldset list, 1 run in 7 on a loaded machine). No program can take that lock
+    # on purpose: this one holds a lock of its own and waits for it again, through every
+    # Ctrl-C, as the hung interpreter did.
+    with open(os.path.join(board.flash, "main.py"), "w") as f:
+        f.write("import _thread\nlock = _thread.allocate_lock()\nlock.acquire()\n"
+                "print('waiting on my own lock')\nwhile True:\n    try:\n"
+                "        lock.acquire()\n    except KeyboardInterrupt:\n        pass\n")
+    mpremote(board.port, "reset", board=board)
+    wait_until(lambda: "waiting on my own lock" in board.said(), timeout=30, what="main.py")
+    assert mpremote(board.port, "exec", "print(6 * 7)", board=board) == "42\n"
+
+
 def test_a_missing_port_is_a_clear_error(capsys):
     assert main(["deploy", "--port", "/dev/ttyNOPE", "--board", "pico"]) == 2
     assert capsys.readouterr().err == ("error: /dev/ttyNOPE: no such port (mpremote connect "
