@@ -7,7 +7,6 @@ import math
 import os
 import re
 import shutil
-import subprocess
 
 import pytest
 
@@ -17,6 +16,7 @@ from host_tools import cards
 from host_tools.cli.main import main
 from host_tools.device.files import ROOT
 from host_tools.set_files import load_set
+from running import run
 
 MM = 72 / 25.4
 WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
@@ -27,9 +27,7 @@ PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">')
 def _pdftotext(path):
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext is not installed (Debian: apt-get install poppler-utils)")
-    out = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True,
-                         text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
+    out = run(["pdftotext", "-bbox", str(path), "-"], timeout=60, expect=0)
     pages = []
     for chunk in out.stdout.split("<page ")[1:]:
         size = PAGE.search("<page " + chunk)
@@ -138,10 +136,9 @@ def test_the_sheet_carries_the_sets_qr_code(tmp_path, capsys):
     assert main(["meldset", "cards", "jazz", "-o", str(out), "--site", site]) == 0
     assert capsys.readouterr().out.startswith(
         "wrote %s: 47 cards on 8 A4 pages and a page with the set's QR code" % out)
-    subprocess.run(["pdftoppm", "-r", "150", "-png", "-f", "9", "-l", "9", str(out),
-                    str(tmp_path / "qr")], check=True, timeout=60)
-    read = subprocess.run(["zbarimg", "-q", "--raw", str(tmp_path / "qr-9.png")],
-                          capture_output=True, text=True, timeout=60)
+    run(["pdftoppm", "-r", "150", "-png", "-f", "9", "-l", "9", str(out), str(tmp_path / "qr")],
+        timeout=60, expect=0)
+    read = run(["zbarimg", "-q", "--raw", str(tmp_path / "qr-9.png")], timeout=60)
     link = read.stdout.strip()
     assert link.startswith(site + "#s=")
     packed = link.split("#s=", 1)[1]

@@ -5,18 +5,15 @@ plan (`make -n -B`: every command it would run from nothing), so a new prerequis
 them in fails here."""
 
 import os
-import subprocess
 
 import pytest
 
 from host_tools import ROOT
+from running import run
 
 
 def plan(target):
-    run = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60)
-    assert run.returncode == 0, run.stderr
-    return run.stdout
+    return run(["make", "-n", "-B", target], cwd=ROOT, timeout=60, expect=0).stdout
 
 
 @pytest.mark.parametrize("target", ["uf2", "stl"])

@@ -9,13 +9,13 @@ import base64
 import os
 import re
 import shutil
-import subprocess
 
 import pytest
 
 from browser_fixtures import console_says
 from conftest import unavailable
 from host_tools.device.files import ROOT
+from running import run
 
 AXE = os.path.join(ROOT, "host_tools", "web", "node_modules", "axe-core", "axe.min.js")
 PROJECTOR = {"width": 1920, "height": 1080}
@@ -174,10 +174,7 @@ def _decoded(page, tmp_path):
     assert src.startswith("data:image/")
     path = tmp_path / "qr.gif"
     path.write_bytes(base64.b64decode(src.split(",", 1)[1]))
-    out = subprocess.run(["zbarimg", "-q", "--raw", str(path)], capture_output=True, text=True,
-                         timeout=30)
-    assert out.returncode == 0, out.stderr
-    return out.stdout.strip()
+    return run(["zbarimg", "-q", "--raw", str(path)], timeout=30, expect=0).stdout.strip()
 
 
 def test_a_set_shared_by_its_qr_code_opens_read_only_in_a_fresh_browser(chromium, site,
@@ -281,8 +278,7 @@ def test_the_studio_prints_the_cards_as_the_command_line_lays_them_out(chromium,
     path.write_bytes(base64.b64decode(src.split(",", 1)[1]))
     if shutil.which("zbarimg") is None:
         unavailable("zbarimg is not installed (Debian: apt-get install zbar-tools)")
-    out = subprocess.run(["zbarimg", "-q", "--raw", str(path)], capture_output=True, text=True,
-                         timeout=30)
+    out = run(["zbarimg", "-q", "--raw", str(path)], timeout=30)
     assert out.stdout.strip() == page.get_attribute("#share-link", "href")
     # On paper: only the sheets, one a page, the Letter size.
     pdf = tmp_path / "cards.pdf"
@@ -290,11 +286,10 @@ def test_the_studio_prints_the_cards_as_the_command_line_lays_them_out(chromium,
     pdf.write_bytes(page.pdf(prefer_css_page_size=True))
     if shutil.which("pdfinfo") is None:
         unavailable("pdfinfo is not installed (Debian: apt-get install poppler-utils)")
-    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, timeout=30)
+    info = run(["pdfinfo", str(pdf)], timeout=30)
     assert re.search(r"Pages:\s+7\n", info.stdout) and "612 x 792 pts (letter)" in info.stdout, \
         info.stdout
-    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
-                          timeout=30).stdout
+    text = run(["pdftotext", str(pdf), "-"], timeout=30).stdout
     assert "six-nine" in text and "Meld-set studio" not in text
     context.close()
     assert not errors, errors
