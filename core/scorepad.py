@@ -128,6 +128,12 @@ class ScorePad:
     play when it has none (`actor`)."""
 
     def __init__(self, game="original", players=2, dealer=0, seat=None):
+        self.log = table.Log()
+        self.new_game(game, players, dealer, seat)
+
+    def new_game(self, game, players, dealer=0, seat=None):
+        """A new game on this pad's log: the entries before it are left behind, its seqs and
+        clock go on from theirs (a linked wheel takes it as any other entry, core/link.py)."""
         game = game_index(game) if isinstance(game, str) else game
         if not 0 <= game < len(GAMES):
             raise ScorePadError("no game %d" % game)
@@ -136,7 +142,6 @@ class ScorePad:
                 players, MIN_PLAYERS, MAX_PLAYERS))
         if not 0 <= dealer < players:
             raise ScorePadError("dealer %d: seats are 0 to %d" % (dealer, players - 1))
-        self.log = table.Log()
         self.seat = seat if seat is not None and seat < players else None
         first = (dealer + 1) % players
         origin = first if self.seat is None else self.seat

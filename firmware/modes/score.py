@@ -26,7 +26,6 @@ from core.scorepad import (
     RANK_CHORD,
     RANK_SCALE,
     TITLES,
-    ScorePad,
     ScorePadError,
 )
 
@@ -173,7 +172,8 @@ class Mode(modes.Mode):
             return
         self.confirm = None
         seat = scorebook.seat(self.ctx)
-        self.pad = ScorePad(GAMES[value[0]], value[1], 0, seat)
+        # on the pad's own log: its seqs and clock go on, so the wheels it is linked to take it
+        self.pad.new_game(value[0], value[1], 0, seat)
         self.selected = 0
         self.ctx.keep("score_entry", 0)
         self.hint = "new game"
@@ -196,8 +196,8 @@ class Mode(modes.Mode):
             self.hint = "P%d deals, P%d plays first%s" % (
                 dealer + 1, (dealer + 1) % self.pad.players + 1,
                 "" if seat is None else ", this wheel P%d" % (seat + 1))
-        if len(self.pad.log) == 1:
-            self.pad = ScorePad(self.pad.game, self.pad.players, dealer, seat)
+        if len(self.pad.log) == 1:                # the new game again, with these
+            self.pad.new_game(self.pad.game, self.pad.players, dealer, seat)
             self._saved()
         else:                               # a player wrote meanwhile (another wheel)
             self.pad.seat = seat
