@@ -52,7 +52,8 @@ class Parser:
     A SysEx's data bytes (between F0 and F7) are kept in `sysex` (made once, `sysex_size`
     bytes) and handed whole to on_sysex(sysex, count) at its F7. One cut short (a status byte
     before its F7: a cable pulled, a power cut mid-message) is dropped and counted in `cut`;
-    one longer than `sysex` is dropped and counted in `too_long`: nothing half-read goes on."""
+    one longer than `sysex` is dropped and counted in `too_long`: nothing half-read goes on.
+    Real-time bytes are counted in `realtime` (the table link counts a synth's clock)."""
 
     def __init__(self, sysex_size=0):
         self.status = 0
@@ -68,6 +69,7 @@ class Parser:
         self.on_sysex = None
         self.cut = 0
         self.too_long = 0
+        self.realtime = 0             # real-time bytes read (a clock: 24 a beat)
 
     def feed_all(self, buf, count, sink):
         # Its locals and stack within 11 words (the count of data bytes kept on self): a MIDI
@@ -79,6 +81,7 @@ class Parser:
             byte = buf[i]
             i += 1
             if byte >= 0xF8:                     # real time: anywhere, no effect
+                self.realtime += 1
                 continue
             if byte >= 0xF0:                     # system common, SysEx start or end
                 status = self._system(byte, status)

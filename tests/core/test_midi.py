@@ -92,6 +92,7 @@ def test_a_sysex_is_handed_over_whole_with_real_time_bytes_inside_it():
                                      b"\x90\x40\x64"])
     assert whole == [b"\x7d\x01\x02\x03"]
     assert messages == [(0x90, 60, 100), (0x90, 64, 100)] and parser.cut == 0
+    assert parser.realtime == 2
 
 
 def test_a_sysex_may_come_in_pieces():
