@@ -1,5 +1,6 @@
-"""The application: what the wheel is, its modes and menu, settings, meld set and MIDI; the
-host the modes ask (through their Context) and the menu asks (firmware/modes/menu.py).
+"""The application: what the wheel is, its modes and menu, settings, meld set, MIDI and the
+table link; the host the modes ask (through their Context) and the menu asks
+(firmware/modes/menu.py).
 
 Data flow: encoder/button/MIDI in -> events -> active mode -> frame -> ring driver -> wire.
 The loop's pass (firmware/loop.py) reads the knob, the button and MIDI in, hands each event
@@ -24,12 +25,14 @@ class App:
         self.settings = settings or Settings(hw.records).load()
         for problem in self.settings.problems:
             self._log(problem)
-        self.midi = None              # firmware/midi.py, once the `midi` setting asks for it
-        if self.settings["midi"] != "off":
+        self.midi = None              # firmware/midi.py, once `midi` or `link` asks for it
+        if self.settings["midi"] != "off" or self.settings["link"] != "off":
             # Before the first line: on MicroPython the USB device comes back with MIDI
             # before the set's line, which the laptop waits for, is printed.
             from firmware import midi
             self.midi = midi.start(hw.port, hw, self.settings, self._log)
+        self.link = None              # firmware/link.py, once the `link` setting asks for it
+        self.flash = None             # what another seat did, shown over the mode a moment
         from firmware import installed_sets  # used at start and from the menu only
         meldset, name = installed_sets.load_with_fallback(
             self.settings["meldset"], self.settings["last_good_meldset"], self._log)
@@ -39,6 +42,7 @@ class App:
         print("meld set %s loaded: %d melds" % (name, meldset.count))
         hw.ring.brightness = self.settings["brightness"]
         self.menu = None
+        self._start_link()            # before the mode: the table the modes read is its
         self.mode = self._start_mode(self.settings["mode"])
         # What the app tells the loop's pass, which sets them (firmware/loop.py): redraw(settle)
         # when the active mode's state changed (settle: its work that waits for the LEDs is
@@ -70,7 +74,7 @@ class App:
 
     @property
     def active(self):
-        return self.menu or self.mode
+        return self.flash or self.menu or self.mode
 
     def text(self, short):
         """The active mode's console line (describe()), or with `short` the display's text
@@ -123,7 +127,7 @@ class App:
             # had no room for both after the hand mode (its search's arrays, ~37 KB).
             self.mode = None
             self.mode = self._start_mode(value)
-        elif key in ("midi", "midi_port"):
+        elif key in ("midi", "midi_port", "link"):
             self._midi_setting()
         elif key == "brightness":
             self.hw.ring.brightness = value
@@ -184,18 +188,63 @@ class App:
         split follow; the mode under the menu hears of it (listen)."""
         from firmware import midi
         if self.midi is None:
-            if self.settings["midi"] == "off":
+            if self.settings["midi"] == "off" and self.settings["link"] == "off":
                 return
             self.midi = midi.start(self.hw.port, self.hw, self.settings, self._log)
             if self.midi is None:
                 return
-            self.services_changed()
         else:
             kinds = midi.available(self.hw.port, self.hw.board)
             self.midi.follow(self.settings, kinds)
             midi.ensure(self.midi, self.hw.port, self.hw, midi.needed(self.settings, kinds),
                         self._log)
+        self._start_link()
+        self.services_changed()
         self.notes_changed()
+
+    # ---- the table link (firmware/link.py) ---------------------------------------------------
+
+    def _start_link(self):
+        """The link starts the first time the `link` setting and a MIDI port ask for it;
+        after that it follows the setting (its ports, on or off)."""
+        wanted = self.settings["link"] != "off" and self.midi is not None and \
+            [p for p in self.midi.ports if p.link]
+        if self.link is not None:
+            self.link.detach()
+            if wanted:
+                self.link.attach()
+            else:
+                self.link = None
+                self.ctx.table = None         # the modes read the record store again
+            return
+        if wanted:
+            from firmware.link import Link
+            self.link = Link(self.midi, self.ctx, self.hw.clock, self._log, self._told)
+
+    def table_saved(self, pad):
+        """A mode saved the table (firmware/scorebook.py): the link sends what it wrote."""
+        if self.link is not None:
+            self.link.saved(pad)
+
+    def _told(self, news, line):
+        """The link took another wheel's entry (`news`: it, when another seat made it), or has
+        a line to say: the mode hears of the table, and a flash shows it a moment."""
+        if news is not None or line is None:
+            try:
+                self.mode.on_table()
+            except Exception as err:
+                self.failed(err)
+                return
+        from firmware.link import Flash
+        flash = Flash.of(self, news, line)
+        if flash is not None:
+            self.flash = flash
+        self.redraw()
+
+    def flash_over(self):
+        """The flash's moment is over: the mode again, its line said again."""
+        self.flash = None
+        self.redraw()
 
     def failed(self, err):
         """A mode raised: log it, go back to the explorer, and the pass shows the error
@@ -211,7 +260,8 @@ class App:
 
     def event(self, press, steps=0):
         """A turn of `steps` detents (press None) or a press (hardware.presses: CLICK,
-        DOUBLE, LONG) to the active mode."""
+        DOUBLE, LONG) to the active mode (a flash showing ends: the event is the mode's)."""
+        self.flash = None
         mode = self.active
         try:
             if press is None:

@@ -80,7 +80,8 @@ class Loop:
     def _services(self):
         """The services for the parts the board has and the settings ask for, in the order
         that keeps the ring first (firmware/services.py); made again (event time, never in a
-        steady pass) when a part arrives or the `midi` setting first turns MIDI on."""
+        steady pass) when a part arrives, or the `midi` or `link` setting first turns MIDI or
+        the table link on."""
         hw = self.hw
         self.midi = self.app.midi
         wanted = [self.console]
@@ -88,6 +89,8 @@ class Loop:
             wanted.append(services.Sound(hw.buzzer, hw.clock))
         if self.midi is not None:
             wanted.append(self.midi)                 # MIDI out, after the LEDs
+        if self.app.link is not None:
+            wanted.append(self.app.link)             # the table link: whole messages out
         if self.parts is not None:
             wanted.append(self.parts)    # before the display: it draws once they are all in
         if hw.display is not None:
@@ -128,8 +131,9 @@ class Loop:
         self._mode_changed()
 
     def _midi_started(self):
-        """The `midi` setting turned MIDI on: it wakes the loop too, and its services join."""
-        if not self.stopped:
+        """The `midi` or `link` setting turned MIDI or the link on (or off): MIDI wakes the
+        loop too, and the services follow."""
+        if not self.stopped and self.app.midi is not None:
             self.app.midi.wake_with(self.hw.port, self.wake_pass)
         self.services = None
 

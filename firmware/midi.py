@@ -2,7 +2,7 @@
 a player holds come in (the listen mode shows them), the melds the wheel plays go out (as the
 buzzer plays them), on the port or ports the `midi_port` setting chooses ("usb", "jacks",
 "both"; where a board has one kind only, that one); the table link (firmware/link.py) speaks
-System Exclusive on the ports it is given.
+System Exclusive on the ports the `link` setting chooses.
 
 The port makes each transport (`midi_port`, `jacks_port` in firmware/ports/) the first time
 something asks for it, from the app: on MicroPython USB MIDI re-enumerates the USB device, so
@@ -42,7 +42,8 @@ def chosen(choice, kinds):
 
 class Port:
     """A port the app has started: its transport and its parser; whether it carries the MIDI
-    features (chord out, listen) and the table link."""
+    features (chord out, listen) and the table link; the channel messages it read and let
+    go (a port that carries the link alone: a synth's notes on the line)."""
 
     def __init__(self, kind, transport):
         self.kind = kind
@@ -50,6 +51,11 @@ class Port:
         self.parser = midi.Parser(SYSEX_SIZE)
         self.features = False
         self.link = False
+        self.skipped = 0
+        self.skip = self._skip           # bound once: poll() allocates nothing
+
+    def _skip(self, status, data1, data2):
+        self.skipped += 1
 
 
 class Midi:
@@ -59,11 +65,11 @@ class Midi:
         self.chord = midi.ChordOut()
         self.direction = "off"
         self.feature_kinds = ()       # the kinds of port the features are on
+        self.link_kinds = ()          # and the table link
         self._due = 0                 # bytes of chord.messages waiting for flush()
         self._read = bytearray(READ_SIZE)
         self._notes = bytearray(midi.MAX_CHORD)
         self._apply = self.held.apply            # bound once: poll() allocates nothing
-        self._skip = _skip
         self._wake = None             # the app's wake, given to every transport (wake_with)
 
     @property
@@ -78,6 +84,7 @@ class Midi:
         """A started transport joins (the app's start(), or a test's twin)."""
         port = Port(kind, transport)
         port.features = kind in self.feature_kinds
+        port.link = kind in self.link_kinds
         self.ports.append(port)
         if self._wake is not None:
             transport.on_receive = self._wake
@@ -101,8 +108,10 @@ class Midi:
             self.flush()              # on the ports that sounded it, before they change
         self.direction = direction
         self.feature_kinds = feature_kinds
+        self.link_kinds = chosen(settings["link"], list(kinds))
         for port in self.ports:
             port.features = port.kind in feature_kinds
+            port.link = port.kind in self.link_kinds
         if not self.listening:
             self.held.clear()
         self.held.set_split(settings["midi_split"])
@@ -121,7 +130,7 @@ class Midi:
     def _poll(self, port):
         buf = self._read
         count = port.transport.readinto(buf)
-        sink = self._apply if port.features and self.listening else self._skip
+        sink = self._apply if port.features and self.listening else port.skip
         while count:
             port.parser.feed_all(buf, count, sink)
             if count < READ_SIZE:                # all there was
@@ -158,6 +167,13 @@ class Midi:
         self.flush()
         return False
 
+    def waiting(self):
+        """Whether a port has bytes waiting (a loop that nothing wakes polls this)."""
+        for port in self.ports:
+            if port.transport.waiting():
+                return True
+        return False
+
     def _room(self):
         if self._due + self.chord.CHANGE_SIZE > len(self.chord.messages):
             self.flush()
@@ -175,16 +191,13 @@ class Midi:
             started.transport.on_receive = callback
 
 
-def _skip(status, data1, data2):
-    """A channel message on a port that does not carry the features: read, not heard."""
-
-
 def needed(settings, kinds):
     """The kinds of port the settings ask for, among the board's `kinds`: the MIDI features'
-    (the `midi_port` setting, while `midi` is on)."""
-    if settings["midi"] == "off":
-        return ()
-    return chosen(settings["midi_port"], kinds)
+    (the `midi_port` setting, while `midi` is on) and the table link's (`link`)."""
+    wanted = chosen(settings["link"], kinds)
+    if settings["midi"] != "off":
+        wanted += tuple(k for k in chosen(settings["midi_port"], kinds) if k not in wanted)
+    return wanted
 
 
 def start(port, hw, settings, log):

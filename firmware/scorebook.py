@@ -24,7 +24,11 @@ def seat(ctx):
 
 
 def load(ctx):
-    """The stored pad, or a new 2-player game of The Original when none (or a damaged one)."""
+    """The stored pad, or a new 2-player game of The Original when none (or a damaged one);
+    while the table link is on, the pad it shares (ctx.table: one in RAM for the modes and
+    the link, firmware/link.py)."""
+    if ctx.table is not None:
+        return ctx.table
     raw = records(ctx).read(PATH)
     if raw:
         try:
@@ -42,7 +46,9 @@ def load(ctx):
 
 
 def save(ctx, pad):
+    """Written at once; the link, when it is on, sends what this wheel wrote."""
     records(ctx).write(PATH, pad.to_bytes())
+    ctx.table_saved(pad)
 
 
 def summary(pad):

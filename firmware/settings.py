@@ -17,6 +17,7 @@ BRIGHTNESS_LEVELS = (8, 16, 32, 64, 96, 128, 192, 255)
 VOLUMES = ("off", "soft", "medium", "loud")          # the volume setting is an index here
 MIDI_DIRECTIONS = ("off", "out", "in", "both")       # MIDI: nothing, send, listen, both
 MIDI_PORTS = ("usb", "jacks", "both")                # which MIDI ports they go on
+LINK_PORTS = ("off", "jacks", "usb", "both")         # the table link's ports (firmware/link.py)
 
 # (name, default, kind[, low, high]); kind: "int", "bool", "name" or a tuple of choices.
 # One table and one checker: a function per field would cost RAM on a small board.
@@ -38,6 +39,7 @@ _FIELDS = (
     ("midi_optional", False, "bool"),         # a played meld's optional notes too
     ("midi_split", 128, "int", 0, 128),       # notes from here up are melody (128: none)
     ("seat", None, "int", 1, 4),              # the wheel's seat at the table, P1-P4 (None: shared)
+    ("link", "off", LINK_PORTS),              # the table link between wheels, and its ports
     ("score_entry", 0, "int", 0, 40),         # the score mode's entry selected
 )
 

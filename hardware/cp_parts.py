@@ -75,6 +75,10 @@ class UsbMidiPorts:
     def readinto(self, buf):
         return self._in.readinto(buf) or 0
 
+    def waiting(self):
+        """usb_midi says nothing of what waits: the loop reads it at each pass anyway."""
+        return False
+
     def write(self, buf, count):
         self._out.write(memoryview(buf)[:count])
 

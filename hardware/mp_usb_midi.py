@@ -184,6 +184,10 @@ class UsbMidi:
             self._schedule_kick()             # room again: the host may send more
         return n
 
+    def waiting(self):
+        """Whether received bytes wait for readinto() (its wake calls the loop anyway)."""
+        return self._rx_head != self._rx_tail
+
     @micropython.viper
     def _take(self, buf, size: int) -> int:
         # machine code (a MIDI note's way to the LEDs waits on it): the ring into buf

@@ -42,8 +42,10 @@ class Context:
 
     Read: meldset (core.meldset.MeldSet), meldset_name, settings (settings["root"]), now (the
     loop's ticks_ms), held_notes() (core.midi.HeldNotes: what MIDI in holds; None when MIDI
-    in is off). Ask: keep(name, value) a setting, play_meld(index, root) on the buzzer and
-    MIDI out, open_menu(). `host` does the asking: the app, or a test's stand-in."""
+    in is off), table (the score pad the wheels at the table share while the link is on, or
+    None: firmware/scorebook.py reads it). Ask: keep(name, value) a setting, play_meld(index,
+    root) on the buzzer and MIDI out, open_menu(), table_saved(pad) (the link sends what the
+    pad has that it has not). `host` does the asking: the app, or a test's stand-in."""
 
     def __init__(self, host, settings, meldset, meldset_name):
         self.host = host
@@ -51,6 +53,7 @@ class Context:
         self.meldset = meldset
         self.meldset_name = meldset_name
         self.now = 0
+        self.table = None
 
     def keep(self, name, value):
         self.settings.set(name, value, self.now)
@@ -63,6 +66,11 @@ class Context:
 
     def open_menu(self):
         self.host.open_menu()
+
+    def table_saved(self, pad):
+        saved = getattr(self.host, "table_saved", None)
+        if saved is not None:
+            saved(pad)
 
 
 def _nothing(self, *args):
@@ -87,8 +95,9 @@ def _true(self, *args):
 class Mode:
     """Events in: on_turn(steps), on_click(), on_double(), on_long(); on_notes() when the
     notes MIDI in holds changed (or MIDI in was turned on or off); set_changed() when the
-    meld set was switched. Out: render(frame) paints the 12 sectors and allocates nothing;
-    describe() is the console line for the state; display() the display's shorter text, or
+    meld set was switched; on_table() when another wheel changed the shared table. Out:
+    render(frame) paints the 12 sectors and allocates nothing; describe() is the console
+    line for the state; display() the display's shorter text, or
     None for the console line; notes() the notes the ring shows, spelled ("3:E♭ 7:G":
     pitch class, then the name with the display's signs; the root first), or None: the web
     page labels its ring with them. `name` is the mode's name in MODES (load_mode sets it).
@@ -99,7 +108,8 @@ class Mode:
     def __init__(self, ctx):
         self.ctx = ctx
 
-    on_turn = on_click = on_double = on_notes = set_changed = display = notes = _nothing
+    on_turn = on_click = on_double = on_notes = set_changed = on_table = display = \
+        notes = _nothing
     render = describe = _required
 
     def on_long(self):

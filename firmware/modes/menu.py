@@ -12,7 +12,7 @@ modes' Context has none of them."""
 
 from firmware import modes
 from firmware.render import COLOUR_TEST_TEXT, paint_colour_test
-from firmware.settings import BRIGHTNESS_LEVELS, MIDI_PORTS, VOLUMES
+from firmware.settings import BRIGHTNESS_LEVELS, LINK_PORTS, MIDI_PORTS, VOLUMES
 from firmware.settings import MIDI_DIRECTIONS as DIRECTIONS
 
 # How an item's value is kept in its setting.
@@ -33,6 +33,7 @@ ITEMS = (
     ("sound", "volume", VOLUMES, AS_INDEX, True, "buzzer"),
     ("private", "private", ("off", "on"), AS_FLAG, False, None),
     # (the port before the direction: the midi item stays last, one turn back from the first)
+    ("link", "link", LINK_PORTS, AS_VALUE, False, "midi"),
     ("midi port", "midi_port", MIDI_PORTS, AS_VALUE, False, "midi ports"),
     ("midi", "midi", DIRECTIONS, AS_VALUE, False, "midi"),
 )

@@ -206,6 +206,13 @@ class Mode(modes.Mode):
         scorebook.save(self.ctx, self.pad)
         self.lead = self.pad.leaders()
 
+    def on_table(self):
+        """Another wheel changed the table (the link): the shared pad, as it is now."""
+        self.pad = scorebook.load(self.ctx)
+        self.lead = self.pad.leaders()
+        if self.selected >= self._entries():       # another game's items
+            self.selected = 0
+
     def on_double(self):
         self.confirm = None
         if self.step != PAD:

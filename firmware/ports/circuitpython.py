@@ -65,8 +65,9 @@ def run_loop(loop):
 
     Between passes it polls (no sleep) while the wheel is in use or MIDI in listens
     (usb_midi wakes nothing either: a note would wait out the sleep), sleeps once the wheel
-    has rested (IDLE_AFTER_MS), and once it rests deeply watches the knob and the button
-    between those sleeps instead of running a pass (watch)."""
+    has rested (IDLE_AFTER_MS), and once it rests deeply watches the knob, the button and the
+    table link's MIDI ports between those sleeps instead of running a pass (watch): a message
+    for the link waits no longer than a sleep (the UART fills its buffer meanwhile)."""
     import time
     clock = loop.hw.clock
     encoder = loop.hw.encoder
@@ -78,9 +79,11 @@ def run_loop(loop):
         so the first detent from a deep rest waits no longer than from a rest."""
         start = clock.ticks_ms()
         down = button.pressed()
+        midi = loop.app.midi if loop.app.link is not None else None
         while clock.ticks_diff(clock.ticks_ms(), start) < ms:
             time.sleep(IDLE_SLEEP_S)
-            if encoder.moved() or button.pressed() != down:
+            if encoder.moved() or button.pressed() != down or \
+                    (midi is not None and midi.waiting()):
                 return
 
     def pause(ms):

@@ -345,12 +345,52 @@ def table_state(line):
     return state
 
 
+def is_link_line(line):
+    """A line of the table link's (its state, what another seat did, a broken link): the
+    mode's state the frames show stays what the mode last said."""
+    return line.startswith("link") or (line[:1] == "P" and line[1:2].isdigit()
+                                       and line[2:3] in (" ", ":"))
+
+
+def link_state(line):
+    """The frames' "link" ({"seat", "members", "entries", "digest"}) from the table link's
+    line, 'link: P2; members P1 P2; 17 entries; digest 0a1b2c3d4e' (firmware/link.py), or
+    None for any other line."""
+    if not line.startswith("link: ") or "; members " not in line:
+        return None
+    try:
+        seat, members, entries, digest = line[6:].split("; ")
+        return {"seat": None if seat == "no seat" else int(seat[1:]),
+                "members": [int(m[1:]) for m in members.split()[1:] if m != "none"],
+                "entries": int(entries.split()[0]), "digest": digest.split()[1]}
+    except (IndexError, ValueError):
+        return None
+
+
+def state_after(state, line):
+    """The frames' table state after a console line: "hand" and "score" as the mode last said
+    them (table_state), "link" as the link last said it (link_state: once said, every frame
+    after has it)."""
+    if is_link_line(line):
+        new = dict(state)
+    else:
+        new = table_state(line)
+        if "link" in state:
+            new["link"] = state["link"]
+    link = link_state(line)
+    if link is not None:
+        new["link"] = link
+    return new
+
+
 def _set_table(frame, table):
     for key in ("hand", "score"):
         if key in table:
             frame[key] = table[key]
         else:
             frame.pop(key, None)
+    if "link" in table:
+        frame["link"] = table["link"]
 
 
 def _frame(board, wire, console, sent, sent_jacks, image):
@@ -378,12 +418,12 @@ def _collect(firmware, out):
     sent_jacks = []                  # (and on the jacks)
     tones = []
     tone_frames = []                 # the frame each tone follows
-    table = {}                       # the table modes' state: "hand", "score" (table_state)
+    table = {}                       # the table's state: "hand", "score", "link" (state_after)
     events = [event for event in firmware.feed(out) if event[0] != "mark"]
     for kind, value in events:
         if kind == "console":
             console.append(value)
-            table = table_state(value)
+            table = state_after(table, value)
             if frames:
                 _set_table(frames[-1], table)
             if frames:               # the line of the frame the ring shows (printed after it)

@@ -7,7 +7,8 @@ Scripted, in virtual time: every wheel's clock moves in steps of STEP_MS togethe
 steps the host hands each wheel what the others sent, so a run is the same every time. A
 script's steps may name their wheel, `2: cw 3` (a step without one goes to the wheel named
 last, wheel 1 at first); a step's time passes for every wheel. Wheel K sits on seat K and has
-the link on the jacks, unless --settings (one for all the wheels) says otherwise."""
+the link on the jacks, unless --settings (one for all the wheels) says otherwise. `K: off MS`
+cuts wheel K's power for MS ms (its process killed, its flash folder kept, a power-up after)."""
 
 import json
 import os
@@ -116,6 +117,7 @@ class Table:
         self.bus = Bus(wheels)
         self.raw = [bytearray() for _ in range(wheels)]
         self.pending = [[] for _ in range(wheels)]      # lines for each wheel's next step
+        self.off_until = [None] * wheels                # a wheel without power: until when
         self.now = 0
         self.heap = heap
 
@@ -146,27 +148,56 @@ class Table:
         steps = parse_script(script, len(self.firmwares))
         self.advance(SCRIPT_START_MS)
         for wheel, step in steps:
+            words = step.split()
+            if words[0] == "off" and len(words) == 2 and words[1].isdigit():
+                self.power_off(wheel, int(words[1]))
+                continue
             for line in compile_script(step, self.button):
                 if line.startswith("wait "):
                     self.advance(int(line.split()[1]))
-                else:
+                elif self.off_until[wheel] is None:       # a wheel without power: nothing
                     self.pending[wheel].append(line)
         self.advance(50)
         return self.finish()
 
+    def power_off(self, wheel, ms):
+        """The wheel's power cut now (its process killed: nothing saved at the end), back
+        after `ms`: a power-up on the same flash folder."""
+        firmware = self.firmwares[wheel]
+        firmware.proc.kill()
+        firmware.proc.wait()
+        self.raw[wheel] += firmware.proc.stdout.read()
+        firmware._buffer = b""
+        self.pending[wheel] = []
+        self.bus.waiting[wheel] = []
+        self.off_until[wheel] = self.now + ms
+
+    def _power_up(self, wheel):
+        self.off_until[wheel] = None
+        firmware = Firmware(self.flashes[wheel], self.heap, self.board)
+        firmware.send(["clock virtual 0"])
+        self.firmwares[wheel] = firmware
+
     def advance(self, ms):
         """Every wheel's clock `ms` on, a step at a time, what each sent handed to the others
-        between steps."""
+        between steps (a wheel without power hears nothing)."""
         while ms > 0:
             step = min(STEP_MS, ms)
             ms -= step
             heard = self.bus.step()
+            on = []
             for k, firmware in enumerate(self.firmwares):
+                if self.off_until[k] is not None:
+                    if self.now < self.off_until[k]:
+                        continue
+                    self._power_up(k)
+                    firmware = self.firmwares[k]
                 lines = self.pending[k] + ["jacks " + chunk.hex() for chunk in heard[k]]
                 self.pending[k] = []
                 firmware.send(lines + ["wait %d" % step, "mark"])
-            for k, firmware in enumerate(self.firmwares):
-                self._until_mark(k, firmware)
+                on.append(k)
+            for k in on:
+                self._until_mark(k, self.firmwares[k])
             self.now += step
 
     def _until_mark(self, k, firmware):
@@ -197,7 +228,8 @@ class Table:
         """Quit every wheel: each one's (frames, console)."""
         out = []
         for k, firmware in enumerate(self.firmwares):
-            firmware.send(["quit"])
+            if self.off_until[k] is None:
+                firmware.send(["quit"])
             rest, _ = firmware.proc.communicate(timeout=SCRIPT_TIMEOUT_S)
             self.raw[k] += rest
             firmware._buffer = b""

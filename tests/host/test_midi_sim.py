@@ -153,7 +153,7 @@ class Out:
         pass
 
 settings = {"midi": "both", "midi_port": "both", "midi_split": 128, "midi_octave": 4,
-            "midi_optional": True}
+            "midi_optional": True, "link": "off"}
 port = SimMidi(Out())
 jacks = SimJacks(Out())
 link = Midi(settings)

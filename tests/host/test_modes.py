@@ -232,7 +232,10 @@ def test_the_menu_items_and_the_sound_only_with_a_buzzer():
     assert [i[0] for i in menu().items] == ["mode", "meld set", "brightness", "colours",
                                             "root name", "colour test", "private"]
     assert [i[0] for i in menu(("buzzer",)).items][-2:] == ["sound", "private"]
-    assert [i[0] for i in menu(("buzzer", "midi")).items][-3:] == ["sound", "private", "midi"]
+    assert [i[0] for i in menu(("buzzer", "midi")).items][-4:] == ["sound", "private", "link",
+                                                                   "midi"]
+    assert [i[0] for i in menu(("midi", "midi ports")).items][-3:] == ["link", "midi port",
+                                                                      "midi"]
 
 
 def test_the_menu_sets_a_private_hand():
@@ -245,6 +248,12 @@ def test_the_menu_sets_midi():
     m = menu(("midi",))
     play(m, "ccw 1; click; cw 3; click")                             # midi: off -> both
     assert [a for a in m.ctx.host.asked if a[0] == "apply"] == [("apply", "midi", "both")]
+
+
+def test_the_menu_sets_the_table_link():
+    m = menu(("midi",))
+    play(m, "ccw 2; click; cw 1; click")                             # link: off -> jacks
+    assert [a for a in m.ctx.host.asked if a[0] == "apply"] == [("apply", "link", "jacks")]
 
 
 # ---- listen: the notes MIDI in holds --------------------------------------------------------
@@ -422,7 +431,7 @@ def test_a_mode_whose_turn_rotates_paints_the_frame_turned():
 def test_the_mode_contract_is_events_in_a_frame_and_a_description_out():
     public = sorted(n for n in dir(Mode) if not n.startswith("_"))
     assert public == ["describe", "display", "name", "notes", "on_click", "on_double",
-                      "on_long", "on_notes", "on_turn", "render", "set_changed"]
+                      "on_long", "on_notes", "on_table", "on_turn", "render", "set_changed"]
     # The menu's asks are on the menu's context only.
     assert not any(hasattr(Context, n) for n in ("close_menu", "set_names", "preview", "apply"))
 
