@@ -36,7 +36,13 @@ from host_tools.device.files import board_key, board_path, merged_settings
 from host_tools.emulator.parts import Parts, part_events
 from host_tools.emulator.rp2040 import EmulatedPico, flash_with_uf2, image
 from host_tools.errors import UserError
-from host_tools.sim.simulator import SCRIPT_START_MS, compile_script, decode_frame, midi_messages
+from host_tools.sim.simulator import (
+    SCRIPT_START_MS,
+    compile_script,
+    decode_frame,
+    midi_messages,
+    state_after,
+)
 
 CACHE = cache("emulator")
 # A bound on a boot that never comes, not a measure: the emulator runs at a tenth of a Pico's
@@ -287,8 +293,9 @@ def frames_of(pico, ring, since_ns=0, until_ns=None):
     a board whose OLED and piezo are modelled (emulator/parts.py) "display" (its text once the
     frame is shown) and "tones" ([Hz, ms] started after this frame); "midi" (the MIDI messages
     the board sent over USB while it was the frame shown), and on a board with MIDI jacks
-    "jacks" (those it sent on MIDI OUT); plus "ns" (emulated time) and "faults" (WS2812 timing
-    faults on the wire). Events after `until_ns` (when given) are left out."""
+    "jacks" (those it sent on MIDI OUT); "hand", "score" and "link" read from the console as
+    the simulator reads them; plus "ns" (emulated time) and "faults" (WS2812 timing faults on
+    the wire). Events after `until_ns` (when given) are left out."""
     timeline = [(ns, 1, data) for ns, data in pico.serial if ns >= since_ns]
     timeline += [(f[0], 0, f) for f in pico.frames if f[0] >= since_ns]
     frames = _Frames(pico, ring)
@@ -320,6 +327,7 @@ class _Frames:
         self.sent = []                        # MIDI sent before the first frame
         self.sent_jacks = []                  # and on the jacks
         self.parser = midi.Parser()           # the jacks' bytes come one at a time
+        self.table = {}                       # "hand", "score", "link" (state_after)
 
     def serial(self, ns, data):
         """The lines complete so far go to the frame shown (the first frame's if none yet)."""
@@ -329,11 +337,21 @@ class _Frames:
         end = self.raw.rfind(b"\n") + 1     # a line still being printed waits
         lines = [line for line in _text(self.raw[:end]).replace("\r", "").split("\n") if line]
         self.raw = self.raw[end:]
+        for line in lines:                    # the simulator's frames read the same lines
+            self.table = state_after(self.table, line)
         if self.frames:
             last = self.frames[-1]
             last["console"] = "\n".join(([last["console"]] if last["console"] else []) + lines)
+            self._table(last)
         else:
             self.before.extend(lines)
+
+    def _table(self, frame):
+        for key in ("hand", "score", "link"):
+            if key in self.table:
+                frame[key] = self.table[key]
+            else:
+                frame.pop(key, None)
 
     def midi(self, ns, data):
         (self.frames[-1]["midi"] if self.frames else self.sent).extend(midi_messages(data))
@@ -365,6 +383,7 @@ class _Frames:
             frame["display"] = self.parts.rows()
         if self.modelled and "piezo" in self.modelled:
             frame["tones"] = []
+        self._table(frame)
         self.frames.append(frame)
 
     def done(self):

@@ -247,6 +247,7 @@ class EmulatedPico:
         self.wire = None              # {"in_fd", "out_fd", "byte_ns"}: its jacks cabled to
                                       #  other boards' (rp2040js/wire.cjs; host_tools/
                                       #  emulator/table.py), the fds kept open by the host
+        self.later = []               # [[commands]]: sent at each power-up after an "off"
         self.offset = 0               # the table's ns at which this run's clock started: event
                                       #  times are the table's (a board powered up again later
                                       #  runs on the table's clock)
@@ -470,6 +471,8 @@ class EmulatedPico:
         if status == OFF_STATUS:                  # "off MS": back at the table's time it said
             self.offset = self.offs[-1][1]
             self._start(reset_reason=0)
+            if self.later:                        # what it is to do after this power-up
+                self.send(*self.later.pop(0))
             return True
         self.resets += 1
         if self.wire is not None and self._reset_at is not None:
