@@ -143,7 +143,7 @@ SYMBOLS = {
 # Names of scales and chords people type -> the default set's meld id. Keys are lower case
 # with single spaces ('Natural-Minor' reads as 'natural minor').
 NAMES = {
-    "natural minor": "aeolian", "minor scale": "aeolian", "ionian": "major",
+    "minor": "aeolian", "natural minor": "aeolian", "minor scale": "aeolian", "ionian": "major",
     "pentatonic major": "major-pentatonic", "pentatonic minor": "minor-pentatonic",
     "jazz minor": "melodic-minor", "wholetone": "whole-tone", "byzantine": "double-harmonic",
     "dominant": "7", "half diminished": "min7b5", "fully diminished": "dim7",

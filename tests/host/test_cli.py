@@ -72,6 +72,10 @@ def test_show_reads_names_people_type(capsys):
     assert code == 0 and out.splitlines()[0] == (
         "A aeolian (natural minor) (aeolian): A B C D E F G")
     assert run_json(capsys, "show", "A", "natural", "minor")["id"] == "aeolian"
+    # 'minor' alone is the key, as 'major' alone is: D minor is D E F G A Bb C.
+    assert [p["note"] for p in run_json(capsys, "show", "D", "minor")["positions"]] == [
+        "D", "E", "F", "G", "A", "Bb", "C"]
+    assert run_json(capsys, "show", "D", "major")["id"] == "major"
     # An exact id or name comes first: m7 is the interval, Cm7 the chord.
     assert run_json(capsys, "show", "m7", "--root", "C")["kind"] == "interval"
     assert run_json(capsys, "show", "Cm7")["id"] == "min7"

@@ -1042,16 +1042,22 @@ def test_melds_by_name_as_the_command_line_reads_them(desktop, site):
     _settle(view)
     assert len(_source(view)["melds"]) == 2
     assert view.get_attribute("#meld-list [aria-current]", "data-meld") == "0"
-    # 'D minor' could be the triad or the scale: the command line's suggestions, one tap each.
+    # 'D minor' is the key, as 'D major' is: the natural minor scale, the set's aeolian.
     view.fill("#meld-by-name", "D minor")
     view.press("#meld-by-name", "Enter")
+    _settle(view)
+    assert _source(view)["melds"][2]["id"] == "aeolian"
+    assert _source(view)["melds"][2]["degrees"] == ["1", "2", "b3", "4", "5", "b6", "b7"]
+    # A name that is none: the command line's suggestions, one tap each.
+    view.fill("#meld-by-name", "D mnor triad")
+    view.press("#meld-by-name", "Enter")
     view.wait_for_selector("#meld-by-name-suggestions button")
-    assert "no meld 'D minor'" in view.text_content("#meld-by-name-error")
+    assert "no meld 'D mnor triad'" in view.text_content("#meld-by-name-error")
     assert _texts(view, "#meld-by-name-suggestions button") == [
-        "D minor third", "D minor sixth", "D minor triad"]
+        "D minor triad", "D major triad", "D minor third"]
     view.click("#meld-by-name-suggestions button >> text=D minor triad")
     _settle(view)
-    assert _source(view)["melds"][2] == {"id": "min", "name": "minor triad", "kind": "chord",
+    assert _source(view)["melds"][3] == {"id": "min", "name": "minor triad", "kind": "chord",
                                          "degrees": ["1", "b3", "5"]}
     assert view.text_content("#meld-by-name-error") == ""
 
