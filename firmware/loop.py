@@ -314,18 +314,24 @@ class Loop:
         return True
 
     def pause_ms(self):
-        """How long the loop may sleep before its next pass: no longer than until a frame the
-        frame rate held back is due; the port's rest period once the wheel rests deeply
-        (firmware/devices.py)."""
+        """How long the loop may sleep before its next pass: the port's period, its rest
+        period once the wheel rests deeply (firmware/devices.py), counted from the last pass's
+        start, not its end, so a pass that drew a display row does not push the next one
+        later (a tone ends within one period of its time: the emulated Pico's second note
+        sounded 13 ms long once a 3 ms pass came at its end); no longer than until a frame
+        the frame rate held back is due."""
         if self.busy:
             return 0
         hw = self.hw
+        now = hw.clock.ticks_ms()
+        passed = ticks_since(now, self.now)          # since the last pass started
         if self.dirty:
-            due = self.frame_ms - ticks_since(hw.clock.ticks_ms(), self.rendered_at)
-            return max(0, min(due, hw.period_ms))
-        if hw.rest_period_ms and self.rests_deeply(hw.clock.ticks_ms()):
-            return hw.rest_period_ms
-        return hw.period_ms
+            due = self.frame_ms - ticks_since(now, self.rendered_at)
+            return max(0, min(due, hw.period_ms - passed))
+        period = hw.period_ms
+        if hw.rest_period_ms and self.rests_deeply(now):
+            period = hw.rest_period_ms
+        return max(0, period - passed)
 
     def rests_deeply(self, now):
         """Whether the wheel has rested DEEP_REST_MS with nothing in play: no press (a button

@@ -369,6 +369,18 @@ def test_quiet_ms_counts_from_the_last_input_once_nothing_waits(device):
     assert loop.quiet_ms(device.clock.ticks_ms()) == device.clock.ticks_ms() - turned
 
 
+def test_the_period_counts_from_the_pass_start(device):
+    # A pass that took 3 ms (a display row on the bus) waits 7 ms for the next, not 10: the
+    # passes keep their pace, and a tone ends within one period of its time.
+    from firmware.devices import LOOP_PERIOD_MS
+    loop = device.loop
+    loop.tick(device.clock.ticks_ms())
+    device.clock.advance(3)
+    assert loop.pause_ms() == LOOP_PERIOD_MS - 3
+    device.clock.advance(20)                       # a pass longer than the period
+    assert loop.pause_ms() == 0
+
+
 def test_a_chip_that_rests_deeply_polls_less_often_and_still_hears_a_quick_press(device):
     """A real chip's loop (hw.rest_period_ms, firmware/devices.py) pauses its rest period once
     nothing has touched the wheel for DEEP_REST_MS, and its period again from the next input;
@@ -399,6 +411,7 @@ def test_a_chip_that_rests_deeply_polls_less_often_and_still_hears_a_quick_press
     assert loop.pause_ms() == LOOP_PERIOD_MS      # a tone ends within one loop period
     device.clock.advance(100)
     hw.buzzer.update(device.clock.ticks_ms())
+    loop.tick(device.clock.ticks_ms())
     assert loop.pause_ms() == REST_PERIOD_MS
     hw.buzzer = None
 
