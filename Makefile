@@ -21,9 +21,11 @@ sim: $(STAMP)
 # Outside libraries for the devices (Adafruit's bundle modules, for CircuitPython boards),
 # pinned by checksum in host_tools/device/libs.py and fetched from PyPI once.
 DEVICE_LIBS := build/device-libs/.fetched
+# The Python side: what make check needs (it installs nothing from npm but the JS linter).
+PY_SETUP := $(STAMP) $(DEV_STAMP) $(DEVICE_LIBS)
 # The emulated RP2040 too when Node.js is there (`chromawheel emulate`, make bench); make test
 # needs it and says so.
-setup: $(STAMP) $(DEV_STAMP) $(DEVICE_LIBS)
+setup: $(PY_SETUP)
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(EMULATOR) $(WEB_RUNTIME); \
 	else echo "note: no Node.js/npm: 'chromawheel emulate' and make test need Node.js 18+ and npm (Debian: apt-get install nodejs npm)"; fi
 
@@ -83,8 +85,9 @@ test: setup $(EMULATOR) $(WEB_RUNTIME)
 # The fast tier, for each change: the linters first (make lint), then the core cases on both
 # interpreters and every test that needs no board in a subprocess, no emulator and no browser
 # (tests/conftest.py marks those), and the unit tests of the page's pure modules under Node's
-# own test runner (tests/js).
-check: setup lint
+# own test runner (tests/js). Of npm it installs only the JS linter: the emulator and the web
+# runtime are make test's.
+check: $(PY_SETUP) lint
 	node --test tests/js/
 	$(PYTEST) -m "not board" -n $(WORKERS)
 

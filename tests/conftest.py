@@ -54,23 +54,15 @@ def emulator():
 @pytest.fixture(scope="session")
 def deployed_image(emulator):
     """deployed_image(board name): the path of that board's flash with the firmware deployed
-    (emulate.deployed_image: deployed once per firmware and cached), for a test to copy and
-    boot. One worker makes it; another that asks meanwhile waits for it, not deploys again.
-    The first answer holds for the session: a file edited while the tests run does not make
-    every later test deploy again."""
-    import fcntl
-
+    (emulate.deployed_image: laid out on the host, under a second, and cached), for a test to
+    copy and boot. The first answer holds for the session: a file edited while the tests run
+    does not make every later test lay it out again."""
     from host_tools.emulator import emulate
     images = {}
 
     def made(name):
         if name not in images:
-            os.makedirs(emulate.CACHE, exist_ok=True)
-            # a lock a board: a QT Py's drive, built on the host in a second, does not wait
-            # behind the Pico's deploy over the emulated serial port
-            with open(os.path.join(emulate.CACHE, "deploying-%s.lock" % name), "w") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
-                images[name] = emulate.deployed_image(name, progress=lambda line: None)
+            images[name] = emulate.deployed_image(name, progress=lambda line: None)
         return images[name]
     return made
 
@@ -261,19 +253,11 @@ def _schedule(items):
         rigs = rigs_of(item)
         rank = min([SLOW_FIRST.index(r) for r in rigs if r in SLOW_FIRST] or [len(SLOW_FIRST)])
         units.append((unit, rank, item))
-    first, best, deploys = {}, {}, set()
-    for at, (unit, rank, item) in enumerate(units):
+    first, best = {}, {}
+    for at, (unit, rank, _) in enumerate(units):
         first.setdefault(unit, at)
         best[unit] = min(rank, best.get(unit, rank))
-        if "deployed_image" in getattr(item, "fixturenames", ()):
-            deploys.add(unit)
     order = sorted(first, key=lambda u: (best[u], first[u]))
-    # The first unit deploys the Pico's image (a minute from a fresh clone), which every
-    # other unit that needs it waits for: the emulator units that need no deployed image (the
-    # QT Py's drive is built on the host) come next, so no worker waits idle behind the deploy.
-    if order and order[0] in deploys:
-        free = [u for u in order if best[u] == 0 and u not in deploys]
-        order = order[:1] + free + [u for u in order[1:] if u not in free]
     place = {unit: at for at, unit in enumerate(order)}
     units.sort(key=lambda u: place[u[0]])         # (stable: a unit's tests in file order)
     items[:] = [item for _, _, item in units]

@@ -160,7 +160,7 @@ def _payload_key(name, uf2):
     elif is_frozen(uf2):
         files = []
     else:
-        # what is deployed, and the laptop's deploy that sends it (its report is kept too)
+        # what is deployed, and the laptop's code that lays it out or deploys it
         files = deploy.payload(name, compiled=True) + _deploy_sources()
     for path, data in files:
         digest.update(path.encode() + b"\0" + data)
@@ -170,19 +170,27 @@ def _payload_key(name, uf2):
 
 
 def _deploy_sources():
-    """[(path, bytes)] of the laptop's deploy (host_tools/device)."""
+    """[(path, bytes)] of the laptop's deploy (host_tools/device) and of the drive's layout
+    (host_tools/builds/littlefs_uf2.py)."""
+    from host_tools.builds import littlefs_uf2
     folder = os.path.dirname(os.path.abspath(deploy.__file__))
+    sources = [("host_tools/device/" + filename, os.path.join(folder, filename))
+               for filename in sorted(os.listdir(folder)) if filename.endswith(".py")]
+    sources.append(("host_tools/builds/littlefs_uf2.py", littlefs_uf2.__file__))
     out = []
-    for filename in sorted(os.listdir(folder)):
-        if filename.endswith(".py"):
-            with open(os.path.join(folder, filename), "rb") as f:
-                out.append(("host_tools/device/" + filename, f.read()))
+    for path, source in sources:
+        with open(source, "rb") as f:
+            out.append((path, f.read()))
     return out
 
 
 def deployed_image(name, progress=print, uf2=None):
-    """A flash image with the firmware deployed for board `name` (cached); its path. A deploy
-    over the serial port leaves its report beside it (deploy_record())."""
+    """A flash image with the firmware deployed for board `name` (cached); its path. On the
+    stock MicroPython image it is built on the laptop (what `chromawheel deploy` copies, on the
+    littlefs drive where the rp2 port keeps it: host_tools/builds/littlefs_uf2.py, as `make uf2`
+    lays it out), in a fraction of a second; with a UF2 of one's own (its drive's place
+    unknown) the firmware is deployed over the serial port, which leaves its report beside the
+    image (deploy_record())."""
     firmware = firmware_image(name, uf2)
     path = os.path.join(CACHE, "%s-%s.img" % (board_key(name), _payload_key(name, firmware)))
     if os.path.exists(path):
@@ -241,12 +249,28 @@ def deploy_onto(name, flash, progress=print, uf2=None):
             f.write(flash_with_uf2(firmware))
         progress("a fresh flash with %s (the firmware frozen in)" % os.path.basename(firmware))
         return
+    if uf2 is None:
+        _lay_out_drive(name, flash, firmware)
+        progress("laid out the firmware on a fresh Pico's drive")
+        return
     progress("deploying the firmware onto a fresh emulated Pico (once for this firmware)")
     with emulated(name, flash, uf2=uf2) as pico:
         report = deploy.deploy(pico.port, name, progress=lambda line: progress("  " + line))
         resets = pico.resets
     progress("deployed %d files in %.1f s" % (report["files"], report["seconds"]))
     return {"report": report, "resets": resets}
+
+
+def _lay_out_drive(name, flash, firmware):
+    """A fresh flash: the stock UF2, and on its littlefs drive what a deploy copies (compiled),
+    as `make uf2` builds it for makers to drag onto a Pico."""
+    from host_tools.builds import littlefs_uf2
+    image = flash_with_uf2(firmware)
+    drive = littlefs_uf2.drive_image(deploy.payload(name, compiled=True))
+    base = littlefs_uf2.STORAGE_BASE
+    image[base:base + len(drive)] = drive
+    with open(flash, "wb") as f:
+        f.write(image)
 
 
 def script_start(hold=False):
