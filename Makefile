@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: setup test check lint test-core-mpy sim bench package lock clean uf2 uf2-frozen stl web web-screenshot dist
+.PHONY: setup test check lint test-core-mpy sim bench package lock clean uf2 uf2-frozen stl web web-screenshot dist pictures
 
 # The main job: the firmware in the simulator (keys in a terminal; a demo otherwise). It needs
 # only what running needs (requirements.txt: about 45 MB), not the test tools.
@@ -126,6 +126,12 @@ uf2-frozen: setup
 # (needs openscad, and only what running needs: no test tools, no npm).
 stl: $(STAMP)
 	$(BIN)/python -m host_tools.builds.enclosure --stl build/stl --board pico --ring-leds 12
+
+# A PNG and a PDF of every wiring picture and of each shipped board's faceplate (the faceplate's
+# PDF at 1:1), in build/pictures/, rendered by headless Chromium (apt-get install chromium)
+# through Playwright: copies that print anywhere.
+pictures: $(DEV_STAMP)
+	$(BIN)/python -m host_tools.builds.pictures -o build/pictures
 
 bench: setup
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-bench.txt

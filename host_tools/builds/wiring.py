@@ -82,11 +82,14 @@ def connections(board, ky040=False, level_shifter=False):
     ] + optional_connections(board)
 
 
-# The 74AHCT125 (TI SN74AHCT125N pinout): gate 1 buffers the data, OE active low; the unused
-# inputs are tied to GND so they do not float.
+# The 74AHCT125 (TI SN74AHCT125N pinout): gate 1 buffers the data, OE active low; every OE and
+# the unused inputs are tied to GND so that nothing floats (the chip's top view: _dip14).
 SHIFTER_IN = "1A (pin 2)"
 SHIFTER_OUT = "1Y (pin 3)"
-SHIFTER_GROUND = "GND, 1OE, 2A, 3A, 4A (pins 7, 1, 5, 9, 12)"
+SHIFTER_GROUND = "GND (pin 7)"
+DIP14 = ("1OE", "1A", "1Y", "2OE", "2A", "2Y", "GND", "3Y", "3A", "3OE", "4Y", "4A", "4OE", "VCC")
+SHIFTER_TIED = (1, 4, 5, 7, 9, 10, 12, 13)       # to GND: every OE, 2A, 3A, 4A, GND itself
+SHIFTER_OPEN = (6, 8, 11)                        # 2Y, 3Y, 4Y: unconnected
 # Part to part: (from part, pad) -> (to part, pad), drawn left of the parts' pads, with the
 # resistor in series where RESISTORS has one for the (to part, pad).
 LINKS = {("shifter", SHIFTER_OUT): ("ring", "DIN"),
@@ -158,7 +161,7 @@ def current_note(board):
             % board["ring"]["max_ma"]) if parts else ""
 
 
-def _ring_sketch(ring, cx, cy, radius=30):
+def ring_sketch(ring, cx, cy, radius=30):
     """The ring seen from the front, as hardware/ring.py maps it: every LED a dot, the ones
     that show C filled and labelled outside, LED 0 (the first after DIN) numbered inside."""
     out = ['<g data-part="ring-leds" font-size="10" text-anchor="middle">']
@@ -209,7 +212,8 @@ def command(board, ky040, level_shifter):
 
 
 def notes(board, ky040, level_shifter):
-    text = ["Encoder: %d pulses per detent%s; button active %s with the %s pull-up." % (
+    text = ["Encoder: pulses_per_detent %d (quadrature steps a click)%s; button active %s with "
+            "the %s pull-up." % (
         board["encoder"]["pulses_per_detent"],
         ", reversed" if board["encoder"]["reverse"] else "",
         "low" if board["button"]["active_low"] else "high",
@@ -219,8 +223,9 @@ def notes(board, ky040, level_shifter):
                     "encoder \"pull\" can be \"none\".")
     if level_shifter:
         text.append("74AHCT125: 3.3 V in on 1A, 5 V out on 1Y through the 330 \u03a9 to DIN; "
-                    "pins 2Y, 3Y, 4Y stay unconnected; 100 nF from pin 14 to GND if you have "
-                    "one.")
+                    "every OE and the unused inputs to GND (pins 1, 4, 5, 9, 10, 12, 13 with "
+                    "pin 7), so that none floats; pins 2Y, 3Y, 4Y stay unconnected; 100 nF "
+                    "from pin 14 to GND if you have one.")
     if any(place_of(p) == "STEMMA QT" for p, part, _, _ in connections(board, ky040)
            if part == "display"):
         text.append("The OLED's four wires are one STEMMA QT cable (JST SH, 4 pins): plug it "
@@ -302,7 +307,8 @@ def svg(board, ky040=False, level_shifter=False):
     # The STEMMA QT socket's four pins together, drawn as one socket and one cable.
     stemma = [p for p in board_pins if place_of(p) == "STEMMA QT"]
     board_pins = [p for p in board_pins if p not in stemma] + stemma
-    parts, pads = _parts_and_pads(wires, titles)
+    # the OLED on a STEMMA QT cable last: its cable then runs below every other wire's end
+    parts, pads = _parts_and_pads(wires, titles, last="display" if stemma else None)
     rows = max(len(board_pins), sum(len(p) for p in pads.values()) + 2 * (len(parts) - 1))
     top = 90
     outline_y = top + ROW * rows + 70
@@ -346,9 +352,13 @@ def svg(board, ky040=False, level_shifter=False):
     _draw_wires(out, wires, pin_y, pad_y, stemma)
     _draw_links(out, pad_y)
     if ("ring", "DIN") in pad_y:
-        out.append(_ring_sketch(board["ring"], 680, pad_y[("ring", "5V")]))
+        out.append(ring_sketch(board["ring"], 680, pad_y[("ring", "5V")]))
     if ("ring", "5V") in pad_y:               # across the ring's supply, at the ring
-        out.extend(_capacitor(pad_y[("ring", "5V")], pad_y[("ring", "GND")]))
+        out.extend(capacitor(pad_y[("ring", "5V")], pad_y[("ring", "GND")]))
+    if ("shifter", SHIFTER_IN) in pad_y:      # the chip itself, beside its pads
+        out.extend(_dip14(800, pad_y[("shifter", SHIFTER_IN)] - 40,
+                          {2: WIRE["data"], 3: WIRE["data"], 14: WIRE["power"],
+                           7: WIRE["ground"]}))
     out.extend(outline)
     for i, line in enumerate(footer):
         out.append('<text x="20" y="%d" fill="#555">%s</text>'
@@ -357,13 +367,15 @@ def svg(board, ky040=False, level_shifter=False):
     return "\n".join(out) + "\n"
 
 
-def _parts_and_pads(wires, titles):
+def _parts_and_pads(wires, titles, last=None):
     """The parts drawn (those wired from the board, and those linked to them), in
-    PART_TITLES's order, with their titles, and each one's pads top to bottom."""
+    PART_TITLES's order (`last` moved to the end), with their titles, and each one's pads top
+    to bottom."""
     wired = {w[1] for w in wires}
     linked = {to_part for (part, _), (to_part, _) in LINKS.items() if part in wired}
     parts = [(part, titles.get(part, title)) for part, title in PART_TITLES
              if part in wired or part in linked]
+    parts.sort(key=lambda item: item[0] == last)
     pads = {part: [w[2] for w in wires if w[1] == part] for part, _ in parts}
     for (part, pad), (to_part, to_pad) in LINKS.items():
         if part in pads and to_part in pads:     # a wire between two parts' pads
@@ -372,28 +384,38 @@ def _parts_and_pads(wires, titles):
     return parts, pads
 
 
+CABLE_LANE = 390           # the STEMMA QT cable's run down to the OLED: no wire turns there,
+                          # clear of the resistors and their labels right of it
+CABLE_PITCH = 6           # its four wires' spacing inside it
+
+
 def _draw_wires(out, wires, pin_y, pad_y, stemma):
-    """The wires from the board's pins to the parts' pads (the STEMMA QT ones as one cable),
-    with the resistors in series on theirs."""
+    """The wires from the board's pins to the parts' pads, with the resistors in series on
+    theirs; the STEMMA QT ones as one cable, drawn first, under the others, in a lane of its
+    own: no other wire turns inside it and nothing is written on it."""
     cable = [i for i, w in enumerate(wires) if w[0] in stemma]
-    if cable:              # one cable from the socket to the OLED, its wires fanned at the ends
-        ys = [pin_y[wires[i][0]] for i in cable]
-        ye = [pad_y[(wires[i][1], wires[i][2])] for i in cable]
-        y_from, y_to = sum(ys) // len(ys), sum(ye) // len(ye)
-        out.append('<polyline data-part="stemma-cable" points="252,%d 330,%d 330,%d 468,%d" '
-                   'fill="none" stroke="#777" stroke-width="%d" stroke-linejoin="round"/>'
-                   % (y_from, y_from, y_to, y_to, 8 * len(cable) + 6))
-        out.append('<text x="340" y="%d" font-size="12">STEMMA QT cable</text>' % (y_to - 26))
+    span = 180
+    if cable:
+        y_from = pin_y[stemma[1]]             # on a row of the board's: no pad's row near
+        ends = [pad_y[(wires[i][1], wires[i][2])] for i in cable]
+        y_to = sum(ends) // len(ends)
+        width = CABLE_PITCH * (len(cable) - 1) + 8
+        out.append('<polyline data-part="stemma-cable" points="252,%d %d,%d %d,%d 468,%d" '
+                   'fill="none" stroke="#ccc" stroke-width="%d" stroke-linejoin="round"/>'
+                   % (y_from, CABLE_LANE, y_from, CABLE_LANE, y_to, y_to, width))
+        out.append('<text data-part="stemma-label" x="%d" y="%d" font-size="12" '
+                   'text-anchor="end">STEMMA QT cable</text>' % (CABLE_LANE - width, y_to + 4))
+        span = CABLE_LANE - width - 240       # the other wires turn left of the lane
     for i, (pin, part, pad, kind) in enumerate(wires):
         y1, y2 = pin_y[pin], pad_y[(part, pad)]
         if i in cable:                    # into the cable at one end, out at the other
-            k = cable.index(i) - (len(cable) - 1) / 2.0
-            out.append('<polyline points="220,%d 252,%.0f" fill="none" stroke="%s" '
-                       'stroke-width="2.5"/><polyline points="468,%.0f 500,%d" fill="none" '
-                       'stroke="%s" stroke-width="2.5"/>' % (
-                           y1, y_from + 8 * k, WIRE[kind], y_to + 8 * k, y2, WIRE[kind]))
+            k = (cable.index(i) - (len(cable) - 1) / 2.0) * CABLE_PITCH
+            out.append('<polyline data-cable-wire="%s" points="220,%d 252,%.0f %d,%.0f %d,%.0f '
+                       '468,%.0f 500,%d" fill="none" stroke="%s" stroke-width="1.5"/>' % (
+                           escape(pad), y1, y_from + k, CABLE_LANE - k, y_from + k,
+                           CABLE_LANE - k, y_to + k, y_to + k, y2, WIRE[kind]))
             continue
-        x_mid = 240 + (180 * i) // len(wires)
+        x_mid = 240 + (span * i) // len(wires)
         out.append('<polyline points="220,%d %d,%d %d,%d 500,%d" fill="none" stroke="%s" '
                    'stroke-width="2.5"/>' % (y1, x_mid, y1, x_mid, y2, y2, WIRE[kind]))
         if (part, pad) in RESISTORS:
@@ -424,13 +446,70 @@ def _draw_links(out, pad_y):
                        % (x - 12, (y1 + y2) // 2 + 4, RESISTORS[end]))
 
 
-def _capacitor(y_power, y_ground):
-    """The capacitor across the ring's supply, at the ring."""
+def capacitor(y_power, y_ground, x_pad=740, label=CAPACITOR):
+    """The capacitor across the ring's supply, at the ring's pads (at x_pad): an
+    electrolytic's symbol, its straight plate (+) to 5V and its curved plate (-) to GND."""
     middle = (y_power + y_ground) // 2
-    return ['<g data-part="capacitor" stroke="#333" stroke-width="2" fill="none">'
-            '<polyline points="740,%d 780,%d 780,%d"/><polyline points="740,%d 780,%d '
-            '780,%d"/><line x1="768" y1="%d" x2="792" y2="%d"/><line x1="768" y1="%d" '
-            'x2="792" y2="%d"/></g>' % (y_power, y_power, middle - 4, y_ground, y_ground,
-                                         middle + 4, middle - 4, middle - 4, middle + 4,
-                                         middle + 4),
-            '<text x="798" y="%d" font-size="12">%s</text>' % (middle + 4, CAPACITOR)]
+    x = x_pad + 40
+    return ['<g data-part="capacitor" data-polarised="+ to 5V" stroke="#333" stroke-width="2" '
+            'fill="none"><polyline points="%d,%d %d,%d %d,%d"/><polyline points="%d,%d %d,%d '
+            '%d,%d"/><line x1="%d" y1="%d" x2="%d" y2="%d"/>'
+            '<path d="M %d %d Q %d %d %d %d"/></g>' % (
+                x_pad, y_power, x, y_power, x, middle - 5, x_pad, y_ground, x, y_ground, x,
+                middle + 3, x - 12, middle - 5, x + 12, middle - 5, x - 12, middle + 7, x,
+                middle + 1, x + 12, middle + 7),
+            '<text data-part="capacitor-plus" x="%d" y="%d" font-size="12" '
+            'text-anchor="middle">+</text>' % (x - 18, middle - 2),
+            '<text x="%d" y="%d" font-size="12">%s</text>' % (x + 18, middle + 4, label)]
+
+
+def _dip14(x0, y0, colours):
+    """The 74AHCT125 seen from above, its notch up: pins 1-7 down the left, 8-14 up the right,
+    each with its name; the pins tied to GND joined to pin 7 by a rail each side and a bar
+    under the chip; the wired pins (`colours`: pin -> wire colour) in their wires' colours, the
+    unconnected outputs marked n.c."""
+    pitch, width = 16, 84
+    top, height = y0 + 26, 7 * pitch + 6
+    left, right = x0, x0 + width
+    out = ['<g data-part="dip14" font-size="9">',
+           '<text x="%d" y="%d" font-size="11" fill="#555">74AHCT125 from above, notch up'
+           '</text>' % (left - 34, y0 + 12),
+           '<rect x="%d" y="%d" width="%d" height="%d" rx="3" fill="#333"/>'
+           % (left, top, width, height),
+           '<path data-part="notch" d="M %d %d a 7 7 0 0 0 14 0" fill="white" stroke="#333"/>'
+           % (left + width // 2 - 7, top)]
+    rails = {"left": left - 40, "right": right + 40}
+    for pin in range(1, 15):
+        side = "left" if pin <= 7 else "right"
+        y = top + 9 + pitch * ((pin - 1) if pin <= 7 else (14 - pin))
+        edge, stub = (left, left - 8) if side == "left" else (right, right + 8)
+        colour = colours.get(pin, WIRE["ground"] if pin in SHIFTER_TIED else "#999")
+        out.append('<line data-pin="%d" x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" '
+                   'stroke-width="3"/>' % (pin, edge, y, stub, y, colour))
+        label = "%d %s" % (pin, DIP14[pin - 1]) if side == "left" else "%s %d" % (
+            DIP14[pin - 1], pin)
+        out.append('<text x="%d" y="%d" fill="white"%s>%s</text>' % (
+            left + 4 if side == "left" else right - 4, y + 3,
+            "" if side == "left" else ' text-anchor="end"', label))
+        if pin in SHIFTER_TIED:
+            out.append('<polyline data-tie="%d" points="%d,%d %d,%d" fill="none" stroke="%s" '
+                       'stroke-width="1.5"/><circle cx="%d" cy="%d" r="2" fill="%s"/>' % (
+                           pin, stub, y, rails[side], y, WIRE["ground"], rails[side], y,
+                           WIRE["ground"]))
+        elif pin in SHIFTER_OPEN:
+            out.append('<text x="%d" y="%d" fill="#777"%s>n.c.</text>' % (
+                stub - 3 if side == "left" else stub + 3, y + 3,
+                ' text-anchor="end"' if side == "left" else ""))
+    first = {side: top + 9 + pitch * min((p - 1) if p <= 7 else (14 - p) for p in SHIFTER_TIED
+                                         if (p <= 7) == (side == "left")) for side in rails}
+    bar = top + height + 10
+    out.append('<polyline data-part="ground-rail" points="%d,%d %d,%d %d,%d %d,%d" fill="none" '
+               'stroke="%s" stroke-width="1.5"/>' % (
+                   rails["left"], first["left"], rails["left"], bar, rails["right"], bar,
+                   rails["right"], first["right"], WIRE["ground"]))
+    out.append('<text x="%d" y="%d" fill="#555" text-anchor="middle">to GND: pins %s</text>'
+               % (left + width // 2, bar + 14, ", ".join(str(p) for p in SHIFTER_TIED)))
+    out.append('<text x="%d" y="%d" fill="#555" text-anchor="middle">in colour: the pins wired '
+               'on the left</text>' % (left + width // 2, bar + 26))
+    out.append('</g>')
+    return out

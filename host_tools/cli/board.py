@@ -29,6 +29,8 @@ def register(commands, common):
     a.add_argument("--level-shifter", action="store_true",
                    help="a 74AHCT125 between the data pin and the ring (5 V data for a ring "
                         "that does not read 3.3 V)")
+    a.add_argument("--breadboard", action="store_true",
+                   help="the build on a breadboard instead (a board on the Pico's header)")
     a.set_defaults(run=run_wiring)
     a = actions.add_parser("faceplate", parents=[common],
                            help="a printable face for a board's ring, at 1:1 (SVG in mm)",
@@ -91,7 +93,19 @@ def run_wiring(args):
         raise UserError("board %r names no pinout: the picture puts each pin in its place on "
                         "a board of boards/pinouts/ (pico, esp32_devkitc, qtpy_rp2040); set "
                         "\"pinout\" to the one it is built on" % b["board"])
-    write_atomic(args.output, svg(b, args.ky040, args.level_shifter).encode())
+    if args.breadboard:
+        from host_tools.builds import breadboard
+        if args.ky040 or args.level_shifter:
+            raise UserError("--breadboard draws the build with a bare EC11 and no level "
+                            "shifter: leave out --ky040 and --level-shifter")
+        if b["pinout"] != "pico":
+            raise UserError("board %r: --breadboard is drawn for a board on the Pico's header "
+                            "(pinout \"pico\"); the wiring picture without it fits any"
+                            % b["board"])
+        picture = breadboard.svg(b)
+    else:
+        picture = svg(b, args.ky040, args.level_shifter)
+    write_atomic(args.output, picture.encode())
     emit(args, {"output": args.output}, ["wrote %s" % args.output])
 
 

@@ -29,6 +29,28 @@ def test_wiring_pictures_match_the_board_files():
             "boards/wiring/pico-level-shifter.svg"
 
 
+def test_every_picture_draws_the_capacitor_polarised():
+    # an electrolytic the wrong way round can fail: each picture with the ring's 1000 uF draws
+    # its straight plate (+, marked) to 5V and its curved plate to GND
+    import glob
+    import xml.etree.ElementTree as ET
+    pictures = sorted(glob.glob(os.path.join(ROOT, "boards", "wiring", "*.svg")))
+    assert len(pictures) >= 8
+    for path in pictures:
+        root = ET.parse(path).getroot()
+        caps = [e for e in root.iter() if e.get("data-part") == "capacitor"]
+        assert len(caps) == 1, path
+        assert caps[0].get("data-polarised") == "+ to 5V"
+        tags = [child.tag.split("}")[1] for child in caps[0]]
+        assert tags.count("path") == 1 and tags.count("line") == 1, (path, tags)
+        plus = [e for e in root.iter() if e.get("data-part") == "capacitor-plus"]
+        assert [e.text for e in plus] == ["+"], path
+        # the straight plate is the one on the 5V lead's side (above the curved one)
+        line = [c for c in caps[0] if c.tag.endswith("}line")][0]
+        curve = [c for c in caps[0] if c.tag.endswith("}path")][0]
+        assert float(line.get("y1")) < float(curve.get("d").split()[2]), path
+
+
 def test_the_level_shifter_sits_on_the_data_line():
     # 74AHCT125: the board's data pin to 1A (pin 2), VCC (pin 14) to 5 V, OE and the unused
     # inputs to GND; 1Y (pin 3) through the 330 ohm to DIN, drawn as a link between the parts.
@@ -43,6 +65,23 @@ def test_the_level_shifter_sits_on_the_data_line():
     assert len(links) == 3                    # and the optocoupler's two to MIDI IN
     texts = [e.text for e in picture.iter() if e.text]
     assert "1Y (pin 3)" in texts and "DIN" in texts and "330 \u03a9" in texts
+    # the chip from above, notch up: every OE (1, 4, 10, 13) and the unused inputs 2A, 3A, 4A
+    # (5, 9, 12) tied to GND (pin 7) by the rails; 2Y, 3Y, 4Y (6, 8, 11) not connected; 1A,
+    # 1Y and VCC in their wires' colours (TI SN74AHCT125 pinout)
+    (dip,) = [e for e in picture.iter() if e.get("data-part") == "dip14"]
+    assert [e for e in dip.iter() if e.get("data-part") == "notch"]
+    pins = {int(e.get("data-pin")): e.get("stroke") for e in dip.iter() if e.get("data-pin")}
+    assert sorted(pins) == list(range(1, 15))
+    ties = sorted(int(e.get("data-tie")) for e in dip.iter() if e.get("data-tie"))
+    names = dict(enumerate(("1OE", "1A", "1Y", "2OE", "2A", "2Y", "GND", "3Y", "3A", "3OE",
+                            "4Y", "4A", "4OE", "VCC"), 1))
+    assert ties == sorted(n for n, name in names.items() if name.endswith("OE")
+                          or name in ("2A", "3A", "4A", "GND")) == [1, 4, 5, 7, 9, 10, 12, 13]
+    labels = [e.text for e in dip.iter() if e.text]
+    for n, name in names.items():
+        assert ("%d %s" % (n, name) if n <= 7 else "%s %d" % (name, n)) in labels
+    assert labels.count("n.c.") == 3
+    assert pins[2] == pins[3] == "#2e9e44" and pins[14] == "#d62728"
 
 
 def test_the_board_outline_puts_each_wired_pad_in_its_place():

@@ -1,10 +1,13 @@
 """Every picture a maker follows, measured in headless Chromium: each text element's box (the
-browser's own layout of its glyphs) inside the SVG's view box. The shipped wiring pictures, the
-level shifter's, and faceplates drawn for every ring size."""
+browser's own layout of its glyphs) inside the SVG's view box, no two texts overlapping, no
+line running through a text, nothing hidden under the STEMMA QT cable (picture_geometry.py).
+The shipped wiring pictures, the level shifter's, the breadboard's, and faceplates drawn for
+every ring size."""
 
 import glob
 import os
 
+import picture_geometry
 import pytest
 
 from hardware import board as board_file
@@ -68,3 +71,23 @@ def test_the_faceplates_text_is_inside_its_canvas(chromium):
         b = dict(pico, ring=dict(pico["ring"], count=count, led_at_c=0))
         result = measure(page, faceplate.svg(b))
         assert result["outside"] == [], (count, result["outside"])
+
+
+def faceplates():
+    pico = board_file.load(board_path("pico"))
+    return [faceplate.svg(dict(pico, ring=dict(pico["ring"], count=count, led_at_c=0)))
+            for count in (12, 16, 24, 60)]
+
+
+def test_nothing_in_a_picture_overlaps_or_hides(chromium):
+    page = chromium.new_page()
+    checked = 0
+    for name, text in [(os.path.basename(p), open(p, encoding="utf-8").read())
+                       for p in pictures()] + [("faceplate", t) for t in faceplates()]:
+        geometry = picture_geometry.measure(page, text)
+        assert picture_geometry.cut(geometry) == [], name
+        assert picture_geometry.overlapping_texts(geometry) == [], name
+        assert picture_geometry.texts_on_lines(geometry) == [], name
+        assert picture_geometry.under_the_cable(geometry) == [], name
+        checked += 1
+    assert checked >= 13          # 3 boards x 2, the level shifter's, the breadboard, ...
