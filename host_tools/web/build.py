@@ -48,7 +48,6 @@ from host_tools.device import deploy
 from host_tools.device.files import board_path, compiled_mpy
 from host_tools.errors import UserError
 from host_tools.sim.display_image import GLYPHS
-from host_tools.web import markdown
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SITE = os.path.join(HERE, "site")
@@ -150,6 +149,17 @@ def runtime_dir(package=RUNTIME_PACKAGE):
         raise UserError("the page's npm package %s %s is not installed (run: make web, which "
                         "needs Node.js and npm)" % (package, wanted))
     return folder, wanted
+
+
+def _markdown():
+    """host_tools/web/markdown.py, whose markdown-it-py is a build tool (requirements-dev),
+    not a running one: a checkout set up for running only is told what to run."""
+    try:
+        from host_tools.web import markdown
+    except ImportError as err:
+        raise UserError("the site's help pages need markdown-it-py, one of the build tools "
+                        "(run: make web, which installs them; %s)" % err) from None
+    return markdown
 
 
 def runtime_mpy(folder):
@@ -296,6 +306,7 @@ def build(out=OUT, progress=print):
         "docs": docs_links(),
     }
     if os.path.isdir(DOCS):              # a checkout; an installed wheel has none to copy
+        markdown = _markdown()
         os.makedirs(os.path.join(fresh, "docs"))
         bundled = sorted(n for n in os.listdir(DOCS) if n.endswith(".md"))
         for name in bundled:

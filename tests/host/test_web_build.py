@@ -344,3 +344,12 @@ def test_the_web_command_builds_serves_and_says_where(capsys, site):
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=10)
     assert proc.returncode == 0 and proc.stderr.read() == ""
+
+
+def test_a_build_without_the_build_tools_says_what_to_run(monkeypatch):
+    """markdown-it-py is a build tool (requirements-dev): a checkout set up for running only
+    (make sim) that builds the site is told to run make web, not shown an internal error."""
+    monkeypatch.setitem(sys.modules, "markdown_it", None)        # import fails as if absent
+    monkeypatch.delitem(sys.modules, "host_tools.web.markdown", raising=False)
+    with pytest.raises(UserError, match=r"markdown-it-py.*run: make web"):
+        build._markdown()
