@@ -33,6 +33,7 @@ Every file the page runs is generated from the repository's own, never rewritten
 
 import ast
 import hashlib
+import importlib
 import json
 import os
 import shutil
@@ -154,8 +155,8 @@ def runtime_dir(package=RUNTIME_PACKAGE):
 def _markdown():
     """host_tools/web/markdown.py, whose markdown-it-py is a build tool (requirements-dev),
     not a running one: a checkout set up for running only is told what to run."""
-    try:
-        from host_tools.web import markdown
+    try:        # by its full name: the package's attribute outlives a module taken away
+        markdown = importlib.import_module("host_tools.web.markdown")
     except ImportError as err:
         raise UserError("the site's help pages need markdown-it-py, one of the build tools "
                         "(run: make web, which installs them; %s)" % err) from None

@@ -349,6 +349,7 @@ def test_the_web_command_builds_serves_and_says_where(capsys, site):
 def test_a_build_without_the_build_tools_says_what_to_run(monkeypatch):
     """markdown-it-py is a build tool (requirements-dev): a checkout set up for running only
     (make sim) that builds the site is told to run make web, not shown an internal error."""
+    importlib.import_module("host_tools.web.markdown")    # as another test of the run may have
     monkeypatch.setitem(sys.modules, "markdown_it", None)        # import fails as if absent
     monkeypatch.delitem(sys.modules, "host_tools.web.markdown", raising=False)
     with pytest.raises(UserError, match=r"markdown-it-py.*run: make web"):
