@@ -9,8 +9,9 @@ F0 and F7, all 7-bit:
     7D 43 57  VERSION KIND  SENDER(2)  HOPS  PAYLOAD...  CHECK
 
 7D is MIDI's ID for non-commercial use, "CW" (43 57) says it is ours; SENDER is the wheel that
-put it on this ring or bus (a 14-bit id drawn at power-up), HOPS how many wheels forwarded it,
-CHECK makes the sum of VERSION..CHECK a multiple of 128. KIND:
+put it on this ring or bus (a 14-bit id drawn at power-up, drawn again when another seat's
+HELLO carries it), HOPS how many wheels forwarded it, CHECK makes the sum of VERSION..CHECK a
+multiple of 128. KIND:
   HELLO  every second: the speaker's seat, its id, and for each origin the highest seq its log
          knows (an entry held, or one left behind with an older game). Who knows less, or
          misses an entry below that, asks.
@@ -252,9 +253,10 @@ class Port:
 
 class Link:
     """The link's state: its ports, the members heard, the seat conflicts, what it ignored.
-    heard() takes what a port's parser hands over; update() sends HELLO and answers; made()
-    sends an entry this wheel wrote. `news` is the last entry another seat wrote that the
-    table took (for the firmware to show), `changed` says the table changed."""
+    heard() takes what a port's parser hands over (an entry into the table at the next
+    update()); update() sends HELLO and answers; made() sends an entry this wheel wrote.
+    `news` is the last entry another seat wrote that the table took (for the firmware to
+    show), `changed` says the table changed."""
 
     def __init__(self, log_table, seat, wheel, now, ticks_diff):
         """`ticks_diff`: the clock's (hardware/clock.py: ticks wrap on a real port)."""
@@ -271,7 +273,10 @@ class Link:
         self.asked_from = [0] * SEATS     # and from which seq
         self.answers = []             # [origin, next seq] of the WANTs to answer
         self.news = None              # the last entry of another seat the table took
+        self.pending = []             # entries heard, not yet taken (take())
         self.changed = False
+        self.redrawn = 0              # times another wheel had our id (_redraw)
+        self.was = -1                 # our id before the last _redraw
         self._message = bytearray(MESSAGE_SIZE)
 
     def add_port(self, kind, broadcast, now):
@@ -288,14 +293,20 @@ class Link:
             self.ignored[-1 - kind] += 1
             return
         sender = _get(data, _SENDER, 2)
+        ours = kind != HELLO or data[_PAYLOAD] == (self.seat or 0)
         if sender == self.wheel:
-            if not port.broadcast and kind == HELLO:
-                port.round_at = now   # ours, back round the ring: it is whole
-            return
+            if ours:
+                if not port.broadcast and kind == HELLO:
+                    port.round_at = now   # ours, back round the ring: it is whole
+                return
+            self._redraw(now)         # another seat's wheel drew our id: draw another
+        elif sender == self.was and ours:
+            return                    # ours from before _redraw (or the other's: asked again)
         port.heard_at = now
         self._pass_on(port, data, count)
         at = _PAYLOAD
         if kind == HELLO:
+            self.take()               # what came before it, so that it asks for no more
             self._hello(port, data, now)
         elif kind == WANT:
             if _get(data, at, 2) == self.wheel:
@@ -305,7 +316,26 @@ class Link:
                 self.table.raise_base(data[at], _get(data, at + 1, 3),
                                       (data[at + 4], _get(data, at + 5, 3)))
         else:
-            self._entry(data, count)
+            # taken at the next update() (or HELLO): the copy forwarded goes to the wire first,
+            # the table's replay after it (each hop of a ring waits for the wire alone)
+            self.pending.append(unpack7(data, _PAYLOAD, count - 1))
+
+    def take(self):
+        """The entries heard since the last take, into the table."""
+        pending = self.pending
+        while pending:
+            self._entry(pending.pop(0))
+
+    def _redraw(self, now):
+        """A HELLO with our id and another seat: a wheel that drew the same id (1 in 16,383;
+        two boards whose random numbers are one, as two emulated chips'). Until now each took
+        the other's messages for its own and dropped them; a new id from the clock and the
+        seat (the other wheel, hearing ours, draws from its own seat), and what was dropped
+        is asked for after the next HELLO."""
+        self.was = self.wheel
+        self.wheel = ((self.wheel * 1103515245 + now + 4099 * (self.seat or 0) + 12345) >> 7
+                      & 0x3FFF) or 1
+        self.redrawn += 1
 
     def _pass_on(self, port, data, count):
         """Forward on a ring, pass between a ring and a bus (into a ring as our own, so that
@@ -380,8 +410,7 @@ class Link:
             _put(message, at + 5, self.table.game[1], 3)
             self._send(BASE, BASE_SIZE, self.ports)
 
-    def _entry(self, data, count):
-        raw = unpack7(data, _PAYLOAD, count - 1)
+    def _entry(self, raw):
         try:
             at = self.table.take(raw)
         except table.TableError:
@@ -427,7 +456,9 @@ class Link:
                 self.ignored[DROPPED] += 1
 
     def update(self, now):
-        """HELLO when due, answers to WANTs as there is room: called once a pass."""
+        """The entries heard taken, HELLO when due, answers to WANTs as there is room:
+        called once a pass."""
+        self.take()
         if self.hello_at is None or self.ticks_diff(now, self.hello_at) >= HELLO_MS:
             self.hello_at = now
             self._send_hello()

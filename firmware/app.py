@@ -129,6 +129,11 @@ class App:
             self.mode = self._start_mode(value)
         elif key in ("midi", "midi_port", "link"):
             self._midi_setting()
+        elif key == "seat":
+            pad = self.ctx.table          # the link's table: what this wheel writes is P`value`'s
+            if pad is not None:
+                pad.seat = value - 1 if value is not None and value <= pad.players else None
+            self.mode.on_table()
         elif key == "brightness":
             self.hw.ring.brightness = value
         self.redraw()

@@ -99,6 +99,9 @@ class Link:
         self.table.changed()
         for k in reversed(fresh):
             self.core.made(table.entry_bytes(log.entry(k)))
+        now = self.clock.ticks_ms()
+        for entry in self.ports:      # on the wire now, before the frame that shows it
+            self._write(entry, now)
         self._say_state()
 
     # ---- the service -------------------------------------------------------------------------
@@ -106,6 +109,8 @@ class Link:
     def update(self, now, calm):
         core = self.core
         core.seat = self.ctx.settings["seat"]
+        for entry in self.ports:      # what this pass heard and forwards, before the take
+            self._write(entry, now)
         core.update(now)
         for entry in self.ports:
             self._write(entry, now)
@@ -162,7 +167,7 @@ class Link:
             self.conflict = conflict
             if conflict:
                 self.told(None, "link: another wheel says it is P%d too: choose another seat "
-                                "(score mode, new game)" % core.seat)
+                                "(menu > seat)" % core.seat)
         self._say_state()
         total = self.ignored_total()
         if total != self.ignored_said[0] and ticks_diff(now, self.ignored_said[1]) >= \

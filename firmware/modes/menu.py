@@ -20,6 +20,8 @@ AS_VALUE = 0          # the value itself
 AS_INDEX = 1          # its place among the values (sound: 0..3)
 AS_FLAG = 2           # True for the second value (root name: "other")
 AS_NEAREST = 3        # the value itself; the current one is the nearest value (brightness)
+AS_SEAT = 4           # "P1".."P4" as 1..4, "none" as None (seat)
+SEATS = ("none", "P1", "P2", "P3", "P4")
 
 # label, setting key (None: nothing kept), values (a tuple, or "modes" / "sets" for the names
 # found when the item is opened), how it is kept, shown live while turning, the part it needs.
@@ -32,6 +34,8 @@ ITEMS = (
     ("colour test", None, ("on",), AS_VALUE, False, None),
     ("sound", "volume", VOLUMES, AS_INDEX, True, "buzzer"),
     ("private", "private", ("off", "on"), AS_FLAG, False, None),
+    # the wheel's seat at a linked table (the score mode asks it at a new game made here)
+    ("seat", "seat", SEATS, AS_SEAT, False, "midi"),
     # (the port before the direction: the midi item stays last, one turn back from the first)
     ("link", "link", LINK_PORTS, AS_VALUE, False, "midi"),
     ("midi port", "midi_port", MIDI_PORTS, AS_VALUE, False, "midi ports"),
@@ -66,6 +70,8 @@ def stored(item, value):
         return item[VALUES].index(value)
     if item[KEPT] == AS_FLAG:
         return value == item[VALUES][1]
+    if item[KEPT] == AS_SEAT:
+        return item[VALUES].index(value) or None
     return value
 
 
@@ -77,6 +83,8 @@ def shown(item, setting, values):
         return values[1] if setting else values[0]
     if item[KEPT] == AS_NEAREST:
         return min(values, key=lambda v: abs(v - setting))
+    if item[KEPT] == AS_SEAT:
+        return values[setting or 0]
     return setting
 
 

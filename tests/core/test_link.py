@@ -242,6 +242,7 @@ def test_garbage_on_the_line_is_ignored_and_counted():
     entry = table.entry_bytes(wheels[0].pad.log.entry(1))
     message = _message(wheels[0], link.ENTRY, bytes((table.VERSION + 1,)) + entry[1:])
     listener.link.heard(listener.port, message, len(message), net.now)
+    listener.link.take()              # (an entry goes into the table at the next update)
     ignored = dict(zip(link.IGNORED_NAMES, listener.link.ignored))
     assert ignored["other SysEx"] == 1 and ignored["newer format"] == 2
     assert ignored["damaged"] == 2
@@ -309,3 +310,21 @@ def test_a_new_game_made_twice_on_one_wheel_reaches_the_others_each_time():
         net.run(1000)
         assert [(w.pad.players, w.pad.dealer) for w in wheels] == [(3, dealer)] * 2
         assert len(set(digests(wheels))) == 1
+
+
+def test_two_wheels_that_drew_one_id_draw_again_and_keep_one_table():
+    # Two emulated QT Pys drew one id (their random numbers were one): each took the other's
+    # messages for its own and dropped them. Another seat's HELLO with our id says so.
+    wheels = [Wheel(seat, wheel_id, broadcast=False, pad=ScorePad("original", 4, seat=seat - 1))
+              for seat, wheel_id in ((1, 11), (2, 77), (3, 12), (4, 77))]
+    net = Net(wheels)
+    net.run(3000)
+    ids = [w.link.wheel for w in wheels]
+    assert len(set(ids)) == 4 and ids[0] == 11 and ids[2] == 12
+    assert wheels[1].link.redrawn == wheels[3].link.redrawn == 1
+    wheels[1].wrote(wheels[1].pad.next_player())
+    wheels[3].play("maj", 0, table.RANK_CHORD, (0, 4, 7), 70)
+    net.run(300)
+    assert len(set(digests(wheels))) == 1
+    assert [w.link.members(net.now) for w in wheels] == [[1, 2, 3, 4]] * 4
+    assert not any(w.link.broken(net.now) or w.link.conflict(net.now) for w in wheels)

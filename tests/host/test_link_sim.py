@@ -79,8 +79,24 @@ def test_a_wheel_alone_says_its_link_is_broken_and_when_it_is_back():
 def test_two_wheels_on_one_seat_are_told_so_on_both():
     results = table.run_script("wait 3000", 2, settings=dict(SCORE, seat=2))
     for _, console in results:
-        assert "link: another wheel says it is P2 too: choose another seat (score mode, " \
-            "new game)" in console
+        assert "link: another wheel says it is P2 too: choose another seat (menu > seat)" \
+            in console
+
+
+def test_a_seat_chosen_in_the_menu_is_the_links_and_what_the_wheel_writes():
+    # No wheel has a seat; wheel 1 starts a 3-player game. Wheel 2: menu > seat (4 back from
+    # the first item), P3; its meld in meld check then goes to P3 on every wheel, and its
+    # link says P3.
+    script = "; ".join([
+        "wait 2000", "1: cw 15; click; click; click; click; wait 1500",   # 3 players, P1 deals
+        "2: long; ccw 4; click; cw 3; click; long; wait 1500",
+        "2: long; click; ccw 2; click; long; wait 1000",               # to meld check
+        "2: click; cw 4; click; cw 3; click; cw 1; long; wait 1500"])    # C E G played
+    results = table.run_script(script, 3, settings=dict(SCORE, seat=None))
+    links = [last(frames, "link") for frames, _ in results]
+    assert links[1]["seat"] == 3 and {link["digest"] for link in links} == {links[0]["digest"]}
+    # the C major triad, 40, to P3 on every wheel (meld check credits the wheel's seat)
+    assert [last(frames, "score")["totals"] for frames, _ in results] == [[0, 0, 40]] * 3
 
 
 def test_ten_thousand_random_midi_bytes_among_the_sysex_change_nothing():

@@ -232,10 +232,10 @@ def test_the_menu_items_and_the_sound_only_with_a_buzzer():
     assert [i[0] for i in menu().items] == ["mode", "meld set", "brightness", "colours",
                                             "root name", "colour test", "private"]
     assert [i[0] for i in menu(("buzzer",)).items][-2:] == ["sound", "private"]
-    assert [i[0] for i in menu(("buzzer", "midi")).items][-4:] == ["sound", "private", "link",
-                                                                   "midi"]
-    assert [i[0] for i in menu(("midi", "midi ports")).items][-3:] == ["link", "midi port",
-                                                                      "midi"]
+    assert [i[0] for i in menu(("buzzer", "midi")).items][-5:] == ["sound", "private", "seat",
+                                                                   "link", "midi"]
+    assert [i[0] for i in menu(("midi", "midi ports")).items][-4:] == ["seat", "link",
+                                                                      "midi port", "midi"]
 
 
 def test_the_menu_sets_a_private_hand():
@@ -254,6 +254,16 @@ def test_the_menu_sets_the_table_link():
     m = menu(("midi",))
     play(m, "ccw 2; click; cw 1; click")                             # link: off -> jacks
     assert [a for a in m.ctx.host.asked if a[0] == "apply"] == [("apply", "link", "jacks")]
+
+
+def test_the_menu_sets_the_seat():
+    m = menu(("midi",))
+    lines = play(m, "ccw 3; click")
+    assert lines[-1] == "menu > seat: none (turn to change, click to keep)"
+    play(m, "cw 3; click")                                           # seat: none -> P3
+    assert [a for a in m.ctx.host.asked if a[0] == "apply"] == [("apply", "seat", 3)]
+    assert menu_module.shown(m.current, 2, menu_module.SEATS) == "P2"
+    assert menu_module.stored(m.current, "none") is None
 
 
 # ---- listen: the notes MIDI in holds --------------------------------------------------------

@@ -61,6 +61,26 @@ const debug = process.env.CHROMAWHEEL_EMULATOR_DEBUG;
 mcu.logger = { debug() {}, info() {}, warn(n, m) { if (debug) process.stderr.write(`${n}: ${m}\n`); },
   error(n, m) { process.stderr.write(`${n}: ${m}\n`); } };
 
+// The ring oscillator's RANDOMBIT (0x1c): rp2040js leaves ROSC unimplemented, every read all
+// ones, so every emulated board drew the same "random" numbers (CircuitPython's os.urandom
+// whitens ROSC bits: two QT Pys at one table drew one link id). Here a generator seeded by the
+// flash image's name and the power-up's time on the table, as two real chips' oscillators and
+// two power-ups differ; ROSC's other registers read as before.
+{
+  const rosc = mcu.peripherals[0x40060];
+  const read = rosc.readUint32.bind(rosc);
+  let seed = (board?.wire?.offset || 0) % 0x7fffffff;
+  for (const c of String(imagePath || '')) seed = (Math.imul(seed ^ c.charCodeAt(0), 16777619) >>> 0);
+  let state = (seed >>> 0) || 0x9e3779b9;
+  rosc.readUint32 = (offset) => {
+    if (offset !== 0x1c) return read(offset);
+    state ^= state << 13; state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5; state >>>= 0;
+    return state & 1;
+  };
+}
+
 const rom = fs.readFileSync(bootromPath);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4));
 
