@@ -9,7 +9,8 @@
   host.bin                      what the page runs as the laptop: the core's meld-set validator
                                 (core/meldset_compiler.py and what it imports), the page's source
                                 reader and checks (host_tools/web/py), and the simulator's
-                                script language, copied out of host_tools/sim/simulator.py
+                                script language, copied out of host_tools/sim/simulator.py;
+                                the table view's (table.html) table link, log and score pad
                                 (compiled .mpy as the flash's are; the example meld sets as
                                 they are)
   site.json                     where each file lies in those two, the board file, the
@@ -87,7 +88,10 @@ The word "QR Code" is a registered trademark of DENSO WAVE INCORPORATED.
 HOST_CORE = ("core/__init__.py", "core/degrees.py", "core/notes.py", "core/parse.py",
              "core/spelling.py", "core/meldset.py", "core/meldset_check.py",
              "core/meldset_compiler.py", "core/midi.py", "core/melds.py", "core/pcset.py",
-             "core/identify.py")
+             "core/identify.py",
+             # the table view's member of the table link (py/table_page.py)
+             "core/link.py", "core/table.py", "core/scorepad.py", "core/games/__init__.py",
+             "core/games/carmony_table.py")
 SIMULATOR = os.path.join(ROOT, "host_tools", "sim", "simulator.py")
 CARDS = os.path.join(ROOT, "host_tools", "cards.py")
 SCRIPT_NAMES = ("TURN_GAP_MS", "WAIT_LIMIT_MS", "gestures", "compile_script", "_note_messages",
