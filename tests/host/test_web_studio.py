@@ -13,6 +13,7 @@ the layout and touch tests run at a phone's (390 x 844, touch), a portrait table
 The editor's letter rule (host_tools/web/py/editor.py) is tested first on CPython, then as the
 page runs it."""
 
+import base64
 import importlib
 import json
 import math
@@ -1165,12 +1166,79 @@ def test_the_drive_file_is_offered_beside_web_serial(desktop, site):
 
 
 def test_the_status_line_says_what_happened(desktop, site):
-    """Defect 7: a delete is said (the link's cases: test_web_class.py)."""
+    """Defect 7: a delete is said (the link's cases: the next test)."""
     page = desktop
     _ready(page, site.url)
     page.click("#delete-meld")
     _settle(page)
     assert page.text_content("#status") == "deleted meld 1, six-nine (undo brings it back)"
+
+
+def _studio_link(chromium, site):
+    """The studio's #set= link to a 5-meld set made in the editor, as copy link makes it."""
+    page, errors = _page(chromium, "desktop")
+    _ready(page, site.url)
+    page.click("#new-set")
+    _settle(page)
+    page.fill("#set-title", "Year 8 chords")
+    for _ in range(5):
+        page.click("#new-meld")
+        _settle(page)
+    page.evaluate("window.chromawheel.studio.files.showLink()")
+    link = page.get_attribute("#set-link", "href")
+    page.context_.close()
+    assert not errors, errors
+    return link
+
+
+def _meld_lines(text):
+    """The numbers (from 0) of a set's 5 lines that hold its melds, one meld each."""
+    lines = text.splitlines()
+    melds = [n for n, line in enumerate(lines) if '"id":' in line]
+    assert len(melds) == 5 and all(lines[n].count('"id":') == 1 for n in melds), text
+    return melds
+
+
+def test_a_studio_link_opens_one_meld_a_line_and_is_said(chromium, site):
+    """Defects 7 and 8: the studio's #set= link carries its set's JSON on one line. In a fresh
+    browser the status line says the linked set opened (not "an example set: jazz.json"), the
+    JSON is one meld a line, so is the file saved, and an error in a meld points at its line
+    (not "line 1, column 236"); in a browser with unsaved work, after "open in its place?",
+    it says the linked set opened (not "your set is back as you left it")."""
+    link = _studio_link(chromium, site)
+    carried = base64.urlsafe_b64decode(link.split("#set=")[1] + "==").decode()
+    assert "\n" not in carried and carried.count('"id":') == 5      # the issue's one long line
+    page, errors = _page(chromium, "desktop")
+    _ready(page, link)
+    said = "the set from the link: year-8-chords.json (not saved to a file yet)"
+    assert page.text_content("#status") == said
+    source = page.input_value("#source")
+    melds = _meld_lines(source)
+    with page.expect_download() as saved:
+        page.click("#save")
+    assert saved.value.suggested_filename == "year-8-chords.json"
+    with open(saved.value.path(), encoding="utf-8") as kept:
+        assert _meld_lines(kept.read()) == melds
+    lines = source.splitlines()
+    # A comma lost in the third meld: the error at that meld's line.
+    third = lines[melds[2]]
+    _edit_json(page, third, third.replace(", ", " ", 1))
+    page.wait_for_function("document.querySelector('#studio').dataset.valid === 'false'")
+    _settle(page)
+    problems = " ".join(_texts(page, "#problems li"))
+    assert "line %d, column" % (melds[2] + 1) in problems, problems
+    # This browser now holds unsaved work: the link again asks, and then says what opened.
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_selector("#ask[open]", timeout=90000)
+    assert "in its place?" in page.text_content("#ask-text")
+    page.click("#ask-yes")
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=90000)
+    _settle(page)
+    assert page.text_content("#status") == said
+    assert page.input_value("#source") == source
+    page.context_.close()
+    assert not errors, errors
 
 
 def test_a_preview_on_a_phone_brings_the_wheel_into_view(chromium, site):
