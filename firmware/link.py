@@ -30,7 +30,9 @@ IGNORED_SAY_MS = 5000         # what it ignored said at most this often, when it
 # The bytes a port's line takes, counted in thousandths of a byte (small ints: a float is an
 # object on the heap): 31,250 baud, 10 bits a byte, is 3,125 a millisecond.
 MILLI_BYTES_A_MS = {"jacks": 3125}
-_BURST = {"jacks": 64, "usb": 256}    # at most this much handed to a port at once
+# At most this much handed to a port at once: the PL011's TX FIFO (CircuitPython's write waits
+# for room there; MicroPython's UART has a 256-byte buffer besides).
+_BURST = {"jacks": 32, "usb": 256}
 
 
 class Link:
@@ -114,7 +116,8 @@ class Link:
         core.update(now)
         for entry in self.ports:
             self._write(entry, now)
-        if core.changed:
+        changed = core.changed
+        if changed:
             core.changed = False
             self.unsaved = now
             news = core.news
@@ -130,27 +133,29 @@ class Link:
         if ticks_diff(now, self.checked) >= BROKEN_CHECK_MS:
             self.checked = now
             self._check(now)
-        return False
+        return changed                # the loop back at once: the flash shows in the next pass
 
     def _write(self, entry, now):
-        """Whole messages to the port, no more than its line has carried since the last."""
+        """Whole messages to the port, no more than its line has carried since the last: a line
+        at rest takes a burst at once (a forward leaves in the pass that read it), a message
+        longer than a burst goes once the line has rested that long."""
         port, linked, tokens, last = entry
-        if not linked.queued:
-            entry[2] = 0
-            entry[3] = now
-            return
         burst = _BURST.get(port.kind, 256) * 1000
         rate = MILLI_BYTES_A_MS.get(port.kind)
         if rate is None:
             tokens = burst
         else:
             tokens = min(tokens + min(ticks_diff(now, last), 100) * rate, burst)
-        count = linked.ready(tokens // 1000)
-        if count:
-            port.transport.write(linked.out, count)
-            linked.sent(count)
-        entry[2] = tokens - 1000 * count
         entry[3] = now
+        if linked.queued:
+            count = linked.ready(tokens // 1000)
+            if not count and tokens >= burst:
+                count = linked.ready(protocol.MESSAGE_SIZE + 2)
+            if count:
+                port.transport.write(linked.out, count)
+                linked.sent(count)
+                tokens -= 1000 * count
+        entry[2] = tokens
 
     def _check(self, now):
         """A broken ring or a claimed seat said once when it starts and when it ends; the
