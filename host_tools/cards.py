@@ -12,7 +12,8 @@ Shapes: ("polygon", points, fill), ("circle", cx, cy, r, dashed), ("line", x1, y
 ("rect", x, y, w, h) filled black (a QR code's module), ("text", x, y, size, text, bold) with
 the text centred on (x, y), size in mm (a cap height of about 0.7 of it). With the page's
 address, `meldset cards --site URL` adds a last page with the set's share link as a QR code
-(share_page), as the studio's print does."""
+(share_page), as the studio's print does. Both write the degrees with the music signs ♭ ♯ 𝄫 𝄪;
+the PDF draws them in the glyphs of Noto Music the page shows (host_tools/fonts/)."""
 
 import math
 
@@ -253,7 +254,11 @@ def svg(shapes, paper="a4", signs=True):
     return "\n".join(parts)
 
 
-# The PDF's core font (Helvetica) holds Latin-1: these become what the set's JSON writes.
+# The PDF's text font (Helvetica, a core font) holds Latin-1: the signs are drawn in Noto
+# Music's glyphs, the page's own five, sized for a line of Helvetica (host_tools/fonts/, made by
+# host_tools/builds/make_card_signs.py); other characters become what the set's JSON writes.
+SIGNS = "\u266d\u266e\u266f\U0001d12a\U0001d12b"
+SIGNS_FONT = "card-signs.ttf"
 _PLAIN = {"\u266d": "b", "\u266f": "#", "\U0001d12b": "bb", "\U0001d12a": "x", "\u2026": "...",
           "\u2013": "-", "\u2014": "-", "\u2019": "'", "\u201c": '"', "\u201d": '"'}
 
@@ -268,11 +273,27 @@ def latin1(text):
     return "".join(out)
 
 
+def runs(text):
+    """The text in runs of signs and of the rest: 'm2: 1 ♭2' -> [('m2: 1 ', False), ('♭', True),
+    ('2', False)]."""
+    out = []
+    for ch in text:
+        sign = ch in SIGNS
+        if out and out[-1][1] == sign:
+            out[-1] = (out[-1][0] + ch, sign)
+        else:
+            out.append((ch, sign))
+    return out
+
+
 def pdf(all_pages, paper="a4", title=""):
     """The pages as a PDF (bytes), drawn by fpdf2 (host only: the page prints the SVG)."""
+    import os
+
     from fpdf import FPDF
     width, height = PAPERS[paper]
     doc = FPDF(unit="mm", format=(width, height))
+    doc.add_font("signs", "", os.path.join(os.path.dirname(__file__), "fonts", SIGNS_FONT))
     doc.set_auto_page_break(False)
     doc.set_title(latin1(title))
     doc.set_creator("chromawheel meldset cards")
@@ -305,9 +326,27 @@ def _draw(doc, shape):
         doc.set_fill_color(0, 0, 0)
         doc.rect(*shape[1:], style="F")
     else:
-        x, y, size, text, bold = shape[1:]
-        doc.set_font("helvetica", "B" if bold else "", size * PT_PER_MM)
-        text = latin1(text)
-        w = doc.get_string_width(text)
-        # (x, y) is the text's centre: its baseline a third of the size below it.
-        doc.text(x - w / 2, y + size * 0.35, text)
+        _text(doc, *shape[1:])
+
+
+def _text(doc, x, y, size, text, bold):
+    """The text centred on (x, y): its baseline a third of the size below it, each run of
+    signs in the signs' font at the text's size."""
+    points = size * PT_PER_MM
+    parts = []
+    for part, sign in runs(_signs(text)):
+        part = part if sign else latin1(part)
+        _font(doc, sign, bold, points)
+        parts.append((part, sign, doc.get_string_width(part)))
+    at = x - sum(w for _, _, w in parts) / 2
+    for part, sign, w in parts:
+        _font(doc, sign, bold, points)
+        doc.text(at, y + size * 0.35, part)
+        at += w
+
+
+def _font(doc, sign, bold, points):
+    if sign:
+        doc.set_font("signs", "", points)
+    else:
+        doc.set_font("helvetica", "B" if bold else "", points)

@@ -1,6 +1,7 @@
 """`chromawheel meldset cards` (issue 48): a set as round MELD cards to print, read back from
-the PDF with poppler's pdftotext: every meld of the set once, its degrees as the set says, each
-degree in the sector of its semitones, 6 or 8 a page, A4 and Letter."""
+the PDF with poppler's pdftotext: every meld of the set once, its degrees as the set says with
+the music signs (♭3, ♯11, 𝄫7, as the page writes them), each degree in the sector of its
+semitones, 6 or 8 a page, A4 and Letter."""
 
 import json
 import math
@@ -22,6 +23,13 @@ MM = 72 / 25.4
 WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
                   r'([^<]*)</word>')
 PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">')
+SIGN = {"bb": "\U0001d12b", "##": "\U0001d12a", "b": "\u266d", "#": "\u266f"}
+ASCII_SIGN = re.compile(r"(^|[ (])(bb|##|b|#)\d")
+
+
+def _signed(degree):
+    """A degree as the card prints it: 'b3' -> '\u266d3', '(bb7)' -> '(\U0001d12b7)'."""
+    return re.sub(r"bb|##|b|#", lambda m: SIGN[m.group()], degree)
 
 
 def _pdftotext(path):
@@ -65,14 +73,18 @@ def test_the_default_set_as_cards_each_meld_once_with_its_degrees(tmp_path, caps
     pages = _pdftotext(out)
     assert len(pages) == 10
     ms = load_set("default")
-    wanted = ["%s: %s" % (ms.meld_id(i), " ".join(cards.degree_text(c) for c in ms.meld_codes(i)))
+    wanted = ["%s: %s" % (ms.meld_id(i), " ".join(_signed(cards.degree_text(c))
+                                                   for c in ms.meld_codes(i)))
               for i in range(ms.count)]
+    assert "dim7: 1 \u266d3 \u266d5 \U0001d12b7" in wanted and "TT: 1 \u266f4" in wanted
     found = []
     for size, words in pages:
         assert abs(size[0] - 210) < 0.5 and abs(size[1] - 297) < 0.5
         found += _caption_lines(words)
     assert sorted(found) == sorted(wanted)
     assert len(found) == len(set(found)) == 60
+    printed = [w for _, words in pages for *_, w in words]
+    assert not [w for w in printed if ASCII_SIGN.search(w)]       # no b3 or #11 left
     # Each degree in its sector: the label's centre at the sector's angle from the card's
     # centre (the layout's, which the PDF drew), at 30 degrees a semitone clockwise from the top.
     shapes = cards.pages(ms)
@@ -88,7 +100,7 @@ def test_the_default_set_as_cards_each_meld_once_with_its_degrees(tmp_path, caps
                 angle = degrees.semitones(code) * 30
                 x = cx + r * (1 + cards.INNER) / 2 * math.sin(math.radians(angle))
                 y = cy - r * (1 + cards.INNER) / 2 * math.cos(math.radians(angle))
-                text = degrees.to_text(code)
+                text = _signed(degrees.to_text(code))
                 near = [w for lx, ly, w in zip(*labels)
                         if abs(lx - x) < 4 and abs(ly - y) < 4 and text in w.strip("()")]
                 assert near, (ms.meld_id(i), text)
@@ -122,6 +134,19 @@ def test_the_card_layout_and_its_svg():
     with pytest.raises(cards.CardError, match="6 or 8"):
         cards.pages(ms, "a4", 7)
     assert cards.latin1("B\u266d \u0394 caf\u00e9") == "Bb ? caf\u00e9"
+
+
+def test_a_text_with_signs_is_printed_with_them(tmp_path):
+    """The signs in a name or a title are the music signs too (they were 'Bb', '#'), the rest
+    of the text as Latin-1 holds it."""
+    out = tmp_path / "signs.pdf"
+    title = "B\u266d blues, F\u266f caf\u00e9 \u0394"
+    out.write_bytes(cards.pdf([[("text", 60, 40, 5, title, True),
+                                ("text", 60, 60, 3.2, "7alt: 1 3 b5 #5 b7 bb9 ##9", False)]]))
+    (_, words), = _pdftotext(out)
+    assert [w for *_, w in words] == [
+        "B\u266d", "blues,", "F\u266f", "caf\u00e9", "?",
+        "7alt:", "1", "3", "\u266d5", "\u266f5", "\u266d7", "\U0001d12b9", "\U0001d12a9"]
 
 
 def test_the_sheet_carries_the_sets_qr_code(tmp_path, capsys):
