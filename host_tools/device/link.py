@@ -86,6 +86,13 @@ def _port_hint(port):
     return ""
 
 
+# Runs on the device: what it runs and reads (the page's installer sends the same).
+INFO = ("import sys, json\n"
+        "_i = sys.implementation\n"
+        "print(json.dumps({'name': _i.name, 'version': list(_i.version[:3]),"
+        " 'mpy': getattr(_i, '_mpy', 0), 'platform': sys.platform}))")
+
+
 class LostConnection(UserError):
     """The device stopped answering in the middle of an exchange."""
 
@@ -212,11 +219,7 @@ class DeviceLink:
                 self.port, out[-3:])) from None
 
     def info(self):
-        return self.run_json(
-            "import sys, json\n"
-            "_i = sys.implementation\n"
-            "print(json.dumps({'name': _i.name, 'version': list(_i.version[:3]),"
-            " 'mpy': getattr(_i, '_mpy', 0), 'platform': sys.platform}))")
+        return self.run_json(INFO)
 
     def hashes(self, dirs, extra=()):
         code = "DIRS = %s\nEXTRA = %s\n%s" % (json.dumps(list(dirs)), json.dumps(list(extra)),

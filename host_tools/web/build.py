@@ -13,6 +13,9 @@
                                 the table view's (table.html) table link, log and score pad
                                 (compiled .mpy as the flash's are; the example meld sets as
                                 they are)
+  install-BOARD.bin             what `chromawheel deploy --port` sends a MicroPython board for
+                                board BOARD (pico, esp32), compiled .mpy, one file after
+                                another: the page's installer puts it on a board over Web Serial
   site.json                     where each file lies in those two, the board file, the
                                 wheel's colours (firmware/render.py), the display's glyphs
                                 (as the simulator reads them back), the device-side code of
@@ -20,7 +23,8 @@
                                 set names' rules the flasher checks (set_name_chars,
                                 set_name_max, default_set: core/meldset.py and
                                 firmware/layout.py), the example meld sets, where the help
-                                panel's documents are
+                                panel's documents are, and "install": the boards the
+                                installer knows and where each file lies in its bundle
   docs/                         the documents (docs/*.md) as HTML pages (markdown.py, with
                                 markdown-it-py), which the help panel links: on GitHub Pages it
                                 links the repository's own rendered pages instead
@@ -238,7 +242,29 @@ def device_code():
             "write_chunk": link.WRITE_CHUNK, "hashes": link._HASHES, "call": target.CALL,
             "set_name_chars": layout.SET_NAME_CHARS, "set_name_max": layout.MAX_SET_NAME,
             "default_set": layout.DEFAULT_SET,
-            "flash_refused": set_files.flash_problem(layout.DEFAULT_SET)}
+            "flash_refused": set_files.flash_problem(layout.DEFAULT_SET),
+            # what `deploy` runs too, for the page's installer
+            "info": link.INFO, "code_dirs": list(layout.CODE_DIRS), "listen_s": link.LISTEN_S}
+
+
+# The boards the page installs the firmware on (MicroPython's: a CircuitPython board takes
+# `deploy --drive`), each as `deploy --port --board NAME` lays it out, compiled.
+INSTALL_BOARDS = ("pico", "esp32")
+
+
+def install_kit(out):
+    """install-BOARD.bin for each board, and what site.json says of them: the .mpy version
+    the files are compiled for, and each board's title, what its MicroPython reports
+    (deploy.PLATFORM_REPORTS) and where each file lies in its bundle."""
+    boards = []
+    for name in INSTALL_BOARDS:
+        config = board_file.load(board_path(name))
+        implementation, platforms = deploy.PLATFORM_REPORTS[config["platform"]]
+        files = _bundle(os.path.join(out, "install-%s.bin" % name), deploy.payload(name, True))
+        boards.append({"board": name, "title": config["title"], "platform": config["platform"],
+                       "implementation": implementation, "reports": list(platforms),
+                       "bundle": "install-%s.bin" % name, "files": files})
+    return {"mpy": "%d.%d" % deploy.mpy_cross_version(), "boards": boards}
 
 
 def host_module(source, rel, compiled):
@@ -308,6 +334,7 @@ def build(out=OUT, progress=print):
         "examples": examples,
         "glyphs": {cell.hex(): text for cell, text in GLYPHS.items()},
         "device": device_code(),
+        "install": install_kit(fresh),
         "docs": docs_links(),
     }
     if os.path.isdir(DOCS):              # a checkout; an installed wheel has none to copy

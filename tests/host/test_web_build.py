@@ -83,6 +83,23 @@ def test_the_flash_is_what_a_deploy_sends(site):
     assert all(data[:2] == b"M\x06" for name, data in host.items() if name.endswith(".mpy"))
 
 
+def test_the_installers_files_are_what_deploy_sends(site):
+    from host_tools.device import link
+    out, _, manifest = site
+    kit = manifest["install"]
+    assert kit["mpy"] == "%d.%d" % deploy.mpy_cross_version()
+    assert [b["board"] for b in kit["boards"]] == ["pico", "esp32"]
+    for board in kit["boards"]:
+        files = _unbundle(out, board["bundle"], board["files"])
+        assert files == dict(deploy.payload(board["board"], compiled=True)), board["board"]
+        assert (board["implementation"], tuple(board["reports"])) == \
+            deploy.PLATFORM_REPORTS[board["platform"]]
+        assert json.loads(files["board.json"])["board"] == board["board"]
+    # What the page asks the board first is what deploy asks (link.info).
+    assert manifest["device"]["info"] == link.INFO
+    assert manifest["device"]["listen_s"] == link.LISTEN_S
+
+
 def test_the_device_code_is_the_command_lines(site):
     from firmware import layout
     from host_tools.device import link, target

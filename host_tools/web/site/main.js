@@ -8,6 +8,7 @@ import { WebBoard, loadedWorker } from "./board.js";
 import { titleOf } from "./frames.js";
 import { Classroom } from "./classroom.js";
 import { Host } from "./host.js";
+import { InstallPanel } from "./installer.js";
 import { Wheel } from "./ring.js";
 import { Sound } from "./sound.js";
 import { showStudentView } from "./student.js";
@@ -292,6 +293,7 @@ async function main() {
   $("reset").addEventListener("click", () => board.reset("reset"));
   $("power").addEventListener("click", () => board.reset("power"));
   api.studio = new Studio(site, host, board, sound);
+  api.installer = new InstallPanel(site);
   const classroom = new Classroom({ ...wheelControls, studio: api.studio });
   wheel.onNames = (title, notes) => classroom.name(title, notes);
   relabel();

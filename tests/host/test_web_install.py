@@ -1,0 +1,146 @@
+"""The page's "Install ChromaWheel" (host_tools/web/site/installer.js) over Web Serial, stood in
+for by a port bridged to the emulated Pico's USB serial (host_tools/web/testing), as the set's
+flash is tested: onto an emulated Pico whose flash holds only the stock MicroPython v1.28.0,
+the page installs what `chromawheel deploy` lays out for board pico, file for file; the board
+restarts into the firmware, which then gives the simulator's frames for a script; a second
+install sends nothing; a board that is not the one chosen is refused before anything is
+written, in words that say what to do.
+
+Without Chromium these tests are skipped with one line saying what to install; under CI=true
+a skip is a failure."""
+
+import os
+import shutil
+
+import pytest
+
+from conftest import unavailable
+from host_tools.device import deploy
+from host_tools.device.files import ROOT
+from host_tools.emulator import emulate
+from host_tools.errors import UserError
+from host_tools.sim import simulator
+from host_tools.web import browser
+from host_tools.web.testing.bridge import SerialBridge
+
+STAND_IN = os.path.join(ROOT, "host_tools", "web", "testing", "serial_stand_in.js")
+SLOW_BOARD = 6                 # the emulator runs at about a tenth of a Pico's speed
+SCRIPT = "cw 3; click; ccw 1; double; long; wait 200"
+
+if browser.chromium_path() is None:           # one line for the whole file, not one a test
+    if os.getenv("CI") == "true":
+        pytest.fail("the browser tests cannot run under CI: " + browser.INSTALL, pytrace=False)
+    pytest.skip(browser.INSTALL, allow_module_level=True)
+
+pytestmark = pytest.mark.usefixtures("emulator", "simulator")
+
+
+def page_on(chromium, site, bridge):
+    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+    with open(STAND_IN) as f:
+        context.add_init_script(f.read().replace("__BRIDGE_URL__", bridge.url).replace(
+            "__SLOW_BOARD__", str(SLOW_BOARD)))
+    page = context.new_page()
+    page.goto(site.url)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
+    return context, page
+
+
+def install(page, board="pico"):
+    page.select_option("#install-board", board)
+    page.click("#install")
+    page.wait_for_selector("body[data-install=done], body[data-install=failed]",
+                           state="attached", timeout=900000)
+    return page.get_attribute("body", "data-install")
+
+
+def drive(flash):
+    """{path: bytes} on the emulated Pico's littlefs drive."""
+    from littlefs import LittleFS
+
+    from host_tools.builds import littlefs_uf2
+    with open(flash, "rb") as f:
+        image = f.read()
+    fs = LittleFS(block_size=4096, block_count=littlefs_uf2.STORAGE_BYTES // 4096,
+                  read_size=32, prog_size=256, mount=False)
+    fs.context.buffer[:] = image[littlefs_uf2.STORAGE_BASE:]
+    fs.mount()
+    files = {}
+    for top, _, names in fs.walk("/"):
+        for name in names:
+            path = (top.rstrip("/") + "/" + name).lstrip("/")
+            with fs.open(path, "rb") as f:
+                files[path] = f.read()
+    return files
+
+
+def lit(frame):
+    return [pc for pc in range(12) if any(frame["wheel"][pc])]
+
+
+def test_the_page_installs_the_firmware_on_an_empty_pico(chromium, site, tmp_path):
+    flash = str(tmp_path / "flash.img")              # nothing yet: stock MicroPython alone
+    try:
+        pico = emulate.emulated("pico", flash)
+    except UserError as err:
+        unavailable(str(err))
+    with pico:
+        with SerialBridge(pico.port) as bridge:
+            context, page = page_on(chromium, site, bridge)
+            assert page.text_content("#install") == "Install ChromaWheel"
+            assert install(page) == "done", page.text_content("#install-log")
+            log = page.text_content("#install-log")
+            report = page.evaluate("window.chromawheel.installer.report")
+            status = page.text_content("#install-status")
+            # a second install finds every file there: nothing sent, no maintenance reset
+            page.evaluate("document.querySelector('#install-log').textContent = ''")
+            assert install(page) == "done", page.text_content("#install-log")
+            again = page.evaluate("window.chromawheel.installer.report")
+            log_again = page.text_content("#install-log")
+            context.close()
+    payload = dict(deploy.payload("pico", compiled=True))
+    assert report["files"] == report["sent"] == len(payload) and report["removed"] == []
+    assert report["started"].startswith("meld set default loaded:")
+    assert "micropython 1.28.0 on rp2, board pico, compiled .mpy v6.3" in log
+    assert "the board says: meld set default loaded:" in log
+    assert status.startswith("ChromaWheel is installed and running")
+    assert again["sent"] == 0 and again["files"] == len(payload) - 1
+    assert "kept the board's own board.json" in log_again
+    assert "all %d files already there" % (len(payload) - 1) in log_again
+    # what `chromawheel deploy` lays out, file for file; besides, only the records the
+    # firmware keeps itself (the maintenance flag gone)
+    from firmware.records import MAINTENANCE_PATH, RECORD_KEYS
+    on_board = drive(flash)
+    assert {path: on_board.get(path) for path in payload} == payload
+    assert set(on_board) - set(payload) <= set(RECORD_KEYS)
+    assert MAINTENANCE_PATH not in on_board
+    # the firmware it installed runs: the simulator's script gives the simulator's frames
+    frames, console = emulate.run_script(SCRIPT, board="pico", flash=flash,
+                                         progress=lambda line: None)
+    expected, expected_console = simulator.run_script(SCRIPT)
+    assert [lit(f) for f in frames] == [lit(f) for f in expected]
+    assert console == expected_console
+
+
+def test_a_board_that_is_not_the_one_chosen_is_refused_before_anything_is_written(
+        chromium, site, deployed_image, tmp_path):
+    flash = str(tmp_path / "flash.img")
+    shutil.copyfile(deployed_image("pico"), flash)
+    before = drive(flash)
+    with emulate.emulated("pico", flash) as pico:
+        emulate.wait_started(pico)
+        with SerialBridge(pico.port) as bridge:
+            context, page = page_on(chromium, site, bridge)
+            assert install(page, board="esp32") == "failed"
+            status = page.text_content("#install-status")
+            context.close()
+    assert status.startswith("the board runs micropython 1.28.0 on rp2, not micropython on "
+                             "esp32 as board esp32 does, so nothing was written. Choose the "
+                             "board it is in the list"), status
+    # the same files, but the records the firmware keeps itself (settings, the crash count
+    # it writes when the REPL stops it)
+    from firmware.records import RECORD_KEYS
+    after = drive(flash)
+    assert {p: d for p, d in after.items() if p not in RECORD_KEYS} == \
+        {p: d for p, d in before.items() if p not in RECORD_KEYS}
+    assert len(before) > 80
