@@ -473,6 +473,8 @@ def main():
         report_rp2()
         from host_tools.bench import ports
         ports.report(row)
+        from host_tools.bench import link
+        link.report(row)
     except UserError as err:              # no Node.js or no emulator: say what to install
         print("The real ports in the emulated RP2040: skipped (%s)" % err)
     try:
