@@ -13,7 +13,8 @@ rounds and no points: the pad counts each player's NOTE cards, and the fewest le
 The rules kept here, so the wheel, the command line and a linked wheel apply the same ones: a
 Carmony meld (and eating, the pile) only in a pad of The Original; "went out" only with the
 right to go out (at least 1 scale or 3 chords on the table) and once a round, never by a seat
-with cards left; eating only another player's meld on the table, with a strictly stronger MELD
+with cards left; a seat's cards left once a round, a round ended once (two wheels saying it
+change nothing); eating only another player's meld on the table, with a strictly stronger MELD
 card (chromatic scale > major scale > other scales > chords > intervals). An entry the rules
 refuse is never written (ScorePadError says why); one that came over a link and is refused at
 its place in the order stays in the log with no effect (`refused`), the same on every wheel.
@@ -29,6 +30,7 @@ from core.games.carmony_table import (
     POINTS_BY_CARDS,
     POWER_CHORD_POINTS,
     UNPLAYED_CARD_POINTS,
+    may_go_out,
 )
 from core.table import (
     DISCARD,
@@ -111,17 +113,6 @@ def can_eat(rank, target_rank):
     return rank > target_rank
 
 
-def may_go_out(ranks):
-    """At least 1 scale or 3 chords among these melds' ranks."""
-    chords = 0
-    for rank in ranks:
-        if rank >= RANK_SCALE:
-            return True
-        if rank == RANK_CHORD:
-            chords += 1
-    return chords >= 3
-
-
 class ScorePad:
     """The table's state from its log. `seat`: the wheel's seat (0-3) or None (a wheel shared
     by the table): what the wheel writes is about its seat's player, or about the player to
@@ -196,6 +187,12 @@ class ScorePad:
         of `rank`."""
         return self._write(EAT, (meld_id[0], meld_id[1], card, rank), who)
 
+    def goes_out(self, who=None):
+        return self.add(WENT_OUT_ITEM, 1, None, who)
+
+    def cards_left(self, count, who=None):
+        return self.add(CARDS_LEFT_ITEM, count, None, who)
+
     def discard(self, pc, who=None):
         """A NOTE card onto the pile: the turn passes."""
         return self._write(DISCARD, (pc,), who)
@@ -211,13 +208,13 @@ class ScorePad:
 
     def end_round(self):
         """The round ends: returns the next dealer's seat (None after the last round)."""
-        self._write(ROUND, (), self.current)
+        self._write(ROUND, (self.round,), self.current)
         return None if self.over else self.dealer
 
-    def undo(self):
+    def undo(self, target=None):
         """Takes back the last entry in effect (a meld, an item, a turn passed, a round ended
-        ...); False when there is none."""
-        target = self.last_in_effect()
+        ...), or entry `target` (its id); False when there is none."""
+        target = target or self.last_in_effect()
         if target is None:
             return False
         self._write(UNDO, target, check=False)
@@ -307,6 +304,7 @@ class ScorePad:
         self.melds = []         # on the table: [origin, seq, who, card, root, rank, pcs, points]
         self.pile = bytearray()
         self.left = [0] * self.players          # cards left in hand entered, by seat
+        self.turns = 0                          # turns passed this round
 
     def _apply(self, entry):
         """Check an entry against the state, then apply it (ScorePadError: refused, nothing
@@ -328,11 +326,11 @@ class ScorePad:
             self._eat(who, data)
         elif what == SCORE:
             self._score(who, data[0], data[1])
-        elif what == NEXT:
+        elif what in (NEXT, DISCARD):
+            if what == DISCARD:
+                self.pile.append(data[0])
             self.current = (self.current + 1) % self.players
-        elif what == DISCARD:
-            self.pile.append(data[0])
-            self.current = (self.current + 1) % self.players
+            self.turns += 1
         elif what == PILE_START:
             self.pile = bytearray(data)
         elif what == PILE_TAKEN:
@@ -340,6 +338,8 @@ class ScorePad:
                 raise ScorePadError("the discard pile is empty")
             self.pile = bytearray()
         elif what == ROUND:
+            if data[0] != self.round:
+                raise ScorePadError("round %d ended already" % (data[0] + 1))
             self._end_round()
         else:
             raise ScorePadError("a %s entry here" % table.WHAT_NAMES[what])
@@ -370,7 +370,10 @@ class ScorePad:
             elif item == CARDS_LEFT_ITEM:
                 if self.went_out == who:
                     raise ScorePadError("P%d went out: no cards left in hand" % (who + 1))
-                self.left[who] += count
+                if self.left[who]:
+                    raise ScorePadError("P%d's cards left are in already this round (undo them "
+                                        "to change them)" % (who + 1))
+                self.left[who] = count
         self.by_round[self.round][who] += self.items[item][1] * count
 
     def _check_going_out(self, who, count):

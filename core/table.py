@@ -31,7 +31,8 @@ Entries, decoded: (clock, origin, seq, who, what, data); `who` is the seat the e
     DISCARD     (pc,)                        a NOTE card onto the discard pile
     PILE_START  (pc,)                        the pile's first card, turned over at the deal
     PILE_TAKEN  ()                           `who` takes the whole pile
-    ROUND       ()                           the round ends
+    ROUND       (round,)                     round `round` (0 the first) ends: a second wheel
+                                             ending the same round changes nothing
     UNDO        (origin, seq)                takes back that entry
 
 Byte form (VERSION 1). A varint is 7 bits a byte, least significant first, the top bit set on
@@ -40,7 +41,7 @@ every byte but the last. An entry's body:
     NEW_GAME: game, players, dealer (a byte each)   MELD: len(card), card (ASCII), root << 4 |
     rank, len(pcs), the pcs two a byte (high nibble first), tens   EAT: origin, varint seq,
     len(card), card, rank   SCORE: item, count   DISCARD, PILE_START: pc   UNDO: origin,
-    varint seq   NEXT, PILE_TAKEN, ROUND: nothing.
+    varint seq   ROUND: round   NEXT, PILE_TAKEN: nothing.
 entry_bytes() is VERSION then a body (an entry on its own); Log.to_bytes() is VERSION, the
 four base seqs (varints), then the bodies in replay order. Log.digest() is 10 hex digits over
 the bodies in replay order (two polynomial hashes mod primes below 2**20: small ints on every
@@ -97,7 +98,7 @@ def _read_varint(data, at):
 
 # Each kind's payload: b a byte, v a varint, c a MELD card id (its length, then ASCII), h two
 # small ints in one byte (high nibble first), p pitch classes (their count, then two a byte).
-FORMATS = ("bbb", "chpb", "bvcb", "bb", "", "b", "b", "", "", "bv")
+FORMATS = ("bbb", "chpb", "bvcb", "bb", "", "b", "b", "", "b", "bv")
 
 
 def _byte(data, at):

@@ -69,6 +69,18 @@ def set_rank(meldset, i):
     return rank(meld.kind, meld.degree_text(), len(meld.codes))
 
 
+def may_go_out(ranks):
+    """Going out's right from the melds on the table's ranks (rank(): 1 a chord, 2 and up a
+    scale): at least 1 scale or 3 chords."""
+    chords = 0
+    for meld_rank in ranks:
+        if meld_rank >= 2:
+            return True
+        if meld_rank == 1:
+            chords += 1
+    return chords >= 3
+
+
 def can_go_out(played_kinds):
     """Going out needs at least 1 scale or 3 chords on the table (kinds of the melds played)."""
     return "scale" in played_kinds or played_kinds.count("chord") >= 3

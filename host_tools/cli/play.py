@@ -98,7 +98,7 @@ def run_bluff(args):
                else "fewest cards when the scales ran out")
         lines.append("seed %d: winner %s (%s), hands %s, %d scales completed, %d calls, "
                      "%d moves, every card accounted for after every move" % (
-                         r["seed"], " and ".join("player %d" % p for p in r["winners"]), how,
+                         r["seed"], " and ".join("P%d" % (p + 1) for p in r["winners"]), how,
                          r["hands"], r["scales_completed"], r["calls"], r["moves"]))
     emit(args, results, lines)
 
@@ -137,6 +137,6 @@ def run_play(args):
     for r in results:
         lines.append("seed %d: rounds %s, totals %s, winner %s, %d moves, every card accounted "
                      "for after every move" % (r["seed"], r["rounds"], r["totals"],
-                                               " and ".join("player %d" % p for p in r["winners"]),
+                                               " and ".join("P%d" % (p + 1) for p in r["winners"]),
                                                r["moves"]))
     emit(args, results, lines)

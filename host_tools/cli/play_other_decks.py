@@ -134,15 +134,15 @@ def run(args):
         if args.game in ("half-whole-step", "alphabet"):
             result.update({"winner": game.winner, "hands": [len(h) for h in game.hands],
                            "penalties": game.penalties, "reshuffles": game.reshuffles})
-            text = "winner player %d, hands %s, %d penalties, %d reshuffles" % (
-                game.winner, result["hands"], game.penalties, game.reshuffles)
+            text = "winner P%d, hands %s, %d penalties, %d reshuffles" % (
+                game.winner + 1, result["hands"], game.penalties, game.reshuffles)
         elif args.game == "keys-corners":
             books = [[kind for kind, _ in b] for b in game.books]
             result.update({"scale": names, "scores": game.scores(),
                            "winners": game.winners(), "books": books})
             text = "%s %s: %s; scores %s, winners %s" % (
                 names[0], scale_name, " ".join(names), game.scores(),
-                " and ".join("player %d" % p for p in game.winners()))
+                " and ".join("P%d" % (p + 1) for p in game.winners()))
         else:
             result.update({"ended_by": game.ended_by, "scores": game.scores(),
                            "winners": game.winners(), "map_cards": len(game.map),
@@ -158,10 +158,10 @@ def run(args):
                 how = game.ended_by
                 if how == "out":
                     how = "out of cards: %s" % " and ".join(
-                        "player %d" % p for p in range(players) if not game.hands[p])
+                        "P%d" % (p + 1) for p in range(players) if not game.hands[p])
                 text = "ended (%s); scores %s, best %s" % (
                     how, game.scores(),
-                    " and ".join("player %d" % p for p in game.winners()))
+                    " and ".join("P%d" % (p + 1) for p in game.winners()))
         results.append(result)
         lines.append("seed %d: %s, %d moves, every card accounted for after every move" % (
             seed, text, moves))
@@ -169,6 +169,6 @@ def run(args):
         totals = [sum(r["scores"][p] for r in results) for p in range(players)]
         best = max(totals)
         lines.append("over %d games: totals %s, best %s" % (
-            args.games, totals, " and ".join("player %d" % p for p in range(players)
+            args.games, totals, " and ".join("P%d" % (p + 1) for p in range(players)
                                              if totals[p] == best)))
     emit(args, results, lines)

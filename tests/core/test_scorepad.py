@@ -60,8 +60,7 @@ def test_a_round_of_the_original_agrees_with_the_scoring_table():
     play(pad, "7", "F A C Eb")                        # P2: 70, a third chord
     pad.add(WENT_OUT_ITEM)                            # P2 goes out: 200
     pad.next_player()
-    for _ in range(3):
-        pad.add(item(pad, "card left in hand"))       # P3: 3 cards left
+    pad.add(item(pad, "card left in hand"), 3)        # P3: 3 cards left
     pad.next_player()
     pad.add(CARDS_LEFT_ITEM, 1)                       # P1: 1 card left
     assert pad.totals() == [
@@ -174,7 +173,7 @@ def test_the_stored_log_round_trips_and_bad_bytes_are_named():
     assert copy.log.digest() == pad.log.digest()
     damaged = pad.to_bytes()[:-1]
     assert raises(ScorePadError, from_bytes, damaged).args[0] == (
-        "stored table log: table log entry 5: a number runs past the end")
+        "stored table log: table log entry 5: an entry runs past the end")
     assert raises(ScorePadError, from_bytes, b"\x07").args[0] == (
         "stored table log: table log format 7: this firmware reads 1")
     assert "5 players" in raises(ScorePadError, ScorePad, "original", 5).args[0]

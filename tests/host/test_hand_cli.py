@@ -67,3 +67,41 @@ def test_bad_input_is_located(capsys):
     assert main(["hand", "C", "G", "--melds", "P5,nope"]) == 2
     assert capsys.readouterr().err == ("error: --melds card 2 ('nope'): no meld 'nope' in meld "
                                        "set 'default' (chromawheel melds lists them)\n")
+
+
+def test_the_eats_of_the_meld_cards_held(capsys):
+    # Held: P5 and m3 (intervals: they eat nothing), 13 and maj (chords: they eat intervals),
+    # dorian (a scale: it eats chords and intervals). On the table: C maj, a P5, the chromatic
+    # scale (nothing eats it).
+    data = run_json(capsys, "hand", "C", "E", "G", "A", "D", "F", "--melds", "P5,13,maj,dorian,m3",
+                    "--table", "maj:C,E,G", "--table", "P5:D,A",
+                    "--table", "chromatic:C,C#,D,D#,E,F,F#,G,G#,A,A#,B")
+    assert set(data) == {"cards", "melds", "best", "eats"}
+    assert [(e["table"], e["with"], e["gain"]) for e in data["eats"]] == [
+        (0, "dorian", [0, 4, 7]), (1, "13", [2, 9]), (1, "maj", [2, 9]), (1, "dorian", [2, 9])]
+    # After eating C maj with the dorian card: C C D E E F G G A, from P5 13 maj m3.
+    then = run_json(capsys, "hand", "C", "E", "G", "A", "D", "F", "C", "E", "G",
+                    "--melds", "P5,13,maj,m3")
+    assert data["eats"][0]["best"] == then["best"]
+    assert then["best"]["chords"]["points"] == 40          # one maj card: one triad
+    assert main(["hand", "C", "E", "G", "--melds", "13", "--table", "maj:C,E,G"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "eat: no MELD card held is stronger than a meld on the table")
+
+
+def test_a_bad_table_meld_is_named(capsys):
+    for argv, message in [
+        (["--table", "maj:C,E,H"], "error: --table 0 ('maj:C,E,H'): NOTE card 3 of 3 ('H'): 'H' "
+                                   "is not a note name (the letter must be A-G)\n"),
+        (["--table", "P5:C,G", "--table", "maj:C,E"],
+         "error: --table 1 ('maj:C,E'): not a valid major triad: missing degree 5 (G)\n"),
+        (["--table", "nope:C"], "error: --table 0 ('nope:C'): no meld 'nope' in meld set "
+                                "'default'\n"),
+        (["--table", "maj"], "error: --table 0 ('maj'): expected ID:NOTE,NOTE,... such as "
+                             "maj:C,E,G\n"),
+    ]:
+        assert main(["hand", "C", "E", "G", "--melds", "13"] + argv) == 2
+        assert capsys.readouterr().err == message
+    assert main(["hand", "C", "E", "G", "--table", "maj:C,E,G"]) == 2
+    assert capsys.readouterr().err == ("error: --table: which meld a MELD card eats needs the "
+                                       "MELD cards held (--melds)\n")
