@@ -439,7 +439,7 @@ RELEASE_OPTIONS_WITH_VALUES = ("--title", "-t", "--notes", "-n", "--notes-file",
                                "--notes-start-tag")
 
 
-def test_release_attaches_the_wheel_the_uf2_and_the_site_to_a_tags_release():
+def test_release_attaches_the_wheel_the_uf2_the_pictures_and_the_site_to_a_tag():
     wf = workflow("release.yml")
     assert triggers(wf) == {"push": {"tags": ["v*"]}}
     assert wf["permissions"] == {"contents": "write"}
@@ -453,11 +453,14 @@ def test_release_attaches_the_wheel_the_uf2_and_the_site_to_a_tags_release():
     frozen = step_index(job, r"^make uf2-frozen$")
     stl = step_index(job, r"^make stl$")             # the enclosure, with openscad from apt
     web = step_index(job, r"^make web$")
+    pictures = step_index(job, r"^make pictures$")   # rendered in headless Chromium
+    browser = step_index(job, r"apt-get install -y -qq chromium$")
     assert toolchain < frozen and toolchain < stl and "openscad" in packages
+    assert browser < pictures
     # The site, zipped from inside build/web (its files at the top of the zip).
     assert re.search(r"^cd build/web\nzip -q -r \.\./chromawheel-web\.zip \.$", scripts[web], re.M)
     release = step_index(job, r"^gh release create ")
-    assert max(dist, uf2, frozen, stl, web) < release
+    assert max(dist, uf2, frozen, stl, pictures, web) < release
     assert scripts[release].startswith('gh release create "$GITHUB_REF_NAME" ')
     words = shlex.split(scripts[release])
     assets = []
@@ -465,7 +468,7 @@ def test_release_attaches_the_wheel_the_uf2_and_the_site_to_a_tags_release():
         if not word.startswith("-") and words[at - 1] not in RELEASE_OPTIONS_WITH_VALUES:
             assets.append(word)
     assert assets == ["dist/*", "build/uf2/chromawheel-pico.uf2", _uf2_asset(),
-                      "build/stl/*.stl", "build/chromawheel-web.zip"], words
+                      "build/stl/*.stl", "build/pictures/*", "build/chromawheel-web.zip"], words
     assert steps(job)[release]["env"]["GH_TOKEN"] in ("${{ github.token }}",
                                                       "${{ secrets.GITHUB_TOKEN }}")
     # A tag whose version is not the wheel's stops the release before anything is published.
