@@ -4,7 +4,9 @@ flash is tested: onto an emulated Pico whose flash holds only the stock MicroPyt
 the page installs what `chromawheel deploy` lays out for board pico, file for file; the board
 restarts into the firmware, which then gives the simulator's frames for a script; a second
 install sends nothing; a board that is not the one chosen is refused before anything is
-written, in words that say what to do.
+written, in words that say what to do; an older firmware gets the one module that changed and
+loses the one no longer shipped (a set of the maker's kept), the progress bar counting the
+bytes.
 
 Without Chromium these tests are skipped with one line saying what to install; under CI=true
 a skip is a failure."""
@@ -54,17 +56,22 @@ def install(page, board="pico"):
     return page.get_attribute("body", "data-install")
 
 
-def drive(flash):
-    """{path: bytes} on the emulated Pico's littlefs drive."""
+def _drive(flash):
     from littlefs import LittleFS
 
     from host_tools.builds import littlefs_uf2
     with open(flash, "rb") as f:
-        image = f.read()
+        image = bytearray(f.read())
     fs = LittleFS(block_size=4096, block_count=littlefs_uf2.STORAGE_BYTES // 4096,
                   read_size=32, prog_size=256, mount=False)
     fs.context.buffer[:] = image[littlefs_uf2.STORAGE_BASE:]
     fs.mount()
+    return fs, image, littlefs_uf2.STORAGE_BASE
+
+
+def drive(flash):
+    """{path: bytes} on the emulated Pico's littlefs drive."""
+    fs, _, _ = _drive(flash)
     files = {}
     for top, _, names in fs.walk("/"):
         for name in names:
@@ -72,6 +79,28 @@ def drive(flash):
             with fs.open(path, "rb") as f:
                 files[path] = f.read()
     return files
+
+
+def put_files(flash, files):
+    """Files written onto the emulated Pico's drive (the board powered off)."""
+    fs, image, base = _drive(flash)
+    for path, data in files.items():
+        with fs.open(path, "wb") as f:
+            f.write(data)
+    fs.unmount()
+    image[base:] = bytes(fs.context.buffer)
+    with open(flash, "wb") as f:
+        f.write(image)
+
+
+# The progress bar's values as the page sets them (<progress>'s value is an attribute).
+WATCH_BAR = """() => {
+  window.barValues = [];
+  new MutationObserver(() => window.barValues.push(
+    Number(document.getElementById("install-progress").value))).observe(
+    document.getElementById("install-progress"), { attributes: true,
+                                                   attributeFilter: ["value"] });
+}"""
 
 
 def lit(frame):
@@ -122,7 +151,7 @@ def test_the_page_installs_the_firmware_on_an_empty_pico(chromium, site, tmp_pat
     assert console == expected_console
 
 
-def test_a_board_that_is_not_the_one_chosen_is_refused_before_anything_is_written(
+def test_the_wrong_board_is_refused_and_an_older_firmware_brought_up_to_date(
         chromium, site, deployed_image, tmp_path):
     flash = str(tmp_path / "flash.img")
     shutil.copyfile(deployed_image("pico"), flash)
@@ -139,8 +168,36 @@ def test_a_board_that_is_not_the_one_chosen_is_refused_before_anything_is_writte
                              "board it is in the list"), status
     # the same files, but the records the firmware keeps itself (settings, the crash count
     # it writes when the REPL stops it)
-    from firmware.records import RECORD_KEYS
+    from firmware.records import MAINTENANCE_PATH, RECORD_KEYS
     after = drive(flash)
     assert {p: d for p, d in after.items() if p not in RECORD_KEYS} == \
         {p: d for p, d in before.items() if p not in RECORD_KEYS}
     assert len(before) > 80
+
+    # An older firmware: a module changed since (one that still loads: the loader reads a
+    # module's own bytes and no further), one no longer shipped, a set of the maker's.
+    stale = {"core/notes.mpy": before["core/notes.mpy"] + bytes(64),
+             "core/retired.mpy": b"gone since",
+             "melds/mine.cwm": before["melds/default.cwm"]}
+    put_files(flash, stale)
+    with emulate.emulated("pico", flash) as pico:
+        emulate.wait_started(pico)
+        with SerialBridge(pico.port) as bridge:
+            context, page = page_on(chromium, site, bridge)
+            page.evaluate(WATCH_BAR)
+            assert install(page) == "done", page.text_content("#install-log")
+            report = page.evaluate("window.chromawheel.installer.report")
+            bar = page.evaluate("window.barValues")
+            log = page.text_content("#install-log")
+            context.close()
+    shipped = dict(deploy.payload("pico", compiled=True))
+    assert report["sent"] == 1 and report["bytes"] == len(shipped["core/notes.mpy"]), log
+    assert report["removed"] == ["core/retired.mpy"]
+    assert "writing core/notes.mpy (%d bytes)" % report["bytes"] in log
+    assert report["started"].startswith("meld set default loaded:")
+    # the bar counts the bytes written, up to all of them
+    assert bar and bar == sorted(bar) and bar[-1] == 1, bar
+    on_board = drive(flash)
+    assert on_board["core/notes.mpy"] == shipped["core/notes.mpy"]
+    assert "core/retired.mpy" not in on_board and MAINTENANCE_PATH not in on_board
+    assert on_board["melds/mine.cwm"] == stale["melds/mine.cwm"]        # the maker's, kept
