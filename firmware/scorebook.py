@@ -6,8 +6,6 @@ game" replaces it. The modes that play melds (score, hand, meld check) share it 
 what they write is about the wheel's seat (the `seat` setting, 1-4) or, with none, the player
 to play."""
 
-from core.scorepad import ScorePad, ScorePadError, from_bytes
-
 PATH = "table.log"
 OLD_PATH = "score.txt"          # the pad's text before the table log (read once, converted)
 
@@ -29,6 +27,9 @@ def load(ctx):
     the link, firmware/link.py)."""
     if ctx.table is not None:
         return ctx.table
+    # The pad's code imported here, not with this module: the hand mode drops it between
+    # its writes (_drop), which a name bound at import would keep.
+    from core.scorepad import ScorePad, ScorePadError, from_bytes
     raw = records(ctx).read(PATH)
     if raw:
         try:
@@ -65,15 +66,70 @@ def summary(pad):
 
 def play(ctx, melds):
     """Melds played, each (MELD card id, root pc, rank, NOTE pcs, points), on the stored pad:
-    the console's words, and whether the pad took them (all or none)."""
-    pad = load(ctx)
-    player = pad.actor()
+    the console's words, and whether the pad took them."""
     points = 0
-    try:
-        for card, root, rank, pcs, meld_points in melds:
-            pad.meld(card, root, rank, pcs, meld_points)
-            points += meld_points
-    except ScorePadError as err:
-        return "not credited: %s" % err, False
-    save(ctx, pad)
-    return "credited %d to P%d; %s" % (points, player + 1, summary(pad)), True
+    for meld in melds:
+        points += meld[4]
+    ids, error, table = write(ctx, [("meld", meld) for meld in melds])
+    if error:
+        return "not credited: %s" % error, False
+    return "credited %d to P%d; %s" % (points, table.actor() + 1, table.summary), True
+
+
+class View:
+    """The table as the hand mode reads it, copied from the pad (its melds on the table
+    [origin, seq, seat, card id, root, rank, pcs, points], the pile, the turn, the seats'
+    cards left, the score's line), so the pad's code can leave a small board's heap between
+    the hand's writes (view(), write())."""
+
+    def __init__(self, pad):
+        self.original = pad.game == 0 and not pad.over      # a round of The Original on
+        self.players = pad.players
+        self.seat = pad.seat
+        self.current = pad.current
+        self.turns = pad.turns
+        self.melds = pad.melds
+        self.pile = bytes(pad.pile)
+        self.left = pad.left
+        self.summary = summary(pad)
+        self._actor = pad.actor()
+
+    def actor(self):
+        return self._actor
+
+
+def view(ctx):
+    """The table's View."""
+    table = View(load(ctx))
+    _drop(ctx)
+    return table
+
+
+def write(ctx, calls):
+    """Entries on the stored pad: calls [(the pad's method, its arguments)], in order, until
+    one is refused. (the written entries' ids, the refusal or None, the table's View after)."""
+    from core.scorepad import ScorePadError
+    pad = load(ctx)
+    ids = []
+    error = None
+    for name, args in calls:
+        try:
+            entry = getattr(pad, name)(*args)
+        except ScorePadError as err:
+            error = str(err)
+            break
+        ids.append(entry if name == "undo" else (entry[1], entry[2]))
+    if ids:
+        save(ctx, pad)
+    table = View(pad)
+    pad = None
+    _drop(ctx)
+    return ids, error, table
+
+
+def _drop(ctx):
+    """The pad's code leaves the heap (it comes back with the next read), but while the link
+    keeps the table in RAM (ctx.table)."""
+    if ctx.table is None:
+        from firmware import unload
+        unload(("core.scorepad", "core.table"))

@@ -30,6 +30,13 @@ import sys
 MODES = ("explorer", "meld check", "hand", "score", "chord poker", "looking glass", "bluff",
          "steps", "alphabet", "key speller", "listen")
 FALLBACK = MODES[0]
+# The modules the table modes bring with them beyond their own (the hand's answers and picker,
+# its core, the score pad and its log): dropped with the modes at a switch, so the next mode
+# starts in a heap without them (the one that needs them imports them again).
+HELPERS = ("firmware.modes.hand_work", "firmware.modes.hand_faces",
+           "firmware.modes.meld_picker", "core.hand_round", "core.hand", "core.hand_loops",
+           "firmware.scorebook", "firmware.score_text", "core.scorepad", "core.table")
+TABLE_HELPERS = ("firmware.scorebook", "core.scorepad", "core.table")
 
 
 def module_name(name):
@@ -152,11 +159,20 @@ def mode_names():
 
 def load_mode(name, ctx):
     """The mode called `name`, its kept table restored (KeepsTable); the other table modes'
-    code is dropped first (small boards)."""
+    code and the helpers they brought (HELPERS) are dropped first (small boards)."""
     if name not in MODES:
         raise ValueError("no mode %r" % name)
     from firmware import unload
-    unload([module_name(other) for other in MODES if other not in (name, FALLBACK)])
+    # While the link keeps the table in RAM (ctx.table), its pad's code stays: the link holds
+    # names of it.
+    helpers = [helper for helper in HELPERS if helper in sys.modules and
+               (ctx.table is None or helper not in TABLE_HELPERS)]
+    names = [module_name(other) for other in MODES if other not in (name, FALLBACK)] + helpers
+    if helpers:
+        # Its own module too: one kept while the helpers go would hold names of theirs that
+        # a fresh import of them no longer matches (an exception class an except misses).
+        names.append(module_name(name))
+    unload(names)
     module = __import__(module_name(name), None, None, ["Mode"])
     mode = _made(module, name, ctx)
     kept = sys.modules.get("firmware.modes.kept")      # loaded by the modes that keep a table

@@ -195,6 +195,9 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
                     self.hint = "%s is taken: a new root needs a free sector" % pc_label(
                         self.cursor)
                 return
+            elif self.complete():
+                self.hint = "the chord is complete: no root change (click for the next chord)"
+                return
             else:
                 self.new_root = self.cursor
                 self.step = "preview"
@@ -307,11 +310,13 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
             return self.describe()
         root_pc = self.new_root if self.step == "preview" else self.root
         root, placed, missing = self._notes(root_pc)
-        parts = [short_title(self.ctx.meldset, self.chord, root),
-                 "Wheel: " + (" ".join(placed) or "-"), "missing: " + (" ".join(missing) or "-")]
+        wheel = ["Wheel: " + (" ".join(placed) or "-"), "missing: " + (" ".join(missing) or "-")]
         if self.step == "preview":
-            return "; ".join(["root change to " + format_note(root)] + parts
-                             + ["back: " + self._going()])
+            # What goes back to the hand first: the panel's last rows may be cut.
+            return "; ".join(["root change to %s %s" % (format_note(root),
+                                                        self.ctx.meldset.meld_id(self.chord)),
+                              "back to the hand: " + self._going()] + wheel)
+        parts = [short_title(self.ctx.meldset, self.chord, root)] + wheel
         if self.complete():
             parts.append("complete: %d pts" % CHORD_POINTS)
         parts.append(self.hint or "cursor " + pc_label(self.cursor))   # a hint names it

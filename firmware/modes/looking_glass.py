@@ -205,12 +205,12 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
         for pc in range(12):
             if not self.picks >> pc & 1:
                 continue
+            ways = []                                 # a card named once, each way it reads
             if (pc - self.hand) % 12 == up:           # the hand card on position 1
                 root = root_note(self.ctx, self.hand, codes)
-                pairs.append("%s (%s-%s)" % (pc_label(pc), format_note(root),
-                                             format_note(spell(root, codes[-1]))))
+                ways.append("%s-%s" % (format_note(root), format_note(spell(root, codes[-1]))))
             if up and (self.hand - pc) % 12 == up:    # the Wheel card on position 1
                 root = root_note(self.ctx, pc, codes)
-                pairs.append("%s (%s-%s)" % (pc_label(pc), format_note(root),
-                                             format_note(spell(root, codes[-1]))))
+                ways.append("%s-%s" % (format_note(root), format_note(spell(root, codes[-1]))))
+            pairs.append("%s (%s)" % (pc_label(pc), " or ".join(ways)))
         return pairs

@@ -27,11 +27,17 @@ from firmware import modes
 from firmware.modes.kept import KeepsTable
 from firmware.modes.names import meld_title, root_note
 from firmware.modes.readings import names_in, one_more
-from firmware.modes.table_paint import CARD, CURSOR, BlinkingCursor, paint_cursor, paint_sector
-from firmware.render import DIM_LEVEL, clear, paint_meld
+from firmware.modes.table_paint import (
+    CARD,
+    CURSOR,
+    BlinkingCursor,
+    card_level,
+    paint_cursor,
+    paint_sector,
+)
+from firmware.render import clear, paint_meld
 
 MAX_CARDS = 12            # the largest meld, the chromatic scale, has 12 positions
-ONE_CARD_LEVEL = DIM_LEVEL  # a sector with one card; two or more are full white
 
 
 class Mode(KeepsTable, BlinkingCursor, modes.Mode):
@@ -213,7 +219,7 @@ class Mode(KeepsTable, BlinkingCursor, modes.Mode):
             for sector in range(12):
                 count = self.counts[sector]
                 paint_sector(frame, sector, CARD,
-                             0 if not count else ONE_CARD_LEVEL if count == 1 else 255)
+                             card_level(count))
         # The cursor blinks (the root is marked steady): shown in the blink's on phase.
         self.blink_on = self.blink_phase(self.ctx.now)
         if self.blink_on or (shown is not None and self.cursor == shown[2]):

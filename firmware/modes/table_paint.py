@@ -14,6 +14,15 @@ GOING = bytes((255, 0, 0))           # a card a root change sends back to the ha
 CURSOR_WHITE = 170                   # white mixed into a lit sector under the cursor
 
 
+# A sector's cards by their count: one dim, two a step brighter, three or more full (each
+# step about twice the light of the last on the wire, the ring's gamma 2.8).
+CARD_LEVELS = (0, 160, 210, 255)
+
+
+def card_level(count):
+    return CARD_LEVELS[count if count < 3 else 3]
+
+
 def paint_sector(frame, sector, colour, level=255, white=0):
     put(frame, sector, colour, 0, level, white)
 

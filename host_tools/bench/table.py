@@ -25,6 +25,8 @@ SEED = 20261126
 HAND_BOUND_ACTIONS = 30
 CREDIT_BOUND_ACTIONS = 2
 HAND_BOUND_MS = 100
+WORST_BOUND_MS = 250      # the worst of the dealt hands
+DEALS = 100               # seeded 14-card deals searched on the emulated Pico
 LONG_MS = 700             # hardware/presses.py: the long press that asks for the answers
 
 
@@ -89,10 +91,10 @@ def questions():
          None),
         ("hand search of a 14-card hand", "hand", "", entry_script(hand), "hand: ", None,
          HAND_BOUND_ACTIONS),
-        ("credit a meld to a player (from meld check)", "meld check", c7, "long",
-         "meld check: cursor A#/Bb (played, credited 70 to P2", None, CREDIT_BOUND_ACTIONS),
+        ("credit a meld to a player (from meld check)", "meld check", c7, "cw 1; long",
+         "meld check: cursor B (played, credited 70 to P2", None, CREDIT_BOUND_ACTIONS),
         ("credit a meld to a player (from the hand's answers)", "hand", c7 + "; cw 1; long",
-         "click", "hand: E A#/Bb (played best chords 100: C 5 100: credited 100 to P2", None,
+         "click", "hand: E A#/Bb (played C 5 100: credited 100 to P2", None,
          CREDIT_BOUND_ACTIONS),
         ("chord-poker root change (C7 to A7)", "chord poker",
          "cw 9; click; click; cw 4; click; cw 3; click", "cw 2; double; click",
@@ -122,43 +124,48 @@ def ask(mode, setup, script, answer):
 # every type's first turn found (the answers a long press shows, "searching" where not yet
 # proven), and every turn proven.
 _MPY_HAND = """
-import sys, time, json
+import sys, time, json, gc
 sys.path[:0] = [@ROOT@]
 from core import meldset
 from core.hand import HandSearch, counts_of
 from core.hand_loops import STEPS_A_PIECE
 ms = meldset.load(@SET@)
 search = HandSearch(ms)
-# What the hand mode did before the last card: the set read, and a search after each card
-# (its arrays made to the size of such a hand): here the hand without its last card.
 while not search.read_step():
     pass
-before = counts_of(@HAND@[:-1])
-search.melds(before)
-search.best_turns(before)
-counts = counts_of(@HAND@)
-# The wheel rested before the last card's click: its collector ran (firmware/services.py).
-import gc
-gc.collect()
-t0 = time.ticks_us()
-listing = search.listing(counts)
-while not listing.step():
-    pass
-t1 = time.ticks_us()
-jobs = [search.turn(counts, kind) for kind in range(3)]
-firsts = 0
-for job in jobs:
-    while not job.done and not job.result()[1]:
-        job.step(STEPS_A_PIECE)
-t2 = time.ticks_us()
-for job in jobs:
-    while not job.step(STEPS_A_PIECE):
+
+
+def timed(hand):
+    # What the hand mode did before the last card: a search after each card (its arrays made
+    # to the size of such a hand): here the hand without its last card.
+    before = counts_of(hand[:-1])
+    search.melds(before)
+    search.best_turns(before)
+    counts = counts_of(hand)
+    # The wheel rested before the last card's click: its collector ran (firmware/services.py).
+    gc.collect()
+    t0 = time.ticks_us()
+    listing = search.listing(counts)
+    while not listing.step():
         pass
-t3 = time.ticks_us()
-print(json.dumps({"melds_ms": time.ticks_diff(t1, t0) / 1000,
-                  "first_ms": time.ticks_diff(t2, t0) / 1000,
-                  "best_ms": time.ticks_diff(t3, t1) / 1000, "melds": len(listing.found),
-                  "points": [job.result()[0] for job in jobs]}))
+    t1 = time.ticks_us()
+    jobs = [search.turn(counts, kind) for kind in range(3)]
+    for job in jobs:
+        while not job.done and not job.result()[1]:
+            job.step(STEPS_A_PIECE)
+    t2 = time.ticks_us()
+    for job in jobs:
+        while not job.step(STEPS_A_PIECE):
+            pass
+    t3 = time.ticks_us()
+    print(json.dumps({"melds_ms": time.ticks_diff(t1, t0) / 1000,
+                      "first_ms": time.ticks_diff(t2, t0) / 1000,
+                      "best_ms": time.ticks_diff(t3, t1) / 1000, "melds": len(listing.found),
+                      "points": [job.result()[0] for job in jobs]}))
+
+
+for hand in @HANDS@:
+    timed(hand)
 """
 
 
@@ -177,7 +184,7 @@ def hand_on_cpython(hand):
 def hand_on_micropython(hand):
     code = (_MPY_HAND.replace("@ROOT@", repr(ROOT))
             .replace("@SET@", repr(os.path.join(ROOT, "core", "meldsets", "default.cwm")))
-            .replace("@HAND@", repr(hand)))
+            .replace("@HANDS@", repr([hand])))
     proc = subprocess.run([micropython_path(), "-c", code], capture_output=True, text=True,
                           timeout=300)
     if proc.returncode:
@@ -185,9 +192,10 @@ def hand_on_micropython(hand):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def hand_on_rp2(hand):
+def hands_on_rp2(hands):
     """The hand search on the real rp2 port in the emulated RP2040 (compiled .mpy on a RAM
-    disk, as tests/host/test_rp2_port.py runs the core cases)."""
+    disk, as tests/host/test_rp2_port.py runs the core cases), each hand after the same hand
+    less its last card: a figure a hand."""
     from host_tools.device.files import import_closure
     from host_tools.device.link import DeviceLink
     from host_tools.emulator.rp2040 import EmulatedPico, compiled, put_on_ram_disk
@@ -197,12 +205,13 @@ def hand_on_rp2(hand):
     with open(os.path.join(ROOT, "core", "meldsets", "default.cwm"), "rb") as f:
         files.append(("/ram/default.cwm", f.read()))
     code = (_MPY_HAND.replace("@ROOT@", repr("/ram")).replace("@SET@", repr("/ram/default.cwm"))
-            .replace("@HAND@", repr(hand)))
+            .replace("@HANDS@", repr(hands)))
     with EmulatedPico() as pico:
         with DeviceLink(pico.port) as link:
             put_on_ram_disk(link, files)
             # The emulator runs at about a tenth of a Pico's speed: a long silence allowed.
-            return json.loads(link.run(code, timeout=900).strip().splitlines()[-1])
+            said = link.run(code, timeout=600 + 60 * len(hands)).strip().splitlines()
+    return [json.loads(line) for line in said[-len(hands):]]
 
 
 def report(row):
@@ -234,11 +243,13 @@ def report(row):
     if figures is not None:
         row("  MicroPython unix port: melds / best turns",
             "%.1f / %.1f ms" % (figures["melds_ms"], figures["best_ms"]))
+    deals = [seeded_hand(SEED + k) for k in range(DEALS)]
     try:
-        figures = hand_on_rp2(hand)
+        found = hands_on_rp2(deals)
     except Exception as err:          # no emulator here: say so, the other figures stand
         row("  emulated Pico (rp2 port)", "skipped (%s)" % err)
         return
+    figures = found[0]
     total = figures["melds_ms"] + figures["best_ms"]
     row("  emulated Pico: every meld listed after the last card", "%.0f ms" % figures["melds_ms"],
         "<= %d ms" % HAND_BOUND_MS, figures["melds_ms"] <= HAND_BOUND_MS)
@@ -246,6 +257,12 @@ def report(row):
         "%.0f ms" % figures["first_ms"], "the long press asking takes %d ms" % LONG_MS)
     row("  emulated Pico: every best turn proven after the last card", "%.0f ms" % total,
         "<= %d ms" % HAND_BOUND_MS, total <= HAND_BOUND_MS)
+    proven = sorted(f["melds_ms"] + f["best_ms"] for f in found)
+    median, worst = proven[len(proven) // 2], proven[-1]
+    row("hand search, %d deals on the emulated Pico: median / worst" % DEALS,
+        "%.0f / %.0f ms" % (median, worst), "<= %d / %d ms, every best turn proven" % (
+            HAND_BOUND_MS, WORST_BOUND_MS),
+        median <= HAND_BOUND_MS and worst <= WORST_BOUND_MS)
 
 
 if __name__ == "__main__":

@@ -318,9 +318,11 @@ def _joined(lines, line):
 
 def table_state(line):
     """The table modes' state in a console line, for the frames: "hand" (twelve card counts, C
-    first) from the hand mode's 'hand: C E E G ...', "score" ({"game", "players", "round",
-    "totals", "current"}) from 'score: original, 2 players, round 1 of 3, totals 0 70, P2 to
-    play' (the score mode, and wherever a meld is credited)."""
+    first) from the hand mode's 'hand: C E E G ...', with "held" (the MELD card ids held, in
+    order; None for any) and "table" (the melds on the table, [{"seat": 1-4, "id", "notes"}])
+    from its '; held: P5 maj' and '; table: P2 maj C-E-G, P1 5 G-D'; "score" ({"game",
+    "players", "round", "totals", "current"}) from 'score: original, 2 players, round 1 of 3,
+    totals 0 70, P2 to play' (the score mode, and wherever a meld is credited)."""
     from core.parse import NoteError, pc_of
     state = {}
     if line.startswith("hand: "):
@@ -331,6 +333,13 @@ def table_state(line):
             except NoteError:
                 break
         state["hand"] = counts
+        held = _segment(line, "; held: ")
+        if held is not None:
+            state["held"] = None if held == "any" else held.split()
+        table = _segment(line, "; table: ")
+        if table is not None:
+            state["table"] = [] if table == "none" else [_table_meld(m)
+                                                         for m in table.split(", ")]
     at = line.find("score: ")
     if at >= 0:
         parts = line[at + 7:].split(";")[0].split(", ")
@@ -383,8 +392,25 @@ def state_after(state, line):
     return new
 
 
+def _segment(line, marker):
+    """The text after `marker` up to the next '; ', or None."""
+    at = line.find(marker)
+    if at < 0:
+        return None
+    return line[at + len(marker):].split("; ")[0]
+
+
+def _table_meld(text):
+    """'P2 maj C-E-G' -> {"seat": 2, "id": "maj", "notes": ["C", "E", "G"]} ('*': a meld
+    entered as a score item, no card, no notes)."""
+    words = text.split(" ")
+    notes = words[2] if len(words) > 2 else ""
+    return {"seat": int(words[0][1:]), "id": "" if words[1] == "*" else words[1],
+            "notes": notes.split("-") if notes else []}
+
+
 def _set_table(frame, table):
-    for key in ("hand", "score"):
+    for key in ("hand", "score", "held", "table"):
         if key in table:
             frame[key] = table[key]
         else:

@@ -131,13 +131,16 @@ def test_the_hand_mode_answers_as_the_simulator_with_its_search_in_machine_code(
     # search after each card done before the knob turns on: a detent meanwhile may share a
     # pass with the next), the answers asked for on an empty sector and stepped through: the
     # same lines (the ring's frames differ in the cursor's blink, timed by each board's passes).
-    script = ("click; wait 400; cw 2; click; wait 200; cw 2; click; wait 200; cw 3; click; "
+    # The hand's line says its best turn once proven, "searching" before: the Pico prints that
+    # line while it searches, the simulator's faster passes never show it. The first card's
+    # search reads the set's table first.
+    script = ("click; wait 1000; cw 2; click; wait 200; cw 2; click; wait 200; cw 3; click; "
               "wait 200; cw 3; click; wait 200; cw 1; long; cw 1; cw 1")
     settings = {"mode": "hand"}
     frames, console = emulate.run_script(script, board="pico", flash=pico_flash,
                                          settings=settings, progress=lambda line: None)
     expected, expected_console = simulator.run_script(script, settings=settings)
-    assert console == expected_console
+    assert [line for line in console if "; searching" not in line] == expected_console
     assert console[-1].startswith("hand: C D E G A#/Bb; 3/")
     assert frames and not sum(f["faults"] for f in frames)
 

@@ -37,22 +37,31 @@ def test_hand_entry_answers_and_a_credit_in_one_click(tmp_path):
     frames, console = run_script("; ".join([switch("explorer", "hand"), entry]),
                                  flash=str(tmp_path))
     assert frames[-1]["hand"] == [1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0]
-    assert console[-1] == ("hand: C D E G A#/Bb; 5 cards; cursor D (long press on an empty "
-                           "sector: the answers)")
-    # A reboot keeps the hand. To an empty sector, long press: the answers, best first
-    # (chords: G5 + C7 = 140); the knob steps through them.
-    frames, console = run_script("cw 3; long; cw 1; ccw 1", flash=str(tmp_path))
+    assert frames[-1]["held"] is None and frames[-1]["table"] == []
+    # The answers are ready as the cards come: the best turn is on the console already.
+    assert console[-1] == ("hand: C D E G A#/Bb; 5 cards; cursor D (long press: the answers); "
+                           "best chords 140: G 5 100 (G-D) + C 7 40 (C-E-Bb); held: any; "
+                           "table: none")
+    # A reboot keeps the hand. A long press: the answers, best first (chords: G5 + C7 = 140);
+    # the knob steps through them.
+    frames, console = run_script("long; cw 1; ccw 1", flash=str(tmp_path))
     assert frames[0]["hand"] == [1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0]
-    assert console[-2] == "hand: C D E G A#/Bb; 2/40 best intervals 40: C M2 20 + E m3 20"
-    assert console[-1] == "hand: C D E G A#/Bb; 1/40 best chords 140: G 5 100 + C 7 40"
-    assert frames[-1]["display"][0].startswith("1/40 best chords")
-    # A click plays it (1 action from the answers, 2 from entering): 140 to the pad's
-    # current player (P2: P1 deals); its cards leave the hand.
-    frames, console = run_script("cw 3; long; click", flash=str(tmp_path))
+    assert console[-2].startswith("hand: C D E G A#/Bb; 2/42 best intervals 40: C M2 20 (C-D) "
+                                  "+ E m3 20 (E-G); held: any")
+    assert console[-1].startswith("hand: C D E G A#/Bb; 1/42 best chords 140: G 5 100 (G-D) + "
+                                  "C 7 40 (C-E-Bb); held: any")
+    assert frames[-1]["display"][0].startswith("1/42 best chords")
+    # A click plays it (1 action from the answers, 2 from entering), to the pad's current
+    # player (P2: P1 deals); but it would play every card without the right to go out (1
+    # scale or 3 chords): its last meld stays in the hand. G 5's cards leave the hand, the
+    # meld is on the table.
+    frames, console = run_script("long; click", flash=str(tmp_path))
     assert frames[-1]["score"] == {"game": "original", "players": 2, "round": 1,
-                                   "totals": [0, 140], "current": 1}
-    assert frames[-1]["hand"] == [0] * 12
-    assert "credited 140 to P2" in console[-1]
+                                   "totals": [0, 100], "current": 1}
+    assert frames[-1]["hand"] == [1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0]
+    assert "played G 5 100: credited 100 to P2" in console[-1]
+    assert "(C 7 40 kept: going out needs 1 scale or 3 chords played)" in console[-1]
+    assert frames[-1]["table"] == [{"seat": 2, "id": "5", "notes": ["G", "D"]}]
 
 
 def last_score(frames):
@@ -110,37 +119,31 @@ def test_a_round_of_the_original_through_the_pad_equals_chromawheel_score(tmp_pa
 
 def test_meld_cards_held_marked_on_the_wheel_restrict_the_answers_as_the_cli_does(tmp_path,
                                                                                  capsys):
-    import os
-
-    from core import meldset as meldsets
-
-    from host_tools.device.files import ROOT
-    ms = meldsets.load(os.path.join(ROOT, "core", "meldsets", "default.cwm"))
-    ids = [ms.meld_id(i) for i in range(ms.count)]
-    p5, maj = ids.index("P5"), ids.index("maj")
     entry, cursor = notes(0, 2, 4, 7, 9, 11)         # C D E G A B
-    # To an empty sector (C#), long press: the answers; one step back: the MELD cards entry.
-    # Click: the set's melds; mark P5 and maj, back to the answers with a long press.
-    script = [switch("explorer", "hand"), entry, "cw 2; long; ccw 1",
-              "click; cw %d; click; cw %d; click; long" % (p5, maj - p5)]
+    # Long press: the answers; one step back: the MELD cards held. Click: the picker by kind:
+    # P5 (the second group, the first meld), maj (the third group, the second meld); a long
+    # press at the groups ends the marking with two. At the deal the wheel asks for the pile's
+    # first card (a long press: none); a long press: the answers.
+    script = [switch("explorer", "hand"), entry, "long; ccw 1",
+              "click; cw 1; click; click; cw 2; click; cw 1; click; long; long; long"]
     frames, console = run_script("; ".join(script), flash=str(tmp_path))
-    assert any(line.endswith("MELD cards held: any (the deck's) (click to mark)")
+    assert any("; 83/83 MELD cards held: any (the deck's) (click: mark the 5 held)" in line
                for line in console)
-    assert any(line.endswith("MELD cards held: P5; %d/%d P5 held 1 (click: one more, double: "
-                             "none, long: the answers)" % (p5 + 1, ms.count)) for line in console)
+    assert any("; MELD card held 2 of 5: intervals m2 to TT (6) (click: open; long: done); "
+               "held: P5;" in line for line in console)
+    assert frames[-1]["held"] == ["P5", "maj"]
     assert frames[-1]["display"][0].startswith("1/")
     shown = int(console[-1].split("; ")[1].split(" ")[0].split("/")[1])
     assert main(["hand", "C", "D", "E", "G", "A", "B", "--melds", "P5,maj", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     turns = [kind for kind in data["best"] if data["best"][kind]["melds"]]
-    assert shown == len(turns) + len(data["melds"]) + 1
+    assert shown == len(turns) + len(data["melds"]) + 4     # and the four after the melds
     assert {m["id"] for m in data["melds"]} == {"P5", "maj"}
     # After a reboot (the marks kept), every answer stepped through is a best turn, a P5 or a
-    # maj, or the MELD cards entry; a double press in the list marks none.
+    # maj, or one of the four after the melds.
     steps = ["cw 1"] * shown
     frames, console = run_script("long; " + "; ".join(steps), flash=str(tmp_path))
     answers = [line.split("; ", 1)[1].split(" ", 1)[1] for line in console[-shown:]]
     assert all(a.startswith("best ") or " P5 " in a or " maj " in a or
-               a.startswith("MELD cards held: P5, maj") for a in answers), answers
-    frames, console = run_script("long; ccw 1; click; double; long; ccw 1", flash=str(tmp_path))
-    assert console[-1].endswith("MELD cards held: any (the deck's) (click to mark)")
+               a.startswith(("MELD cards held: P5 maj", "the table", "new round", "nothing to "
+                             "undo")) for a in answers), answers
