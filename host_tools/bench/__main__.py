@@ -467,8 +467,9 @@ def main():
             second["seconds"], second["sent"], second["bytes_sent"]))
         row("  flash the jazz set, confirmed by the device", "%.1f s, %d bytes" % (
             flashed["seconds"], flashed["bytes"]))
-    from host_tools.bench import table
+    from host_tools.bench import round_play, table
     table.report(row)
+    round_play.report(row)
     try:
         report_rp2()
         from host_tools.bench import ports

@@ -1,0 +1,57 @@
+"""A seeded 2-player round of The Original played by the rule engine, each player playing its
+best turn, replayed in the simulator on two wheels with seats (host_tools/bench/round_play.py):
+each wheel ends with its player's hand and MELD cards as the engine has them, the table's melds
+in its frames' "table", and each pad's totals equal to `chromawheel score carmony` for each
+player."""
+
+import json
+
+import pytest
+
+from core.games import note_pc
+from core.hand import counts_of
+from core.parse import pc_of
+
+from host_tools.bench import round_play
+from host_tools.cli.main import main
+from host_tools.set_files import load_set
+
+pytestmark = pytest.mark.usefixtures("simulator")
+
+
+def cli_total(capsys, argv):
+    assert main(argv) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)["total"]
+
+
+def last_frame_with(frames, key):
+    return [f for f in frames if key in f][-1]
+
+
+# The bench's seed (a round with pile takes, going out by a play); 17 (23 turns, five eats);
+# 48 (an eat, a turn that ends without a discard: the last card may not go).
+@pytest.mark.parametrize("seed", [round_play.SEED, 17, 48])
+def test_a_seeded_round_on_two_wheels_ends_with_the_engines_hands_and_scores(seed, capsys):
+    ms = load_set(None)
+    replay, runs = round_play.replayed(ms, seed)
+    engine = replay.round
+    totals = [cli_total(capsys, round_play.cli_score(ms, engine, p)) for p in range(2)]
+    table = []
+    for p in range(2):
+        for card, _, notes in engine.table[p]:
+            table.append((p + 1, ms.meld_id(engine.meld_of[card]),
+                          sorted(note_pc(c) for c in notes)))
+    for p, (frames, console) in enumerate(runs):
+        assert not [line for line in console if "Error" in line or "not kept" in line]
+        held = sorted(ms.meld_id(engine.meld_of[c]) for c in engine.meld_hands[p])
+        if engine.hands[p]:
+            end = [f for f in frames if "click again: the cards left" in f.get("console", "")]
+            hand = end[-1]
+        else:
+            hand = last_frame_with(frames, "hand")       # went out: the hand is empty
+        assert hand["hand"] == list(counts_of([note_pc(c) for c in engine.hands[p]]))
+        assert sorted(hand["held"]) == held
+        shown = sorted((m["seat"], m["id"], sorted(pc_of(n) for n in m["notes"]))
+                       for m in hand["table"])
+        assert shown == sorted(table)
+        assert last_frame_with(frames, "score")["score"]["totals"] == totals
