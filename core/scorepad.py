@@ -338,7 +338,7 @@ class ScorePad:
                 raise ScorePadError("the discard pile is empty")
             self.pile = bytearray()
         elif what == ROUND:
-            if data[0] != self.round:
+            if data[0] != self.round and data[0] != table.ANY_ROUND:
                 raise ScorePadError("round %d ended already" % (data[0] + 1))
             self._end_round()
         else:

@@ -32,11 +32,13 @@ Entries, decoded: (clock, origin, seq, who, what, data); `who` is the seat the e
     PILE_START  (pc,)                        the pile's first card, turned over at the deal
     PILE_TAKEN  ()                           `who` takes the whole pile
     ROUND       (round,)                     round `round` (0 the first) ends: a second wheel
-                                             ending the same round changes nothing
+                                             ending the same round changes nothing (ANY_ROUND:
+                                             the round then played, a VERSION 1 log's)
     UNDO        (origin, seq)                takes back that entry
 
-Byte form (VERSION 1). A varint is 7 bits a byte, least significant first, the top bit set on
-every byte but the last. An entry's body:
+Byte form (VERSION 2; a VERSION 1 log, whose ROUND had no body, is read as ROUND (ANY_ROUND,),
+so that a pad kept by the firmware before goes on). A varint is 7 bits a byte, least
+significant first, the top bit set on every byte but the last. An entry's body:
     b0 = what << 4 | origin << 2 | who;  varint clock;  varint seq;  then by `what`:
     NEW_GAME: game, players, dealer (a byte each)   MELD: len(card), card (ASCII), root << 4 |
     rank, len(pcs), the pcs two a byte (high nibble first), tens   EAT: origin, varint seq,
@@ -52,7 +54,8 @@ not a tuple an entry (a 3-round game is a few hundred entries, about 1.5 KB)."""
 
 from array import array
 
-VERSION = 1
+VERSION = 2
+ANY_ROUND = 255           # a ROUND of a VERSION 1 log: it ends the round then played
 ORIGINS = 4
 
 NEW_GAME, MELD, EAT, SCORE, NEXT, DISCARD, PILE_START, PILE_TAKEN, ROUND, UNDO = range(10)
@@ -99,6 +102,7 @@ def _read_varint(data, at):
 # Each kind's payload: b a byte, v a varint, c a MELD card id (its length, then ASCII), h two
 # small ints in one byte (high nibble first), p pitch classes (their count, then two a byte).
 FORMATS = ("bbb", "chpb", "bvcb", "bb", "", "b", "b", "", "b", "bv")
+FORMATS_1 = FORMATS[:8] + ("",) + FORMATS[9:]          # VERSION 1's: ROUND had no body
 
 
 def _byte(data, at):
@@ -163,8 +167,9 @@ def encode(entry):
     return bytes(out)
 
 
-def decode(data, at=0):
-    """(entry, the offset after it) from a body at `at`; TableError says what is wrong."""
+def decode(data, at=0, version=VERSION):
+    """(entry, the offset after it) from a body at `at` (of that byte form's VERSION);
+    TableError says what is wrong."""
     b0 = _byte(data, at)
     what = b0 >> 4
     if what >= len(FORMATS):
@@ -173,8 +178,8 @@ def decode(data, at=0):
     seq, at = _read_varint(data, at)
     if clock < 1 or seq < 1:
         raise TableError("clock %d, seq %d: they start at 1" % (clock, seq))
-    payload = []
-    for code in FORMATS[what]:
+    payload = [] if version == VERSION or what != ROUND else [ANY_ROUND]
+    for code in (FORMATS if version == VERSION else FORMATS_1)[what]:
         value, at = _get(data, at, "b" if code == "h" else code)
         if code == "h":
             payload.append(value >> 4)
@@ -335,9 +340,10 @@ class Log:
 
 def from_bytes(data):
     """A Log from to_bytes(); TableError names the entry that cannot be read."""
-    if not data or data[0] != VERSION:
-        raise TableError("table log format %s: this firmware reads %d" % (
-            data[0] if data else "none", VERSION))
+    version = data[0] if data else None
+    if version not in (1, VERSION):
+        raise TableError("table log format %s: this firmware reads 1 and %d" % (
+            "none" if version is None else version, VERSION))
     log = Log()
     at = 1
     for origin in range(ORIGINS):
@@ -347,7 +353,7 @@ def from_bytes(data):
         index += 1
         entry = problem = None
         try:
-            entry, end = decode(data, at)
+            entry, end = decode(data, at, version)
         except TableError as err:       # (said outside: MicroPython warns of chaining)
             problem = str(err)
         if problem:
@@ -355,7 +361,7 @@ def from_bytes(data):
         if len(log) and log.key(len(log) - 1) >= (entry[0], entry[1], entry[2]):
             raise TableError("table log entry %d: out of order" % index)
         log.starts.append(len(log.data))
-        log.data.extend(data[at:end])
+        log.data.extend(data[at:end] if version == VERSION else encode(entry))
         log.clock = max(log.clock, entry[0])
         at = end
     return log

@@ -95,9 +95,9 @@ def test_a_new_game_leaves_the_older_entries_behind():
 def test_bad_bytes_are_named():
     body = table.encode(ONE_OF_EACH[1])
     assert raises(TableError, table.decode, body[:-1]).args[0] == "an entry runs past the end"
-    assert raises(TableError, table.entry_from_bytes, b"\x02" + body).args[0] == (
-        "entry format 2: this firmware reads 1")
-    assert raises(TableError, table.entry_from_bytes, b"\x01" + body + b"\x00").args[0] == (
+    assert raises(TableError, table.entry_from_bytes, b"\x03" + body).args[0] == (
+        "entry format 3: this firmware reads 2")
+    assert raises(TableError, table.entry_from_bytes, b"\x02" + body + b"\x00").args[0] == (
         "1 bytes after the entry")
     assert raises(TableError, table.decode, b"\xf0\x01\x01").args[0] == "no entry kind 15"
     log = filled(ONE_OF_EACH)
