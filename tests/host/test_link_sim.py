@@ -99,6 +99,29 @@ def test_a_seat_chosen_in_the_menu_is_the_links_and_what_the_wheel_writes():
     assert [last(frames, "score")["totals"] for frames, _ in results] == [[0, 0, 40]] * 3
 
 
+def test_the_hand_mode_answers_from_the_shared_table_with_nothing_entered():
+    # The pile: both wheels in the hand mode, P1 deals, P2 plays first. On wheel 2 P2 holds
+    # C and D and discards C; wheel 1, where nothing but P1's own E and G was entered, asks
+    # "take the pile?" with that C: C 5 (C-G), 100, against 20 without.
+    script = "; ".join([
+        "wait 2000",
+        "2: click; cw 2; click; ccw 2; wait 300; long; wait 1500",     # C, D; C discarded
+        "1: cw 4; click; cw 3; click; cw 1; wait 3000; long; wait 3000",   # E, G; the answers
+        "1: cw 1; wait 500"])                                          # the pile's answer
+    frames, console = table.run_script(script, 2, settings={"mode": "hand"})[0]
+    assert last(frames, "table") == [] and "pile: C" in frames[-1]["console"]
+    assert [line for line in console if "take the pile C: best chords 100: C 5 100 (C-G) "
+            "(now 20)" in line], console[-3:]
+    # The melds on the table: P1 plays C E G in meld check on wheel 1; wheel 2's hand mode
+    # (the menu's mode, one after meld check) has it on its table, entered nowhere else.
+    script = "; ".join([
+        "wait 2000", "2: long; click; cw 1; click; long; wait 1000",
+        "1: click; cw 4; click; cw 3; click; cw 1; long; wait 1500"])
+    frames, console = table.run_script(script, 2, settings={"mode": "meld check"})[1]
+    assert last(frames, "table") == [{"seat": 1, "id": "maj", "notes": ["C", "E", "G"]}]
+    assert console[-1].startswith("hand: ") and console[-1].endswith("table: P1 maj C-E-G")
+
+
 def test_ten_thousand_random_midi_bytes_among_the_sysex_change_nothing():
     """A synth's notes and clock, a SysEx cut short, another maker's: seeded random bytes in
     chunks between the link's messages on wheel 2's line, while the round goes on."""
