@@ -137,9 +137,15 @@ while not search.read_step():
 
 def timed(hand):
     # What the hand mode did before the last card: a search after each card (its arrays made
-    # to the size of such a hand): here the hand without its last card.
+    # to the size of such a hand): here the hand without its last card, listed as the mode
+    # lists it (packed plays, no Play objects: a hundred hands' lists of those fragment the
+    # heap until one of them runs out of memory).
+    gc.collect()
     before = counts_of(hand[:-1])
-    search.melds(before)
+    job = search.listing(before)
+    while not job.step():
+        pass
+    job = None
     search.best_turns(before)
     counts = counts_of(hand)
     # The wheel rested before the last card's click: its collector ran (firmware/services.py).
