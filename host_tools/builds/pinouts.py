@@ -137,10 +137,6 @@ def _misuse(table, board, section, role, pull, entry):
             text, entry["input_only"], section, pull, fit)
     if entry.get("strapping") and role == "in" and pull == "up":
         return "%s %s (this %s's pull-up holds it high)" % (text, entry["strapping"], section)
-    if section == "button" and entry.get("stops_boot") == _pressed(board["button"]):
-        return ("%s %s: the button makes it %s while held at power-up, so the safe-mode gesture "
-                "(the knob held while plugging in) would not start the firmware at all" % (
-                    text, entry.get("boot") or entry["strapping"], entry["stops_boot"]))
     return _bus_misuse(table, role, entry, text)
 
 
@@ -178,11 +174,21 @@ def header_warnings(board, table):
         entry = table["by_pin"].get(pin)
         if entry is None or not (entry.get("boot") or entry.get("strapping")):
             continue
-        out.append((section + "." + field, "%s %s; it works with the %s on it, but a pin that "
-                    "plays no part at reset is safer: %s" % (
-                        pin_text(table, entry), entry.get("boot") or entry["strapping"],
-                        section, _free(table, used, role, pull))))
+        out.append((section + "." + field, "%s %s; %s: %s" % (
+            pin_text(table, entry), entry.get("boot") or entry["strapping"],
+            _strapping_cost(board, section, entry), _free(table, used, role, pull))))
     return out
+
+
+def _strapping_cost(board, section, entry):
+    """What a strapping pin costs this job. A button that holds it at its boot level loses the
+    safe-mode gesture: a warning all the same (the BOOT button of a DevKitC is GPIO0), as the
+    board runs and a held knob starts the bootloader, from which a flash still recovers it."""
+    if section == "button" and entry.get("stops_boot") == _pressed(board["button"]):
+        return ("the button makes it %s while held at power-up, so the safe-mode gesture (the "
+                "knob held while plugging in) would not start the firmware; a pin that plays no "
+                "part at reset keeps it" % entry["stops_boot"])
+    return "it works with the %s on it, but a pin that plays no part at reset is safer" % section
 
 
 def _driven(section):
