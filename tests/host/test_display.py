@@ -283,9 +283,11 @@ EXPECTED = {
     "steps": ("cw 3",
               ["steps: top card", "D%s/E%s: a half" % (SHARP, FLAT), "step up is E, a",
                "whole step up is", "F"]),
-    # C E G entered, a long press on the empty A: the first answer, the best chord turn.
+    # C E G entered, a long press on the empty A: the first answer, the best chord turn with
+    # the cards it plays; 14 answers: the 2 best turns, the 8 melds of `chromawheel hand C E G`,
+    # then undo, new round, the table and the MELD cards held (issue 46).
     "hand": ("click; cw 4; click; cw 3; click; cw 2; long",
-             ["1/11 best chords", "100: C 5 100"]),
+             ["1/14 best chords", "100: C 5 100", "(C-G)"]),
     # A 4-card meld (70) for P2 (P1 deals), then the turn passes to P1.
     "score": ("cw 2; click; double", ["R1/3 >P1 0 P2 70", "4-card meld +70"]),
 }
