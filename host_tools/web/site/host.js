@@ -1,9 +1,10 @@
 // The laptop's side, as the page sees it: requests to host_worker.js, answered in order.
 
 export class Host {
-  // The worker (and its MicroPython: host_worker.js loads it at once) before the bundle.
-  constructor() {
-    this.worker = new Worker(new URL("host_worker.js", import.meta.url), { type: "module" });
+  // The worker (and its MicroPython: host_worker.js loads it at once) before the bundle;
+  // the table view's member of the link is another worker (table_worker.js) asked the same way.
+  constructor(script = new URL("host_worker.js", import.meta.url)) {
+    this.worker = new Worker(script, { type: "module" });
     this.asked = 0;
     this.waiting = new Map();
     this.worker.onmessage = (event) => {

@@ -5,35 +5,19 @@
 // editor (py/editor.py: degrees on the wheel, spelled by core/spelling.py) and the
 // simulator's script language (script.py, copied out of host_tools/sim/simulator.py).
 
-import { loadMicroPython } from "./runtime/micropython.mjs";
+import { layOut, loadRuntime } from "./worker_runtime.js";
 
 let mp = null;
 let studio = null;
 const printed = [];
 // MicroPython loads as soon as the page makes this worker, while the page still fetches the
 // bundle that "start" brings.
-const runtime = loadMicroPython({
-  url: new URL("runtime/micropython.wasm", import.meta.url).href,
-  heapsize: 4 * 1024 * 1024,
-  stdout: (line) => printed.push(line),
-  stderr: (line) => printed.push(line),
-});
-runtime.catch(() => {});                 // reported by "start"
-
-function mkdirs(path) {
-  let at = "";
-  for (const part of path.split("/").slice(1, -1)) {
-    at += `/${part}`;
-    try { mp.FS.mkdir(at); } catch (_err) { /* there already */ }
-  }
-}
+const keep = (line) => printed.push(line);
+const runtime = loadRuntime(4 * 1024 * 1024, keep, keep);
 
 async function start({ table, bundle }) {
   mp = await runtime;
-  for (const [path, offset, size] of table) {
-    mkdirs(`/host/${path}`);
-    mp.FS.writeFile(`/host/${path}`, bundle.subarray(offset, offset + size));
-  }
+  layOut(mp, table, bundle);
   mp.FS.mkdir("/scratch");
   mp.runPython("import sys\nsys.path.insert(0, '/host')\nimport studio");
   studio = mp.pyimport("studio");

@@ -4,33 +4,11 @@
 // the log as they do (table_worker.js), relays each wheel's messages to the others
 // (table_relay.js) and shows the seats' totals, whose turn, the round and the last entries.
 
+import { Host } from "./host.js";
 import { describe, hex, isLink, messages, relayTargets, SEAT_COLOURS } from "./table_relay.js";
 
 const TICK_MS = 50;
 const $ = (id) => document.getElementById(id);
-
-class Member {
-  constructor() {
-    this.worker = new Worker(new URL("table_worker.js", import.meta.url), { type: "module" });
-    this.asked = 0;
-    this.waiting = new Map();
-    this.worker.onmessage = (event) => {
-      const { id, value, error } = event.data;
-      const [resolve, reject] = this.waiting.get(id);
-      this.waiting.delete(id);
-      if (error !== undefined) reject(new Error(error));
-      else resolve(value);
-    };
-  }
-
-  ask(message) {
-    const id = ++this.asked;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, [resolve, reject]);
-      this.worker.postMessage({ ...message, id });
-    });
-  }
-}
 
 const now = () => Math.round(performance.now());
 
@@ -74,7 +52,7 @@ function render(view) {
 async function main() {
   const api = { view: null, sent: [], started: false };
   window.chromawheelTable = api;
-  const member = new Member();
+  const member = new Host(new URL("table_worker.js", import.meta.url));
   const [site, bundle] = await Promise.all([
     fetch("site.json").then((r) => r.json()),
     fetch("host.bin").then((r) => r.arrayBuffer()).then((b) => new Uint8Array(b))]);

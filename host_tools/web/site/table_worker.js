@@ -3,32 +3,15 @@
 // core's link, table log and score pad (core/link.py, core/table.py, core/scorepad.py, from
 // host.bin as the studio's worker lays them out).
 
-import { loadMicroPython } from "./runtime/micropython.mjs";
+import { layOut, loadRuntime } from "./worker_runtime.js";
 
 let mp = null;
 let page = null;
-const runtime = loadMicroPython({
-  url: new URL("runtime/micropython.wasm", import.meta.url).href,
-  heapsize: 2 * 1024 * 1024,
-  stdout: () => {},
-  stderr: (line) => console.error(line),
-});
-runtime.catch(() => {});                 // reported by "start"
-
-function mkdirs(path) {
-  let at = "";
-  for (const part of path.split("/").slice(1, -1)) {
-    at += `/${part}`;
-    try { mp.FS.mkdir(at); } catch (_err) { /* there already */ }
-  }
-}
+const runtime = loadRuntime(2 * 1024 * 1024, () => {}, (line) => console.error(line));
 
 async function start({ table, bundle, now, wheel }) {
   mp = await runtime;
-  for (const [path, offset, size] of table) {
-    mkdirs(`/host/${path}`);
-    mp.FS.writeFile(`/host/${path}`, bundle.subarray(offset, offset + size));
-  }
+  layOut(mp, table, bundle);
   mp.runPython("import sys\nsys.path.insert(0, '/host')\nimport table_page");
   page = mp.pyimport("table_page");
   page.start(now, wheel);
