@@ -26,6 +26,7 @@ from core.hand_round import discard_choice, eats, joined, without
 from firmware.modes import mode_names
 from firmware.modes.hand_work import turn_order
 from firmware.modes.meld_picker import groups_of, place
+from host_tools.bench.table import actions as script_actions
 
 SEED = 46
 PLAYERS = 2
@@ -43,19 +44,9 @@ def shortest(steps, size):
     return "cw %d" % steps if steps <= size - steps else "ccw %d" % (size - steps)
 
 
-def actions(script):
-    """(detents, presses) of a script: cw/ccw N are N detents; click and long one press,
-    double two; waits are none."""
-    detents = presses = 0
-    for step in script:
-        verb, _, count = step.partition(" ")
-        if verb in ("cw", "ccw"):
-            detents += int(count)
-        elif verb in ("click", "long"):
-            presses += 1
-        elif verb == "double":
-            presses += 2
-    return detents, presses
+def actions(steps):
+    """(detents, presses) of a list of script steps, as the bench counts them elsewhere."""
+    return script_actions("; ".join(steps))
 
 
 class Best:
