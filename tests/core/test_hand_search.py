@@ -337,7 +337,9 @@ def test_a_search_the_heap_cannot_hold_ends_with_the_best_turn_found_not_proven(
 
     counts = counts_of(deal(1))
     proven = searcher().best(counts, 1)
-    job = HandSearch(default_set()).turn(counts, 1)
+    # The search of the module patched below: under make test another test may have imported
+    # core.hand again, and the HandSearch this file imported reads its own module's _grown.
+    job = hand_module.HandSearch(default_set()).turn(counts, 1)
     while job.arrays is None:                     # the set read, the ways listed, the
         job.step(1)                               # stack made
     state = job.arrays[0]
