@@ -51,6 +51,9 @@ CACHE = cache("emulator")
 BOOT_TIMEOUT_S = 300
 STARTED = ("meld set ", "safe mode")
 FROZEN_MARK = b"chromawheel_defaults"     # the frozen module of build_uf2.sh frozen
+# run_script waits this long after the script's end for events told late: a tone's end comes
+# 3 of its periods after it (rp2040js/parts.cjs), 11.5 ms for the lowest (C4, firmware/sound.py).
+SETTLE_MS = 20
 
 # CircuitPython boards the emulator runs: the image, and the GPIO behind each pin name the
 # board file may use (CircuitPython 10.2.1, ports/raspberrypi/boards/adafruit_qtpy_rp2040/
@@ -538,10 +541,13 @@ def run_script(script, frames_path=None, board="pico", flash=None, hold=False,
             # every run.
             # Its end marked with it ("done"): what the board did up to the script's end, not
             # what reached us after it, so two runs give the same frames (a tone still
-            # sounding at the end has no length yet).
-            pico.send(*(script_start(hold) + commands + ["wait 50", "done"]))
+            # sounding at the end has no length yet). A tone's end is told a few of its
+            # periods after it (rp2040js/parts.cjs): the second "done", SETTLE_MS later, makes
+            # sure every event up to the first has arrived.
+            pico.send(*(script_start(hold) + commands
+                        + ["wait 50", "done", "wait %d" % SETTLE_MS, "done"]))
             wait_started(pico)
-            done_ns = pico.wait_done(timeout=600, sent=True)
+            done_ns = pico.wait_done(timeout=600, sent=True, answers=2)
             frames = frames_of(pico, config["ring"], until_ns=done_ns)
             console = console_lines(pico)
         if drive is not None and is_circuitpython(config):

@@ -337,13 +337,14 @@ class EmulatedPico:
         from the computer over USB), run in emulated time, in order."""
         os.write(self._commands_out, ("\n".join(lines) + "\n").encode())
 
-    def wait_done(self, timeout=120, sent=False):
+    def wait_done(self, timeout=120, sent=False, answers=1):
         """Block until every command sent so far has run (in emulated time); the emulated time
         (ns) they were done at. The board runs on meanwhile: what it does after that time
         reaches the host a little earlier or later from run to run. `sent`: a "done" went
         with the commands (the first answer counts): one sent now would run when it arrives,
         if the board has finished them by then, at an emulated time that hangs on the wall
-        clock's."""
+        clock's. `answers`: wait for that many "done" answers (sent with the commands), still
+        returning the first's time."""
         marker = 0 if sent else len(self.events)
         if not sent:
             self.send("done")
@@ -351,7 +352,7 @@ class EmulatedPico:
         while time.time() < deadline:
             with self._lock:
                 done = [e for e in self.events[marker:] if e.startswith("E ")]
-            if done:
+            if len(done) >= answers:
                 return int(done[0].split()[1])
             time.sleep(0.02)
         raise UserError("the emulated board did not finish its knob commands in %d s; it "

@@ -67,6 +67,7 @@ def _step_ns(lines, ppd):
 def timelines(script, count, button, ppd):
     """Each board's commands as segments, one a power-up (an `off` step ends one), every
     step's commands after an `until` at the table's time it starts; and the script's end."""
+    from host_tools.emulator.emulate import SETTLE_MS
     from host_tools.sim.simulator import compile_script
     from host_tools.sim.table import parse_script
     segments = [[["started", "until %d" % START_NS]] for _ in range(count)]
@@ -85,7 +86,8 @@ def timelines(script, count, button, ppd):
             now += _step_ns(lines, ppd)
     end = now + END_MS * 1000000
     for wheel in range(count):
-        segments[wheel][-1] += ["until %d" % end, "done"]
+        # The second "done" lets the events told late (a tone's end) arrive: emulate.run_script.
+        segments[wheel][-1] += ["until %d" % end, "done", "wait %d" % SETTLE_MS, "done"]
     return segments, end
 
 
@@ -122,7 +124,7 @@ def run_script(script, boards, settings=None, progress=print, flashes=None):
                 pico.later = parts[1:]
                 pico.send(*parts[0])
             for pico in picos:
-                pico.wait_done(timeout=3600, sent=True)
+                pico.wait_done(timeout=3600, sent=True, answers=2)
             late = [e for pico in picos for e in pico.events if e.startswith("? until")]
             if late:
                 raise UserError("a board was not ready for the script: %s (a board that had "
