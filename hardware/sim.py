@@ -179,6 +179,7 @@ class SimLink(CommandQueue):
         self._out = out               # the frame stream: where a mark is answered
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
+        self._idle = False            # the last pass read no command
 
     def _ready(self):
         for _ in self._poll.ipoll(0):
@@ -186,10 +187,18 @@ class SimLink(CommandQueue):
         return False
 
     def poll(self, advance=True):
-        """Called once per loop tick."""
+        """Called once per loop tick. In virtual time, once a pass has run with nothing new
+        and no work waiting, nothing can happen before the host's next command: the loop
+        waits for it (a table of wheels hands out its steps one at a time, and a loop that
+        spun meanwhile took the cores from the other wheels)."""
         if self._waiting(advance):
             return
+        if self._idle and advance and self.clock.virtual and not self.quit:
+            self._out.flush()
+            self._poll.ipoll(-1)
+        self._idle = True
         while not self.closed and not self.quit and self._wait_left == 0 and self._ready():
+            self._idle = False
             line = self._in.readline()
             if not line:
                 self.closed = True
