@@ -25,6 +25,7 @@ the page's host links are driven there, never here.
 
 from hardware.clock import ticks_add, ticks_diff, ticks_since
 from hardware.presses import PressDetector
+from hardware.quadrature import TURNED_MASK, turned_between
 
 from firmware import crashes, render, services
 from firmware.devices import DEEP_REST_MS
@@ -49,6 +50,9 @@ class Loop:
         self.now = self.ctx.now
         button = hw.board["button"]
         self.presses = PressDetector(button["debounce_ms"], button["long_ms"], button["double_ms"])
+        # The button's edges, stamped where they came (hardware/presses.py: Edges), or None
+        # where the port only reads the pin.
+        self.edges = getattr(hw.button, "edges", None)
         self.frame_ms = 1000 // hw.board["ring"]["max_fps"]
         self.rotates = self.lights = self.works = False   # the mode's fast paths: _mode_changed
         self.settle_due = False       # the mode has work to do once the LEDs show its state
@@ -154,6 +158,8 @@ class Loop:
         self.now = self.ctx.now = now
         # Few locals: a frame of 11 words or less stays off the heap (Ring.turn says why).
         steps = self.hw.encoder.take()
+        if self.edges is not None:
+            steps = self._edges(now, steps)
         if steps:
             self._press_due(now)
             fast = self.rotates and self._fast(now, steps)     # first: nothing waits on it
@@ -173,6 +179,44 @@ class Loop:
             self._input(now)
             self.app.event(steps)
         self._walk(now, self._leds(now))
+
+    def _edges(self, now, steps):
+        """The button's edges stamped since the last pass, each to the press detector at its
+        own time (a click, a double or a long press judged on when the contact moved, not on
+        when a busy pass got to it), and each after the detents turned before it: the
+        detents of `steps` turned after the last edge are left to the pass. (An edge and a
+        detent both within the microseconds between take() and here may swap.)"""
+        edges = self.edges
+        taken = edges.seen                   # the knob's count at the last take
+        edges.seen = (taken + steps) & TURNED_MASK
+        ordered = edges.knob is not None
+        while edges.waiting():
+            slot = edges.oldest()
+            at = edges.times[slot]
+            pressed = edges.levels[slot] == 1
+            # (no knob count: the turns of this pass before its first edge, as when the pin
+            # was read)
+            before = turned_between(taken, edges.turns[slot]) if ordered else steps
+            edges.take()
+            if before:
+                # what time alone made due by this edge first, as a pass does before a turn
+                # (_press_due): the turn is taken as late as it may have come
+                self._press(now, self.presses.due(at))
+                taken = (taken + before) & TURNED_MASK
+                steps -= before
+                self._input(now)
+                self.app.event(None, before)
+            if edges.waiting() and ticks_diff(edges.times[edges.oldest()], at) < \
+                    self.presses.debounce_ms:
+                continue          # bounce, or a glitch: the contact had not settled there
+            self._press(now, self.presses.due(at))       # a long press held to this edge
+            self._press(now, self.presses.update(pressed, at))
+        return steps
+
+    def _press(self, now, press):
+        if press:
+            self._input(now)
+            self.app.event(press)
 
     def _press_due(self, now):
         """A press event time alone made due (a click whose double-press window closed

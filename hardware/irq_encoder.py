@@ -2,16 +2,10 @@
 decoder (hardware/quadrature.py). A board file's encoder "irq"; a module of its own, so the
 boards with a hardware decoder (rp2's PIO, esp32's pcnt) do not keep its code in RAM."""
 
-import sys
-
 import machine
 
-from hardware.mp_devices import PIN_PULL
+from hardware.mp_devices import IRQ_KEYWORDS, PIN_PULL
 from hardware.quadrature import QuadratureDecoder
-
-# Pin.irq's keywords: ports/esp32/machine_pin.c takes only handler, trigger and wake (its pin
-# IRQs always run from the scheduler) and raises TypeError for hard=; rp2 and others take it.
-_IRQ_KEYWORDS = {} if sys.platform == "esp32" else {"hard": True}
 
 
 class IrqEncoder:
@@ -29,8 +23,8 @@ class IrqEncoder:
         self.wake = None                    # the port's knob_wake, set at each detent
         self._handler = self._edge          # bound once, not per interrupt
         trigger = machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING
-        self._a.irq(self._handler, trigger, **_IRQ_KEYWORDS)
-        self._b.irq(self._handler, trigger, **_IRQ_KEYWORDS)
+        self._a.irq(self._handler, trigger, **IRQ_KEYWORDS)
+        self._b.irq(self._handler, trigger, **IRQ_KEYWORDS)
 
     def _read(self):
         return (self._a.value() << 1) | self._b.value()

@@ -1,12 +1,20 @@
 """MicroPython devices for any port: NeoPixel ring output, pin-IRQ encoder (its own module,
 hardware/irq_encoder.py), button pin."""
 
+import sys
+
 import machine
 import micropython
 import neopixel
 
+from hardware.clock import ticks_ms
+from hardware.presses import Edges
+
 # A board file's "pull" as machine.Pin's; every MicroPython encoder and button driver uses it.
 PIN_PULL = {"up": machine.Pin.PULL_UP, "down": machine.Pin.PULL_DOWN, "none": None}
+# Pin.irq's keywords: ports/esp32/machine_pin.c takes only handler, trigger and wake (its pin
+# IRQs always run from the scheduler) and raises TypeError for hard=; rp2 and others take it.
+IRQ_KEYWORDS = {} if sys.platform == "esp32" else {"hard": True}
 
 
 class NeoPixelOutput:
@@ -59,9 +67,21 @@ class ScheduledWake:
 
 
 class PinButton:
-    def __init__(self, config):
+    """The push switch: read at each pass, and each of its edges stamped by a pin interrupt on
+    both edges (edges: hardware/presses.py), with the time and `knob`'s detent count (the
+    encoder's decoder, or None): a press made while a pass was busy is not lost. The handler
+    reads the pin and the clock and stores integers: it allocates nothing."""
+
+    def __init__(self, config, knob=None):
         self._pin = machine.Pin(config["pin"], machine.Pin.IN, PIN_PULL[config["pull"]])
         self._pressed_level = 0 if config["active_low"] else 1
+        self.edges = Edges(knob)
+        self._handler = self._edge          # bound once, not per interrupt
+        self._pin.irq(self._handler, machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING,
+                      **IRQ_KEYWORDS)
+
+    def _edge(self, pin):
+        self.edges.put(pin.value() == self._pressed_level, ticks_ms())
 
     def pressed(self):
         return self._pin.value() == self._pressed_level

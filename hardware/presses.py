@@ -72,3 +72,50 @@ class PressDetector:
                 self._handled or not self._down):
             self._changed_at = None             # settled: nothing waits on this moment now
         return NONE
+
+
+EDGES = 16                    # a power of two: the ring's size
+_SLOT = EDGES - 1
+_COUNT = 2 * EDGES - 1        # put and taken count modulo 2 * EDGES: a full ring is not empty
+
+
+class Edges:
+    """The button's edges, each stamped where it came (a pin interrupt, the simulator's pin,
+    CircuitPython's keypad scan) with its ticks_ms and the knob's `turned` count then, kept
+    until the pass takes them: a press made while a pass was busy (a mode's start, a write to
+    flash, a long search) is neither lost nor judged on the pass's time, and it goes to the
+    mode in order with the turns around it (firmware/loop.py). Preallocated: put() allocates
+    nothing, so a hard interrupt may run it. A full ring keeps its newest slot for the latest
+    edge: the level the contact settles at is the one that must not be lost (the pass reads
+    the pin too)."""
+
+    def __init__(self, knob=None):
+        self.knob = knob              # what counts the detents (its `turned`), or None
+        self.levels = bytearray(EDGES)
+        self.times = [0] * EDGES
+        self.turns = [0] * EDGES
+        self.put_count = 0            # edges put, modulo 2 * EDGES
+        self.taken = 0                # edges taken, modulo 2 * EDGES
+        self.seen = 0                 # the knob's `turned` at the loop's last take (its own)
+
+    def put(self, pressed, at):
+        count = self.put_count
+        if (count - self.taken) & _COUNT == EDGES:
+            count = (count - 1) & _COUNT          # full: the newest slot again
+        slot = count & _SLOT
+        self.levels[slot] = 1 if pressed else 0
+        self.times[slot] = at
+        knob = self.knob
+        self.turns[slot] = knob.turned if knob is not None else 0
+        self.put_count = (count + 1) & _COUNT
+
+    def waiting(self):
+        return self.put_count != self.taken
+
+    def oldest(self):
+        """The slot of the oldest edge not taken (read its levels, times and turns), then
+        take() it."""
+        return self.taken & _SLOT
+
+    def take(self):
+        self.taken = (self.taken + 1) & _COUNT

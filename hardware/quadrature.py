@@ -15,6 +15,13 @@ It allocates nothing, so feed() may run in a hard interrupt handler.
 # wiring turns the same way on every driver.
 _STEP = b"\x00\x02\x01\x03\x01\x00\x03\x02\x02\x03\x00\x01\x03\x01\x02\x00"
 
+TURNED_MASK = 0xFFFF
+
+
+def turned_between(before, after):
+    """Detents from one `turned` count to a later one (signed; fewer than 2**15 apart)."""
+    return ((after - before + 0x8000) & TURNED_MASK) - 0x8000
+
 
 class QuadratureDecoder:
     def __init__(self, pulses_per_detent=4, reverse=False, rest_state=3):
@@ -31,6 +38,10 @@ class QuadratureDecoder:
         self._state = rest_state
         self._moved = 0       # transitions since the last rest state, signed
         self.detents = 0      # detents not yet taken, signed
+        # Every detent counted so far, signed, modulo 2**16 (TURNED_MASK): a button edge is
+        # stamped with it, so the loop hands a busy pass's presses and turns on in the order
+        # they came (hardware/presses.py: Edges). Masked so it never outgrows a small int.
+        self.turned = 0
         self.edges = 0        # transitions seen (diagnostics, benchmarks)
 
     def reset(self, state):
@@ -52,8 +63,10 @@ class QuadratureDecoder:
         if self._rest >> state & 1:
             if self._moved >= self._half:
                 self.detents += self._sign
+                self.turned = (self.turned + self._sign) & TURNED_MASK
             elif self._moved <= -self._half:
                 self.detents -= self._sign
+                self.turned = (self.turned - self._sign) & TURNED_MASK
             self._moved = 0
 
     def take(self):

@@ -32,6 +32,7 @@ import select
 import sys
 
 from hardware.clock import PERIOD, ticks_add, ticks_diff, ticks_ms, ticks_us
+from hardware.presses import Edges
 from hardware.quadrature import QuadratureDecoder
 
 LINK_VARIABLE = "CHROMAWHEEL_SIM_LINK"
@@ -124,8 +125,17 @@ class SimEncoder:
 
 
 class SimButton:
-    def __init__(self, config):
+    """The button's pin: `down`, and each change stamped as a pin interrupt stamps it
+    (set(): the edges, hardware/presses.py)."""
+
+    def __init__(self, config, knob=None):
         self.down = False
+        self.edges = Edges(knob)
+
+    def set(self, down, now):
+        if down != self.down:
+            self.down = down
+            self.edges.put(down, now)
 
     def pressed(self):
         return self.down
@@ -211,10 +221,8 @@ class SimLink(CommandQueue):
         verb = words[0]
         if verb == "turn":
             self.encoder.turn(int(words[1]))
-        elif verb == "press":
-            self.button.down = True
-        elif verb == "release":
-            self.button.down = False
+        elif verb in ("press", "release"):
+            self.button.set(verb == "press", self.clock.ticks_ms())
         elif verb == "wait":
             self._wait(int(words[1]))
         elif verb == "clock":                # "clock virtual [UPTIME_MS]" or "clock real"

@@ -12,8 +12,10 @@ from firmware.records import FileRecords
 def build_with(board, encoder):
     """The board's devices around the knob's driver, which each port picks."""
     ring = Ring(board["ring"], mp_devices.NeoPixelOutput(board["ring"]))
-    hw = Hardware(board, ring, encoder, mp_devices.PinButton(board["button"]),
-                  hardware.clock, records=FileRecords())
+    # the button's edges stamped with the knob's count (the decoder's, where the driver has
+    # one: not the ESP32's pulse counter)
+    button = mp_devices.PinButton(board["button"], getattr(encoder, "decoder", None))
+    hw = Hardware(board, ring, encoder, button, hardware.clock, records=FileRecords())
     if hasattr(encoder, "wake"):        # its interrupt wakes a pass: the loop may rest longer
         hw.rest_period_ms = REST_PERIOD_MS  # (the ESP32's pulse counter wakes nothing)
     return hw

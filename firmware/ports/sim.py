@@ -17,7 +17,7 @@ def build(board):
     commands, frames = sim.link_streams()
     clock = sim.SimClock()
     encoder = sim.SimEncoder(board["encoder"])
-    button = sim.SimButton(board["button"])
+    button = sim.SimButton(board["button"], encoder.decoder)
     link = sim.SimLink(clock, encoder, button, LOOP_PERIOD_MS, commands, frames)
     ring = Ring(board["ring"], sim.SimRingOutput(frames))
     link.poll()                   # the host may hold the button before power-up (safe mode)

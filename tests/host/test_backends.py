@@ -136,6 +136,27 @@ def test_pin_button_active_low(machine):
     assert not button.pressed()
 
 
+def test_pin_button_stamps_each_edge_in_its_interrupt(machine):
+    # both edges, a hard IRQ; each edge kept with its time and the knob's count then
+    from hardware.quadrature import QuadratureDecoder
+    mp = importlib.import_module("hardware.mp_devices")
+    knob = QuadratureDecoder()
+    button = mp.PinButton({"pin": 19, "active_low": True, "pull": "up"}, knob)
+    pin = button._pin
+    FakePin.levels = {19: 0}
+    pin.handler(pin)
+    knob.turned = 5
+    FakePin.levels = {19: 1}
+    pin.handler(pin)
+    edges = button.edges
+    taken = []
+    while edges.waiting():
+        slot = edges.oldest()
+        taken.append((edges.levels[slot], edges.turns[slot]))
+        edges.take()
+    assert taken == [(1, 0), (0, 5)]
+
+
 def _pio_module(monkeypatch):
     """hardware.rp2_pio_encoder on a fake rp2 whose state machine's FIFO the test fills."""
     rp2 = types.ModuleType("rp2")
