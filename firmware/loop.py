@@ -158,7 +158,7 @@ class Loop:
         self.now = self.ctx.now = now
         # Few locals: a frame of 11 words or less stays off the heap (Ring.turn says why).
         steps = self.hw.encoder.take()
-        if self.edges is not None:
+        if self.edges is not None and (steps or self.edges.waiting()):
             steps = self._edges(now, steps)
         if steps:
             self._press_due(now)
