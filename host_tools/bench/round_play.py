@@ -1,5 +1,6 @@
 """`make bench`: a round of The Original, played by the rule engine (core/games/carmony.py), each
-player playing its best turn, and replayed on one wheel per player in the simulator with knob
+player playing its best turn, and replayed on one wheel per player at a linked table in the
+simulator (host_tools/sim/table.py: the wheels' jacks on one bus, in one virtual time) with knob
 and button only: what each wheel's player does to keep it in step and read its answers, counted
 as the bench counts actions (detents + presses; two quick clicks are two presses).
 
@@ -10,12 +11,13 @@ chords); with nothing to play, eats where a MELD card held can (the eat whose be
 the best); then discards the card the hand misses least (core/hand_round.py: the wheel's cursor
 is on it).
 
-Each wheel has a seat; each is told what its own player does (cards drawn, the turn played, the
-MELD cards drawn, the discard) and what the other player does on the table (the melds played,
-the pile taken, an eat, the discard). Each wheel's whole script is made from the engine's round
-(`Replay`), run in the simulator (one process a wheel: they share nothing), and judged by what
-the wheels say at the end: each hand equal to the engine's, each pad's totals equal to
-`chromawheel score carmony` for each player."""
+Each wheel has a seat and is told only what its own player does (the cards drawn, the turn
+played, the MELD cards drawn to replace those used, an eat, the discard, the round's end): what
+the other player does on the table (melds played, the pile taken, an eat, the discard, going
+out) reaches it over the table link (issue 47), which also hands the turn back to it. The
+table's script, both wheels' steps in the round's order, is made from the engine's round
+(`Replay`) and judged by what the wheels say at the end: each hand equal to the engine's, each
+pad's totals equal to `chromawheel score carmony` for each player."""
 
 from core import degrees
 from core.games import carmony, note_pc
@@ -30,7 +32,11 @@ from host_tools.bench.table import actions as script_actions
 
 SEED = 46
 PLAYERS = 2
-READ_MS = 3000            # waited before reading an answer: the wheel searches meanwhile
+READ_MS = 300             # a moment before reading an answer (virtual time: the wheel's
+                          # search is done before its clock moves on)
+# Waited after a wheel's change before the other wheel acts: the entry on the bus (31,250 baud)
+# and the other wheel's pass (its mode hears of it: on_table); virtual time, as every wait.
+LINK_MS = 300
 TURN_BOUND = 16           # actions a turn, on average, at most
 DEAL_BOUND = 70           # the deal entered (14 NOTE + 5 MELD cards), at most
 TAIL_HELD, TAIL_ROUND = 1, 3   # the answers' tail: the MELD cards held, a new round
@@ -77,14 +83,15 @@ class Best:
 
 
 class Wheel:
-    """One wheel's script as its player enters the round, and a model of what it shows (the
-    face, the cursor, the MELD cards held in the wheel's order, the answers' order)."""
+    """One wheel's steps as its player enters the round (`K: step` in the table's script), and a
+    model of what it shows (the face, the cursor, the MELD cards held in the wheel's order, the
+    answers' order)."""
 
-    def __init__(self, seat, meldset):
+    def __init__(self, seat, meldset, steps):
         self.seat = seat
         self.meldset = meldset
         self.groups = groups_of(meldset)
-        self.steps = []
+        self.steps = steps            # the table's script, every wheel's steps in turn
         self.cursor = 0
         self.armed = False
         self.face = "hand"
@@ -95,12 +102,12 @@ class Wheel:
     def do(self, what, *steps):
         for step in steps:
             if step:
-                self.steps.append(step)
+                self.steps.append("%d: %s" % (self.seat + 1, step))
                 detents, presses = actions([step])
                 self.counted[what] = self.counted.get(what, 0) + detents + presses
 
     def wait(self, ms=READ_MS):
-        self.steps.append("wait %d" % ms)
+        self.steps.append("wait %d" % ms)         # the table's time: every wheel's
 
     def cursor_to(self, what, pc):
         self.do(what, shortest(pc - self.cursor, 12))
@@ -144,7 +151,7 @@ class Wheel:
 
 
 class Replay:
-    """The engine's round, and each wheel's script to keep it in step."""
+    """The engine's round, and the table's script: each wheel's steps to keep it in step."""
 
     def __init__(self, meldset, seed=SEED):
         self.meldset = meldset
@@ -152,7 +159,8 @@ class Replay:
         rng = Rng(seed)
         self.dealer = rng.below(PLAYERS)
         self.round = carmony.Round(meldset, PLAYERS, self.dealer, rng)
-        self.wheels = [Wheel(seat, meldset) for seat in range(PLAYERS)]
+        self.steps = []
+        self.wheels = [Wheel(seat, meldset, self.steps) for seat in range(PLAYERS)]
         self.table = []               # the pad's melds in order: [owner, meld, root, pcs]
         self.current = (self.dealer + 1) % PLAYERS
         self.turn_actions = []        # each turn: the actions of every wheel
@@ -191,28 +199,35 @@ class Replay:
 
     # ---- the whole round -------------------------------------------------------------------
 
-    def scripts(self, turns=None):
-        """Each wheel's script: the score pad's new game (seat, dealer), the deal, every turn
-        (or the first `turns`), the round's end (after every turn); returns them as 'step;
-        step' strings."""
+    def script(self):
+        """The table's script: the new game (on wheel 1, the link takes it to the others),
+        each wheel to the hand mode, the deal (the dealer's wheel first: it enters the pile's
+        first card), every turn, the round's end: '1: step; 2: step; wait ms' for
+        host_tools.sim.table."""
+        self.new_game()
+        dealer = self.wheels[self.dealer]
+        self.deal(dealer)
+        dealer.wait(LINK_MS)
         for wheel in self.wheels:
-            self.new_game(wheel)
-            self.deal(wheel)
-        while not self.round.over and (turns is None or len(self.turn_actions) < turns):
+            if wheel is not dealer:
+                self.deal(wheel)
+        while not self.round.over:
             self.turn()
-        if turns is None:
-            self.end()
-        return ["; ".join(w.steps) for w in self.wheels]
+        self.end()
+        return "; ".join(self.steps)
 
-    def new_game(self, wheel):
-        """In the score mode: The Original for 2 (two clicks), this wheel's seat, the dealer;
-        then the hand mode."""
+    def new_game(self):
+        """In wheel 1's score mode: The Original for 2 (two clicks), its seat kept (a click),
+        the dealer; then each wheel to the hand mode."""
         modes = mode_names()
         first = 11 + 3                    # the Original's items, the actions: the new games
-        wheel.do("setup", "cw %d" % first, "click", "click", "cw %d" % (wheel.seat + 1),
-                 "click", shortest(self.dealer, PLAYERS), "click")
-        wheel.do("setup", "long", "click", shortest(modes.index("hand") - modes.index("score"),
-                                                     len(modes)), "click", "long")
+        self.wheels[0].do("setup", "cw %d" % first, "click", "click", "click",
+                          shortest(self.dealer, PLAYERS), "click")
+        self.wheels[0].wait(LINK_MS)
+        for wheel in self.wheels:
+            wheel.do("setup", "long", "click", shortest(modes.index("hand") -
+                                                         modes.index("score"), len(modes)),
+                     "click", "long")
 
     def deal(self, wheel):
         p = wheel.seat
@@ -233,29 +248,28 @@ class Replay:
         for i in self.held(p):
             wheel.pick("deal", i)
             wheel.held.append(i)
-        wheel.face = "hand"
-        wheel.cursor_to("pile", note_pc(self.round.discard[0]))
-        wheel.do("pile", "click")          # the pile's first card
+        if wheel.seat == self.dealer:      # the first to deal: the pile's first card asked
+            wheel.cursor_to("pile", note_pc(self.round.discard[0]))
+            wheel.do("pile", "click")
         wheel.face = "hand" if self.current == p else "table"
         wheel.armed = False
 
     def turn(self):
-        before = [self.in_turns(w) for w in self.wheels]
+        """Player p's turn on p's wheel; then, as the link takes it to the other wheel (and
+        with the turn passed, back to its hand face), the table's time goes on."""
+        before = [w.counted.get("turn", 0) for w in self.wheels]
         p = self.round.turn
         self.wheels[p].barred = None
         self.start(p)
         self.main(p)
         if not self.round.over:
             self.discard(p)
-        self.turn_actions.append([self.in_turns(w) - before[k]
+        self.wheels[p].wait(LINK_MS)
+        self.turn_actions.append([w.counted.get("turn", 0) - before[k]
                                   for k, w in enumerate(self.wheels)])
 
-    @staticmethod
-    def in_turns(wheel):
-        return wheel.counted.get("turn", 0) + wheel.counted.get("others", 0)
-
     def start(self, p):
-        wheel, other = self.wheels[p], self.wheels[1 - p]
+        wheel = self.wheels[p]
         counts = counts_of(self.hand(p))
         if self.policy_start(p) == "take":
             turns = self.best.turns(counts, wheel.held)
@@ -264,7 +278,6 @@ class Replay:
             if len(self.round.discard) == 1:
                 wheel.barred = note_pc(self.round.discard[0])
             self.round.apply(("take",))
-            other.do("others", "double", "click")     # the others' doings: took the pile
             return
         before = list(self.round.hands[p])
         self.round.apply(("draw",))
@@ -308,7 +321,7 @@ class Replay:
         return ("play", card, play.root, tuple(sorted(cards)))
 
     def play(self, p, plays):
-        wheel, other = self.wheels[p], self.wheels[1 - p]
+        wheel = self.wheels[p]
         wheel.to_answers("turn", counts_of(self.hand(p)))
         wheel.wait()
         wheel.do("turn", "click")                     # the best turn: the first answer
@@ -330,10 +343,7 @@ class Replay:
                     wheel.pick("turn", self.round.meld_of[card])
                     wheel.held.append(self.round.meld_of[card])
             refill += [note_pc(c) for c in self.round.hands[p] if c not in notes]
-            self.others_meld(other, index, move[2], pcs)
         self.after(p, refill)
-        if self.round.went_out == p:
-            other.do("others", "double", "cw %d" % self.doing_out(1 - p), "click")
 
     def after(self, p, refill):
         """After a play or an eat: the wheel's cursor on the card the hand misses least (the
@@ -349,37 +359,15 @@ class Replay:
         if refill:
             wheel.add_cards("turn", refill)
 
-    def doing_out(self, p):
-        """Where 'went out' is among the others' doings on seat p's wheel."""
-        return 1 + len([m for m in self.table if m[0] == p])
-
-    def others_meld(self, wheel, index, root, pcs):
-        """Another player's meld on a wheel's table face: to its root, a long press, the
-        picker, its optional notes (the subset: a bit for each optional note left out)."""
-        wheel.cursor_to("others", root)
-        wheel.do("others", "long")
-        wheel.pick("others", index)
-        codes = self.meldset.meld_codes(index)
-        optional = len([c for c in codes if c & degrees.OPTIONAL])
-        if optional:
-            left_out = 0
-            used = list(pcs)
-            k = 0
-            for code in codes:
-                pc = (root + degrees.semitones(code)) % 12
-                if code & degrees.OPTIONAL:
-                    if pc in used:
-                        used.remove(pc)
-                    else:
-                        left_out |= 1 << k
-                    k += 1
-                else:
-                    used.remove(pc)
-            wheel.do("others", shortest(left_out, 1 << optional), "click")
+    def back_to_hand(self, p):
+        """Where "back to your hand" is among the others' rarer doings on seat p's wheel (its
+        table face's double press): after "took the pile", "ate your ..." for each of p's
+        melds on the table, "went out", "kept the last card"."""
+        return 3 + len([m for m in self.table if m[0] == p])
 
     def eat(self, p, choice):
         n, t, k = choice
-        wheel, other = self.wheels[p], self.wheels[1 - p]
+        wheel = self.wheels[p]
         owner, index, root, pcs = self.table[t]
         turns = self.best.turns(counts_of(self.hand(p)), wheel.held)
         wheel.to_answers("turn", counts_of(self.hand(p)))
@@ -392,37 +380,31 @@ class Replay:
         card = [c for c in self.round.meld_hands[p]
                 if self.round.meld_of[c] == wheel.held[k]][0]
         melds = list(self.round.meld_hands[p])
-        doing = 1 + [m for m in self.table if m[0] == owner].index(self.table[t])
         self.round.apply(("eat", card, owner, at))
         self.table.pop(t)
-        eater = wheel.held.pop(k)
+        wheel.held.pop(k)
         for new in self.round.meld_hands[p]:
             if new not in melds:
                 wheel.pick("turn", self.round.meld_of[new])
                 wheel.held.append(self.round.meld_of[new])
         self.after(p, [])
-        other.do("others", "double", "cw %d" % doing, "click")
-        other.pick("others", eater)
 
     def discard(self, p):
+        """The discard (or, when the last card may not go, the turn passed): a long press on
+        its card. The turn passes to the other wheel over the link: its table face gives way
+        to its hand face (hand.py's on_table), the cursor where it was, nothing armed."""
         wheel, other = self.wheels[p], self.wheels[1 - p]
         self.round.apply(("end",))
         if self.round.phase != "discard":  # the last card may not go: the turn passes
-            pc = self.hand(p)[0]
+            self.long_on(wheel, self.hand(p)[0])
+        else:
+            pc = self.best.discard(counts_of(self.hand(p)), wheel.held, self.round.single_taken)
+            card = [c for c in self.round.hands[p] if note_pc(c) == pc][0]
+            self.round.apply(("discard", card))
             self.long_on(wheel, pc)
-            other.do("others", "double", "cw %d" % (self.doing_out(1 - p) + 1), "click")
-            wheel.face, other.face, other.armed = "table", "hand", False
-            self.current = 1 - p
-            return
-        pc = self.best.discard(counts_of(self.hand(p)), wheel.held, self.round.single_taken)
-        card = [c for c in self.round.hands[p] if note_pc(c) == pc][0]
-        self.round.apply(("discard", card))
-        self.long_on(wheel, pc)
-        if self.round.went_out == p:
-            other.do("others", "double", "cw %d" % self.doing_out(1 - p), "click")
-        other.cursor_to("others", pc)
-        other.do("others", "click")
-        wheel.face = "table"
+        # The pad passes the turn with the discard, also the one that goes out (the wheel
+        # left with no cards stays on its hand face).
+        wheel.face = "hand" if self.round.went_out == p else "table"
         other.face = "hand"
         other.armed = False
         self.current = 1 - p
@@ -440,38 +422,32 @@ class Replay:
         wheel.armed = False
 
     def end(self):
-        """The round's end on each wheel: a new round in the hand (its cards left, one entry),
-        then in the score mode the other player's cards left (one entry)."""
+        """The round's end on each wheel: a new round in the hand (its cards left, one entry
+        the link takes to the others), then the score mode, which shows the totals."""
         modes = mode_names()
         for wheel in self.wheels:
             p = wheel.seat
             if not self.round.hands[p]:
                 continue                   # went out: nothing left to count
-            if wheel.face == "table":
-                wheel.do("end", "double", "cw %d" % (self.doing_out(p) + 2), "click")
+            if wheel.face == "table":      # the round ended on the other's turn
+                wheel.do("end", "double", "cw %d" % self.back_to_hand(p), "click")
                 wheel.face = "hand"
+                wheel.armed = False
             wheel.to_answers("end", counts_of(self.hand(p)))
             wheel.do("end", "ccw %d" % TAIL_ROUND, "click", "click")
+            wheel.wait(LINK_MS)
         for wheel in self.wheels:
-            other = 1 - wheel.seat
             wheel.do("end", "long", "click",
                      shortest(modes.index("score") - modes.index("hand"), len(modes)),
                      "click", "long")
-            left = len(self.round.hands[other])
-            if left:
-                wheel.do("end", *["double"] * ((other - self.current) % PLAYERS))
-                wheel.do("end", "cw 10", "click", "cw %d" % (left - 1) if left > 1 else "",
-                         "click")
 
     # ---- the figures ------------------------------------------------------------------------
 
     def figures(self):
         turns = len(self.turn_actions)
         total = sum(sum(t) for t in self.turn_actions)
-        others = sum(w.counted.get("others", 0) for w in self.wheels)
         return {"turns": turns, "melds": self.melds_played,
                 "a_turn": total / turns, "a_turn_a_wheel": total / turns / PLAYERS,
-                "own_a_wheel": (total - others) / turns / PLAYERS,
                 "deal": [w.counted.get("deal", 0) for w in self.wheels],
                 "end": [w.counted.get("end", 0) for w in self.wheels]}
 
@@ -498,27 +474,15 @@ def cli_score(meldset, round_, p):
 
 
 
-def replayed(meldset, seed=SEED):
-    """The round replayed in the simulator, a wheel a seat: (replay, [(frames, console) a
-    wheel]). Each wheel starts in the score mode, its own flash."""
-    import tempfile
-
-    from host_tools.sim.simulator import run_script
+def replayed(meldset, seed=SEED, settings=None):
+    """The round replayed at a linked table in the simulator, wheel K on seat K, each in the
+    score mode at first: (replay, [(frames, console) a wheel]). `settings`: more for every
+    wheel (the tests turn the link off with it)."""
+    from host_tools.sim import table
     replay = Replay(meldset, seed)
-    scripts = replay.scripts()
-    runs = []
-    for script in scripts:
-        with tempfile.TemporaryDirectory() as flash:
-            runs.append(run_script(script, flash=flash, settings={"mode": "score"}))
-    return replay, runs
-
-
-def hand_before_the_new_round(frames):
-    """The hand the wheel held at the round's end: its frame before "new round" cleared it."""
-    for k in range(len(frames) - 1, -1, -1):
-        if "click again: the cards left" in frames[k].get("console", ""):
-            return frames[k]["hand"]
-    return None
+    script = replay.script()
+    return replay, table.run_script(script, PLAYERS, settings=dict({"mode": "score"},
+                                                                   **(settings or {})))
 
 
 ROUNDS = 20               # seeded rounds replayed for the mean beside the bench's own
@@ -559,8 +523,8 @@ def report(row):
     replay, runs = replayed(ms, SEED)
     figures = replay.figures()
     agrees = replay_agrees(ms, replay, runs)
-    print("A round of The Original on one wheel a player (the simulator; actions = detents + "
-          "presses)")
+    print("A round of The Original on one wheel a player, linked (the simulator's table; actions = "
+          "detents + presses)")
     row("  a MELD card picked by kind, the deck's 84 cards", "%.1f actions" % (
         sum(picks) / len(picks)), "<= %d on average" % PICK_BOUND,
         sum(picks) / len(picks) <= PICK_BOUND)
@@ -574,8 +538,10 @@ def report(row):
     row("    both wheels, %d turns, %d melds played" % (figures["turns"], figures["melds"]),
         "%.1f a turn" % figures["a_turn"], "the wheels end as the engine: %s" % (
             "yes" if agrees else "NO"))
-    row("    of it a wheel's own player's (the others' doings linked)",
-        "%.1f a wheel" % figures["own_a_wheel"], "(issue 47's link would bring the rest)")
+    links = [[f["link"] for f in frames if "link" in f][-1] for frames, _ in runs]
+    shared = len({(link["entries"], link["digest"]) for link in links}) == 1
+    row("    the table over the link, the others' doings", "%d entries" % links[0]["entries"],
+        "one log on both: %s" % ("yes" if shared else "NO"), shared)
     turns = melds = total = 0
     deals = []
     agreeing = 0
