@@ -12,7 +12,7 @@ services.
 
 from core.meldset import MeldSetError
 
-from firmware.modes import Context, load_mode
+from firmware.modes import FALLBACK, Context, NoRoom, load_mode
 from firmware.settings import Settings
 
 # A press event (hardware/presses.py: CLICK 1, DOUBLE 2, LONG 3) -> the mode's method.
@@ -42,12 +42,14 @@ class App:
         print("meld set %s loaded: %d melds" % (name, meldset.count))
         hw.ring.brightness = self.settings["brightness"]
         self.menu = None
-        self._start_link()            # before the mode: the table the modes read is its
-        self.mode = self._start_mode(self.settings["mode"])
         # What the app tells the loop's pass, which sets them (firmware/loop.py): redraw(settle)
         # when the active mode's state changed (settle: its work that waits for the LEDs is
         # due too), show_error() when a mode raised, services_changed() when MIDI started.
         self.redraw = self.show_error = self.services_changed = None
+        self.fell_back = False        # the mode asked for could not start: shown once the
+        #                               loop runs (Loop.__init__)
+        self._start_link()            # before the mode: the table the modes read is its
+        self.mode = self._start_mode(self.settings["mode"])
 
     @property
     def meldset_name(self):
@@ -66,11 +68,33 @@ class App:
         try:
             return load_mode(name, self.ctx)
         except Exception as err:
-            # The explorer first: its load collects what the failed one left, so a
+            # The fallback first: its load collects what the failed one left, so a
             # MemoryError still has room for its log line.
-            mode = load_mode("explorer", self.ctx)
+            mode = self._fallback(err)
             self._log_exception("mode %s" % name, err)
+            self._told_fallback(name)
             return mode
+
+    def _fallback(self, err):
+        """The explorer (its module is never dropped: load_mode), or, when even it cannot be
+        made, NoRoom: a mode that cannot start never leaves the board deaf."""
+        self.mode = None
+        try:
+            return load_mode(FALLBACK, self.ctx)
+        except Exception as again:
+            self._log_exception("mode %s" % FALLBACK, again)
+            return NoRoom(self.ctx, type(err).__name__)
+
+    def _told_fallback(self, name):
+        """The user is told: the log line says why, the setting says the mode that runs, and
+        once the loop runs, the ring shows the error pattern a moment (as for a mode that
+        raised)."""
+        self.settings.set("mode", FALLBACK, self.ctx.now)
+        self._log("mode %s could not start: %s instead" % (name, FALLBACK))
+        if self.show_error is not None:
+            self.show_error()
+        else:
+            self.fell_back = True         # at boot: the loop shows it once it runs
 
     @property
     def active(self):
@@ -256,9 +280,8 @@ class App:
         pattern."""
         self._log_exception("mode %s" % self.active.name, err)
         self.menu = None
-        self.mode = None                    # as apply_setting: the failed mode goes first
-        self.mode = load_mode("explorer", self.ctx)
-        self.settings.set("mode", "explorer", self.ctx.now)
+        self.mode = self._fallback(err)     # as apply_setting: the failed mode goes first
+        self.settings.set("mode", FALLBACK, self.ctx.now)
         self.show_error()
 
     # ---- the pass's events (firmware/loop.py) -----------------------------------------------

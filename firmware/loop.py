@@ -80,6 +80,8 @@ class Loop:
         app.show_error = self._show_error
         app.services_changed = self._midi_started
         self._mode_changed()
+        if app.fell_back:             # the mode the settings ask for could not start
+            self._show_error()
 
     def _services(self):
         """The services for the parts the board has and the settings ask for, in the order

@@ -123,6 +123,26 @@ class Mode:
         self.ctx.open_menu()            # in every mode, unless it has a use for it first
 
 
+class NoRoom(Mode):
+    """The fallback's own fallback, made of code that is always loaded: when a mode could not
+    start and not even the explorer could be made after it (a heap left in pieces: a
+    MemoryError), the board still takes input. Every fourth sector dim red; its line says
+    why and what to do: the long press opens the menu, to choose a mode again."""
+
+    name = FALLBACK
+
+    def __init__(self, ctx, why):
+        Mode.__init__(self, ctx)
+        self.why = why
+
+    def render(self, frame):
+        for i in range(36):
+            frame[i] = 40 if i % 12 == 0 else 0
+
+    def describe(self):
+        return "no room for a mode (%s): long press for the menu" % self.why
+
+
 class TurnRotates:
     """Opt-in fast path (a mixin beside Mode): while rotates() is True, a turn of N detents
     moves every colour render() paints N sectors with it and changes nothing else. The ring
