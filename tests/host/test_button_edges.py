@@ -3,11 +3,18 @@ pass (firmware/loop.py): a press made while a pass was busy goes to the mode on 
 in order with the turns around it. The sim twins under CPython, the pass held off as a busy
 pass holds it (no tick while the pins move)."""
 
+import pytest
+
 from hardware.presses import EDGES, Edges
 from hardware.quadrature import QuadratureDecoder
 from hardware.sim import SimButton
 
 from firmware_harness import Device
+
+
+@pytest.fixture(autouse=True)
+def _back_where_it_was(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)       # the device runs in its flash folder: cwd put back after
 
 
 def busy(device, steps):

@@ -11,6 +11,11 @@ from firmware.modes import NoRoom
 from firmware_harness import Device
 
 
+@pytest.fixture(autouse=True)
+def _back_where_it_was(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)       # the device runs in its flash folder: cwd put back after
+
+
 @pytest.fixture
 def failing(monkeypatch):
     """load_mode raising MemoryError for the modes named in the returned set."""
