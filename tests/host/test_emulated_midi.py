@@ -1,8 +1,9 @@
 """USB MIDI on the real ports in the emulated RP2040, through the emulated USB (the emulator's
 MIDI host beside its serial one, rp2040js/midi_host.cjs): MicroPython on the Pico with the
 firmware's own MIDI interface (hardware/mp_usb_midi.py), CircuitPython on the QT Py with its
-usb_midi. The same scripts give the simulator's MIDI and the simulator's listen lines; deploy
-and a set's flash work with MIDI on; safe mode has the serial port alone."""
+usb_midi. The same scripts give the simulator's MIDI and the simulator's listen lines, and
+the jacks (serial MIDI) play what USB MIDI plays; deploy and a set's flash work with MIDI on;
+safe mode has the serial port alone."""
 
 import shutil
 
@@ -49,17 +50,41 @@ def test_listen_names_what_the_keyboard_holds(board, deployed_image, tmp_path):
     assert [lit(f) for f in frames if lit(f)] == [lit(f) for f in expected if lit(f)]
 
 
-@pytest.mark.parametrize("board", BOARDS)
-def test_a_click_in_the_explorer_sends_the_notes_of_the_meld_shown(board, deployed_image,
-                                                                   tmp_path):
-    script = "click; cw 2; click; double"
-    frames, _ = emulate.run_script(script, board=board, settings={"midi": "out"},
-                                   flash=deployed_copy(deployed_image, board, tmp_path),
+CLICKS = "click; cw 2; click; double"
+
+
+@pytest.fixture(scope="module", params=BOARDS)
+def clicks_over_usb(request, deployed_image, tmp_path_factory):
+    """(board, frames): CLICKS in the explorer with MIDI out over USB, run once a board for the
+    two tests that read it (what USB MIDI sends, and the jacks held against it): the same
+    emulated run was made twice, once in each test (a QT Py's is some 15 s)."""
+    board = request.param
+    flash = deployed_copy(deployed_image, board, tmp_path_factory.mktemp("usb"))
+    frames, _ = emulate.run_script(CLICKS, board=board, settings={"midi": "out"}, flash=flash,
                                    **QUIET)
-    expected, _ = simulator.run_script(script, settings={"midi": "out"})
+    return board, frames
+
+
+def test_a_click_in_the_explorer_sends_the_notes_of_the_meld_shown(clicks_over_usb):
+    _, frames = clicks_over_usb
+    expected, _ = simulator.run_script(CLICKS, settings={"midi": "out"})
     sent = [(lit(f), f["midi"]) for f in frames if f["midi"]]
     assert sent == [(lit(f), f["midi"]) for f in expected if f["midi"]]
     assert sent[0] == ([0, 3, 7], [[0x90, 60, 100], [0x90, 63, 100], [0x90, 67, 100]])
+
+
+def test_the_jacks_play_a_chord_into_the_midi_stream_exactly_as_usb_midi_does(
+        clicks_over_usb, deployed_image, tmp_path):
+    # Serial MIDI on the jacks (tests/host/test_emulated_jacks.py): the same script with the
+    # jacks chosen plays the same messages in the same frames there, and nothing over USB.
+    board, usb = clicks_over_usb
+    jacks, _ = emulate.run_script(CLICKS, board=board, settings={"midi": "out",
+                                                               "midi_port": "jacks"},
+                                  flash=deployed_copy(deployed_image, board, tmp_path), **QUIET)
+    played = [(f["console"], f["midi"]) for f in usb if f["midi"]]
+    assert len(played) == 3 and all(not f["jacks"] for f in usb)
+    assert [(f["console"], f["jacks"]) for f in jacks if f["jacks"]] == played
+    assert all(not f["midi"] for f in jacks)
 
 
 @pytest.fixture
