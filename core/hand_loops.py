@@ -92,7 +92,8 @@ S_GROW = const(8)                 # 1: the candidate stack is full, grow it and 
 S_LEVELS = const(9)               # where the levels start
 S_CHAIN = const(10)               # where the best chain starts
 S_USABLE = const(11)              # where the cards a turn can use, by cards held, start
-S_HEADER = const(12)
+S_ROOM = const(12)                # what a level's plays must beat (_by_sizes)
+S_HEADER = const(13)
 L_NEXT = const(0)                 # per level: next candidate, score, cards left (lo, hi,
 L_SCORE = const(1)                # count), where its candidates start, how many, the
 L_LO = const(2)                   # candidate taken to the level below
@@ -494,7 +495,7 @@ def _usable(arrays, held: int):
 
 
 @micropython.viper
-def search(arrays) -> int:  # noqa: C901 (21: split per set, 11 ms a 14-card hand)
+def search(arrays) -> int:  # noqa: C901 (23: split per set, 11 ms a 14-card hand)
     """The branch and bound, from where it stopped, for up to state[S_BUDGET] steps (a step
     looks at one candidate: takes it a level down, passes it by, or goes back up). 1 once the
     search is over, else 0 (state[S_GROW]: the candidate stack is full: grow it and call
@@ -503,13 +504,13 @@ def search(arrays) -> int:  # noqa: C901 (21: split per set, 11 ms a 14-card han
     Every set of plays is searched as one sequence in the search's order (a way may repeat
     while its meld has MELD cards), so of equal turns the first in that order is kept: a bound
     changes the time, never the answer. Each level keeps the candidates that still fit the
-    cards left, and bounds them by their best rate per card and by their melds' best plays;
-    once that bound from candidate q on cannot beat the best turn, no later one can either.
+    cards left and could take part in a better turn (_by_sizes), and bounds them by their
+    best rate per card and by their melds' best plays; once that bound from candidate q on
+    cannot beat the best turn, no later one can either.
     One function: a call a set (about 10 us on the emulated Pico, with the arrays it reads)
     would add some 11 ms to a 14-card hand's 1150 sets. Measured again (issue 50): a call
-    from viper with six arrays 12.4 us; make bench's 14-card hand has its best turns proven
-    84.1 ms after its melds are listed (5.4 ms), 89.5 ms of the 100 ms bound: split, it
-    would pass it."""
+    from viper with six arrays 12.4 us. make bench's 100 deals (issue 46): every best turn
+    proven at most 158 ms after the last card, 42 the median."""
     state = ptr32(arrays[A_STATE])
     cands = ptr32(arrays[A_CANDS])
     rates = ptr32(arrays[A_RATES])
@@ -624,7 +625,12 @@ def search(arrays) -> int:  # noqa: C901 (21: split per set, 11 ms a 14-card han
                 top = rate_of[c]
         if meld >= 0:
             total += richest * copies[2 * meld]
-        if n == 0 or total <= best - gain or top * use < lim:
+        if total <= best - gain or top * use < lim:
+            n = 0
+        if n > 0:                 # those of them that could take part in a better turn
+            state[S_ROOM] = best - gain
+            n = int(_by_sizes(arrays, child, n, left))
+        if n == 0:
             # nothing below can beat the best turn: the level is not entered
             copies[2 * meld_of[j] + 1] = taken - 1
             continue
@@ -641,6 +647,58 @@ def search(arrays) -> int:  # noqa: C901 (21: split per set, 11 ms a 14-card han
     state[S_BEST] = best
     state[S_DEPTH] = d
     return int(state[S_DONE])
+
+
+@micropython.viper
+def _by_sizes(arrays, start: int, count: int, cards: int) -> int:
+    """The candidates cands[start:start + count] that could still be part of a turn beating
+    the best by more than state[S_ROOM] on `cards` cards, kept in order; how many. A play
+    can only if its gain and the most the others could add on the cards it leaves do: at
+    most, for n cards, the best sum over sizes adding up to n of the richest candidate of each
+    size (a knapsack blind to which cards and MELD cards: a bound). It sees what a rate
+    cannot: 5 cards left and only 4-card chords that fit give one chord, not 5/4 of one; 12
+    left, needing more than 270, and no 4-card chord takes part (70 and at most 200 from the
+    8 others). Worked in the stack past the candidates; with no room there, all are kept."""
+    cands = ptr32(arrays[A_CANDS])
+    richest = ptr32(arrays[A_RATES])
+    most = ptr32(arrays[A_SUMS])
+    gains = ptr32(arrays[A_GAIN])
+    sizes = ptr32(arrays[A_CARDS])
+    state = ptr32(arrays[A_STATE])
+    at = start + count
+    if at + cards + 13 > state[S_STACK_CAP]:
+        return count
+    s = 0
+    while s <= 12:
+        richest[at + s] = 0
+        s += 1
+    q = start
+    while q < at:
+        c = cands[q]
+        if gains[c] > richest[at + sizes[c]]:
+            richest[at + sizes[c]] = gains[c]
+        q += 1
+    most[at] = 0
+    n = 1
+    while n <= cards:
+        best = most[at + n - 1]
+        s = 1
+        while s <= n and s <= 12:
+            if richest[at + s] > 0 and richest[at + s] + most[at + n - s] > best:
+                best = richest[at + s] + most[at + n - s]
+            s += 1
+        most[at + n] = best
+        n += 1
+    room = state[S_ROOM]
+    kept = start
+    q = start
+    while q < at:
+        c = cands[q]
+        if gains[c] + most[at + cards - sizes[c]] > room:
+            cands[kept] = c
+            kept += 1
+        q += 1
+    return kept - start
 
 
 def _bytecode():

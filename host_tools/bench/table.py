@@ -133,6 +133,7 @@ ms = meldset.load(@SET@)
 search = HandSearch(ms)
 while not search.read_step():
     pass
+@FREE@
 
 
 def timed(hand):
@@ -175,6 +176,17 @@ for hand in @HANDS@:
 """
 
 
+# On the emulated Pico the modules and the set come from a RAM disk in its heap (a board keeps
+# them in flash): once they are loaded it is unmounted and freed, so that the search has the
+# heap a board would give it (with the disk the growing arrays of a hundred hands' searches
+# fragmented what was left: a MemoryError from one layout of the code to the next).
+_FREE_RAM_DISK = """
+import vfs
+vfs.umount('/ram')
+globals().pop('_disk')
+"""
+
+
 def hand_on_cpython(hand):
     ms = load_set(os.path.join(ROOT, "core", "meldsets", "default.cwm"))
     search = HandSearch(ms)
@@ -190,7 +202,7 @@ def hand_on_cpython(hand):
 def hand_on_micropython(hand):
     code = (_MPY_HAND.replace("@ROOT@", repr(ROOT))
             .replace("@SET@", repr(os.path.join(ROOT, "core", "meldsets", "default.cwm")))
-            .replace("@HANDS@", repr([hand])))
+            .replace("@HANDS@", repr([hand])).replace("@FREE@", ""))
     proc = subprocess.run([micropython_path(), "-c", code], capture_output=True, text=True,
                           timeout=300)
     if proc.returncode:
@@ -211,7 +223,7 @@ def hands_on_rp2(hands):
     with open(os.path.join(ROOT, "core", "meldsets", "default.cwm"), "rb") as f:
         files.append(("/ram/default.cwm", f.read()))
     code = (_MPY_HAND.replace("@ROOT@", repr("/ram")).replace("@SET@", repr("/ram/default.cwm"))
-            .replace("@HANDS@", repr(hands)))
+            .replace("@HANDS@", repr(hands)).replace("@FREE@", _FREE_RAM_DISK))
     with EmulatedPico() as pico:
         with DeviceLink(pico.port) as link:
             put_on_ram_disk(link, files)
