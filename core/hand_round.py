@@ -14,6 +14,7 @@ Pure Python for CPython and MicroPython."""
 
 from core.games.carmony_table import set_rank
 from core.hand import DECK_INTERVAL_COPIES, meld_of
+from core.meldset import period
 
 
 def deck_cards(meldset, on_table):
@@ -81,18 +82,41 @@ def distinct(search, codes):
     once: a symmetric meld (the chromatic and whole-tone scales, dim7, aug, the tritone)
     builds the same cards at several roots; the first in the listing's order stands for
     them."""
-    meldset = search.meldset
-    symmetric = {}
-    seen = []
-    out = []
-    for code in codes:
-        i = meld_of(code)
-        if i not in symmetric:
-            symmetric[i] = meldset.meld(i).distinct_roots() < 12
-        if symmetric[i]:
-            key = (i, bytes(sorted(search.play(code).pcs)))
-            if key in seen:
-                continue
-            seen.append(key)
-        out.append(code)
-    return out
+    job = Distinct(search, codes)
+    job.step(len(codes))
+    return job.found
+
+
+class Distinct:
+    """distinct() a few plays a step, so that a device's pass stays short (a 14-card hand's
+    400 plays in one held the emulated Pico's hand mode 30 ms while detents waited): step(n)
+    looks at up to n more; True once `found` holds them all."""
+
+    def __init__(self, search, codes):
+        self.search = search
+        self.codes = codes
+        self.at = 0
+        self.found = []
+        self._symmetric = {}          # meld index: builds the same cards at another root
+        self._seen = []               # (meld, cards) of the symmetric plays found
+
+    def step(self, n):
+        codes = self.codes
+        meldset = self.search.meldset
+        symmetric = self._symmetric
+        stop = min(self.at + n, len(codes))
+        while self.at < stop:
+            code = codes[self.at]
+            self.at += 1
+            i = meld_of(code)
+            if i not in symmetric:
+                # from the set's masks: a Meld object a meld (and core.melds on a device) held
+                # a pass of the hand mode 25-87 ms on the emulated Pico
+                symmetric[i] = period(meldset.required_mask(i), meldset.optional_mask(i)) < 12
+            if symmetric[i]:
+                key = (i, bytes(sorted(self.search.play(code).pcs)))
+                if key in self._seen:
+                    continue
+                self._seen.append(key)
+            self.found.append(code)
+        return self.at == len(codes)

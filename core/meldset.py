@@ -14,6 +14,8 @@ when asked for. A blob is checked whole (length, CRC, every field: core/meldset_
 a MeldSet exists, so a truncated or corrupted file is refused, never half-loaded.
 """
 
+from core.pcset import rotate
+
 KINDS = ("interval", "chord", "scale")
 KIND_PLURALS = ("intervals", "chords", "scales")
 
@@ -65,6 +67,16 @@ class MeldSetError(ValueError):
         for where, what in problems:
             lines.append(prefix + (where + ": " if where else "") + what)
         super().__init__("\n".join(lines))
+
+
+def period(required, optional):
+    """How many roots give distinct shapes on the wheel to a meld of these required and
+    optional sectors (12 bit masks; 12, or fewer when symmetric): the smallest rotation that
+    maps both onto themselves."""
+    for steps in (1, 2, 3, 4, 6):
+        if rotate(required, steps) == required and rotate(optional, steps) == optional:
+            return steps
+    return 12
 
 
 class MeldSet:

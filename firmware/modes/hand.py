@@ -251,8 +251,9 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
             self.shown = best[1] if best else []
 
     def _ready(self):
-        return self.answers.listing is not None and self.answers.listing.done and \
-            self.entries is not None
+        answers = self.answers
+        return answers.listing is not None and answers.listing.done and \
+            answers.distinct is None and self.entries is not None
 
     # ---- events ----------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from test_hand_search import brute_best
 
 from core.games.rng import Rng
 from core.hand import HandSearch, counts_of
-from core.hand_round import deck_cards, discard_choice, eats, joined, without
+from core.hand_round import Distinct, deck_cards, discard_choice, distinct, eats, joined, without
 
 from expect import default_set
 
@@ -115,3 +115,20 @@ def test_the_discard_the_hand_misses_least():
     assert discard_choice(plays, counts, barred=4) == 0
     assert discard_choice([], counts_of([5, 5, 2])) == 5      # none used: the most held
     assert discard_choice([], counts_of([5]), barred=5) is None
+
+
+def test_a_listing_s_symmetric_repeats_dropped_a_few_plays_a_step():
+    # A device looks through a listing a few plays a pass (a 14-card hand's 400 at once held
+    # the emulated Pico's hand mode 30 ms, a detent meanwhile lost): the same plays as at
+    # once, each step looking at no more than it is told. The whole-tone hand's augmented
+    # triads and tritones build the same cards at several roots: listed once.
+    search = searcher()
+    for pcs in ([0, 2, 4, 6, 8, 10, 0, 4, 5], [0, 0, 1, 1, 3, 4, 5, 6, 7, 8, 9, 10, 10, 11]):
+        codes = search.listed(search.expand(counts_of(pcs), None))
+        job = Distinct(search, codes)
+        steps = 0
+        while not job.step(5):
+            steps += 1
+            assert job.at == 5 * steps
+        assert job.found == distinct(search, codes) and len(job.found) < len(codes)
+        assert steps == (len(codes) - 1) // 5
