@@ -14,8 +14,6 @@ when asked for. A blob is checked whole (length, CRC, every field: core/meldset_
 a MeldSet exists, so a truncated or corrupted file is refused, never half-loaded.
 """
 
-from core.pcset import rotate
-
 KINDS = ("interval", "chord", "scale")
 KIND_PLURALS = ("intervals", "chords", "scales")
 
@@ -72,7 +70,8 @@ class MeldSetError(ValueError):
 def period(required, optional):
     """How many roots give distinct shapes on the wheel to a meld of these required and
     optional sectors (12 bit masks; 12, or fewer when symmetric): the smallest rotation that
-    maps both onto themselves."""
+    maps both onto themselves. core.pcset imported here: a device that loads a set never asks."""
+    from core.pcset import rotate
     for steps in (1, 2, 3, 4, 6):
         if rotate(required, steps) == required and rotate(optional, steps) == optional:
             return steps
