@@ -14,7 +14,7 @@ Pure Python for CPython and MicroPython."""
 
 from core.games.carmony_table import set_rank
 from core.hand import DECK_INTERVAL_COPIES, meld_of
-from core.meldset import period
+from core.pcset import rotate
 
 
 def deck_cards(meldset, on_table):
@@ -77,6 +77,17 @@ def discard_choice(plays, counts, barred=None):
     return None if best is None else best[2]
 
 
+def symmetric_meld(meldset, i):
+    """Whether meld i builds the same sectors at another root (Meld.distinct_roots() < 12),
+    read from the set's masks: no Meld object, and no core.melds on a device."""
+    required = meldset.required_mask(i)
+    optional = meldset.optional_mask(i)
+    for steps in (1, 2, 3, 4, 6):
+        if rotate(required, steps) == required and rotate(optional, steps) == optional:
+            return True
+    return False
+
+
 def distinct(search, codes):
     """The listing's plays (packed: core/hand.py), the plays of one meld with the same cards
     once: a symmetric meld (the chromatic and whole-tone scales, dim7, aug, the tritone)
@@ -112,7 +123,7 @@ class Distinct:
             if i not in symmetric:
                 # from the set's masks: a Meld object a meld (and core.melds on a device) held
                 # a pass of the hand mode 25-87 ms on the emulated Pico
-                symmetric[i] = period(meldset.required_mask(i), meldset.optional_mask(i)) < 12
+                symmetric[i] = symmetric_meld(meldset, i)
             if symmetric[i]:
                 key = (i, bytes(sorted(self.search.play(code).pcs)))
                 if key in self._seen:

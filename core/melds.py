@@ -4,8 +4,7 @@ Positions are degree codes (see core.degrees) with the OPTIONAL bit for the unco
 Two positions may share a pitch class (the octave: 1 and 8 need two cards of one note).
 """
 
-from core import degrees, spelling
-from core.meldset import period
+from core import degrees, pcset, spelling
 
 
 class Meld:
@@ -49,8 +48,14 @@ class Meld:
         return " ".join(parts)
 
     def distinct_roots(self):
-        """How many roots give distinct shapes on the wheel (12, or fewer when symmetric)."""
-        return period(self.required_mask, self.optional_mask)
+        """How many roots give distinct shapes on the wheel (12, or fewer when symmetric):
+        the smallest rotation that maps both the required and the optional sectors onto
+        themselves."""
+        for period in (1, 2, 3, 4, 6):
+            if (pcset.rotate(self.required_mask, period) == self.required_mask
+                    and pcset.rotate(self.optional_mask, period) == self.optional_mask):
+                return period
+        return 12
 
     def root_name(self, pc):
         return spelling.root_name(pc, self.codes)

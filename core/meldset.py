@@ -67,17 +67,6 @@ class MeldSetError(ValueError):
         super().__init__("\n".join(lines))
 
 
-def period(required, optional):
-    """How many roots give distinct shapes on the wheel to a meld of these required and
-    optional sectors (12 bit masks; 12, or fewer when symmetric): the smallest rotation that
-    maps both onto themselves. core.pcset imported here: a device that loads a set never asks."""
-    from core.pcset import rotate
-    for steps in (1, 2, 3, 4, 6):
-        if rotate(required, steps) == required and rotate(optional, steps) == optional:
-            return steps
-    return 12
-
-
 class MeldSet:
     """A loaded meld set. Index melds 0..count-1 in the order of the source."""
 

@@ -9,7 +9,16 @@ from test_hand_search import brute_best
 
 from core.games.rng import Rng
 from core.hand import HandSearch, counts_of
-from core.hand_round import Distinct, deck_cards, discard_choice, distinct, eats, joined, without
+from core.hand_round import (
+    Distinct,
+    deck_cards,
+    discard_choice,
+    distinct,
+    eats,
+    joined,
+    symmetric_meld,
+    without,
+)
 
 from expect import default_set
 
@@ -132,3 +141,13 @@ def test_a_listing_s_symmetric_repeats_dropped_a_few_plays_a_step():
             assert job.at == 5 * steps
         assert job.found == distinct(search, codes) and len(job.found) < len(codes)
         assert steps == (len(codes) - 1) // 5
+
+
+def test_a_meld_is_symmetric_from_the_set_s_masks_as_its_shapes_say():
+    # The device reads symmetry from the compiled set's masks; Meld.distinct_roots() from the
+    # meld's degrees: the same for every meld of the default set (aug, dim7, the tritone, the
+    # whole-tone and chromatic scales among them).
+    ms = default_set()
+    found = [i for i in range(ms.count) if symmetric_meld(ms, i)]
+    assert found == [i for i in range(ms.count) if ms.meld(i).distinct_roots() < 12]
+    assert len(found) >= 5
