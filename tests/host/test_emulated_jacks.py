@@ -137,7 +137,7 @@ ECHO = """while True:
 def test_circuitpython_echoes_what_comes_into_midi_in_on_midi_out(tmp_path):
     flash = str(tmp_path / "qtpy.img")
     files = []
-    for name in ("__init__", "cp_parts", "cp_devices", "oled", "font"):
+    for name in ("__init__", "cp_parts", "cp_devices", "presses", "clock", "oled", "font"):
         with open(os.path.join(ROOT, "hardware", name + ".py"), "rb") as f:
             files.append(("hardware/%s.py" % name, f.read()))
     circuitpy_drive.make_flash(flash, image("circuitpython_qtpy"), files)      # no code.py
