@@ -159,7 +159,7 @@ for name in MODES:
         now = hw.clock.ticks_add(now, 20)
         loop.tick(now)
     gc.collect()
-    out["modes"].append([name, gc.mem_free()])
+    out["modes"].append([name, gc.mem_free(), app.mode.name])    # (a fallback: not name)
 print(json.dumps(out))
 """
 
@@ -209,12 +209,16 @@ def report(row):
     for name, title in (("pico", "Pico"), ("qtpy_rp2040", "QT Py")):
         off = heap_figures(name, dict(SCORE, link="off"))
         on = heap_figures(name, dict(SCORE, link="jacks", seat=1))
-        least_off = min(free for _, free in off["modes"])
-        least_on = min(free for _, free in on["modes"])
+        least_off = min(free for _, free, _ in off["modes"])
+        least_on = min(free for _, free, _ in on["modes"])
+        # a mode that could not start ran the explorer in its place: not run
+        failed = [name for name, _, ran in on["modes"] + off["modes"] if ran != name]
         row("table link: heap on the %s, after boot" % title,
             "%+d bytes in use" % (on["used"] - off["used"]),
             "%d bytes free with it (%d without)" % (on["free"], off["free"]), on["link"])
         row("table link: heap on the %s, every mode run" % title,
             "%d bytes free at least" % least_on,
-            "%d modes ran; %d without the link" % (len(on["modes"]), least_off),
-            len(on["modes"]) == len(off["modes"]) and least_on > 0)
+            "%d modes ran; %d without the link%s" % (
+                len([1 for name, _, ran in on["modes"] if ran == name]), least_off,
+                "; did not start: " + ", ".join(sorted(set(failed))) if failed else ""),
+            len(on["modes"]) == len(off["modes"]) and least_on > 0 and not failed)

@@ -185,7 +185,7 @@ for name in MODES:
         now = hw.clock.ticks_add(now, 20)
         loop.tick(now)
     gc.collect()
-    out["modes"].append([name, gc.mem_free()])
+    out["modes"].append([name, gc.mem_free(), app.mode.name])    # (a fallback: not name)
 print(json.dumps(out))
 """
 
@@ -324,8 +324,9 @@ def report(row):
     print("CircuitPython 10.2.1 on the QT Py RP2040 (emulated): free heap")
     row("  at the REPL, before the firmware", "%d bytes" % heap["free_at_repl"])
     row("  after boot (the app built, default set)", "%d bytes" % heap["after_boot"])
-    for name, free in heap["modes"]:
-        row("  after mode %s ran" % name, "%d bytes" % free)
+    for name, free, ran in heap["modes"]:
+        row("  after mode %s ran" % name, "%d bytes" % free,
+            "" if ran == name else "did not start (%s ran)" % ran, ran == name)
     midi = bench_circuitpython_heap({"midi": "both"})
     row("  after boot with MIDI on (usb_midi in and out)", "%d bytes" % midi["after_boot"],
         "%+d bytes" % (midi["after_boot"] - heap["after_boot"]))
