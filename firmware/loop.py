@@ -24,7 +24,7 @@ the page's host links are driven there, never here.
 """
 
 from hardware.clock import ticks_add, ticks_diff, ticks_since
-from hardware.presses import PressDetector
+from hardware.presses import BOUNCE_MS, PressDetector
 from hardware.quadrature import TURNED_MASK, turned_between
 
 from firmware import crashes, render, services
@@ -176,7 +176,10 @@ class Loop:
             self.settle_due = True
             if fast and self.error_until is None:
                 self.dirty = False        # the LEDs show the notes already
-        steps = self.presses.update(self.hw.button.pressed(), now)     # a press event
+        if self.edges is not None and self.edges.waiting():
+            steps = self.presses.due(now)     # edges came during the pass: the next takes them
+        else:
+            steps = self.presses.update(self.hw.button.pressed(), now)     # a press event
         if steps:
             self._input(now)
             self.app.event(steps)
@@ -208,8 +211,7 @@ class Loop:
                 steps -= before
                 self._input(now)
                 self.app.event(None, before)
-            if edges.waiting() and ticks_diff(edges.times[edges.oldest()], at) < \
-                    self.presses.debounce_ms:
+            if edges.waiting() and ticks_diff(edges.times[edges.oldest()], at) < BOUNCE_MS:
                 continue          # bounce, or a glitch: the contact had not settled there
             self._press(now, self.presses.due(at))       # a long press held to this edge
             self._press(now, self.presses.update(pressed, at))

@@ -75,19 +75,19 @@ class PressDetector:
 
 
 EDGES = 16                    # a power of two: the ring's size
+BOUNCE_MS = 10                # an edge another follows this soon: bounce, or a glitch
 _SLOT = EDGES - 1
 _COUNT = 2 * EDGES - 1        # put and taken count modulo 2 * EDGES: a full ring is not empty
 
 
 class Edges:
-    """The button's edges, each stamped where it came (a pin interrupt, the simulator's pin,
-    CircuitPython's keypad scan) with its ticks_ms and the knob's `turned` count then, kept
-    until the pass takes them: a press made while a pass was busy (a mode's start, a write to
-    flash, a long search) is neither lost nor judged on the pass's time, and it goes to the
-    mode in order with the turns around it (firmware/loop.py). Preallocated: put() allocates
-    nothing, so a hard interrupt may run it. A full ring keeps its newest slot for the latest
-    edge: the level the contact settles at is the one that must not be lost (the pass reads
-    the pin too)."""
+    """The button's edges, each stamped where it came (a pin interrupt, the simulator's pin)
+    with its ticks_ms and the knob's `turned` count then, kept until the pass takes them: a
+    press made while a pass was busy (a mode's start, a write to flash, a long search) is
+    neither lost nor judged on the pass's time, and it goes to the mode in order with the
+    turns around it (firmware/loop.py). Preallocated: put() allocates nothing, so a hard
+    interrupt may run it. A full ring keeps its newest slot for the latest edge: the level
+    the contact settles at is the one that must not be lost (the pass reads the pin too)."""
 
     def __init__(self, knob=None):
         self.knob = knob              # what counts the detents (its `turned`), or None

@@ -82,7 +82,7 @@ def run_loop(loop):
         midi = loop.app.midi if loop.app.link is not None else None
         while clock.ticks_diff(clock.ticks_ms(), start) < ms:
             time.sleep(IDLE_SLEEP_S)
-            if encoder.moved() or button.pressed() != down or button.queued() or \
+            if encoder.moved() or button.pressed() != down or \
                     (midi is not None and midi.waiting()):
                 return
 
