@@ -79,8 +79,8 @@ def play(ctx, melds):
 class View:
     """The table as the hand mode reads it, copied from the pad (its melds on the table
     [origin, seq, seat, card id, root, rank, pcs, points], the pile, the turn, the seats'
-    cards left, the score's line), so the pad's code can leave a small board's heap between
-    the hand's writes (view(), write())."""
+    cards left, who went out this round, the score's line), so the pad's code can leave a
+    small board's heap between the hand's writes (view(), write())."""
 
     def __init__(self, pad):
         self.original = pad.game == 0 and not pad.over      # a round of The Original on
@@ -91,6 +91,7 @@ class View:
         self.melds = pad.melds
         self.pile = bytes(pad.pile)
         self.left = pad.left
+        self.went_out = pad.went_out        # the seat gone out this round, or None
         self.summary = summary(pad)
         self._actor = pad.actor()
 

@@ -191,14 +191,19 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
 
     def on_table(self):
         """Another wheel changed the shared table (the link): the answers for it, and the hand
-        face when the turn came back to this wheel."""
+        face when the turn came back to this wheel or the round went out (the cards left to
+        count, a new round to start)."""
         self.answers = None               # room for the pad's code (writes())
         self.table = scorebook.view(self.ctx)
         self.answers = Answers(self.ctx.meldset)
         self._restart()
+        out = self.table.went_out
         if self.face == AWAY and self.faces.face in (self.faces.TABLE, self.faces.MORE) and \
-                self.table.current == self.seat():
+                (self.table.current == self.seat() or out is not None):
             self.to_hand()
+            if out is not None and out != self.seat():
+                self.hint = "P%d went out: the round is over (the answers' new round counts " \
+                    "your cards left)" % (out + 1)
 
     def has_work(self):
         return not self.answers.done
@@ -417,18 +422,19 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
 
     def _discard(self):
         pc = self.cursor
-        if pc == self.barred:
+        if pc == self.barred and self.counts[pc] < self.cards():
             self.hint = "%s was the pile's only card: not discarded this turn" % pc_label(pc)
+            return
+        if pc == self.barred:
+            # The rulebook bars that note's discard and the hand holds no other: the engine's
+            # turn ends without a discard (core/games/carmony.py), so does the wheel's.
+            self._pass_turn("%s was the pile's only card and the hand holds no other: not "
+                            "discarded, the turn passes" % pc_label(pc))
             return
         if self.cards() == 1 and self._original() and not self._may_go_out():
             # The rulebook's going out needs the right: the card stays, the turn passes.
-            written = self.changing()
-            ident = self.write("next_player")
-            if ident:
-                written.append(ident)
-            self.hint = "the last card stays (going out needs 1 scale or 3 chords played): " \
-                "the turn passes"
-            self._to_table()
+            self._pass_turn("the last card stays (going out needs 1 scale or 3 chords "
+                            "played): the turn passes")
             return
         written = self.changing()
         self.counts[pc] -= 1
@@ -442,6 +448,17 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
         self.changed()
         if self.cards():
             self._to_table()
+
+    def _pass_turn(self, hint):
+        """No card may be discarded: the turn passes without one (the pad's entry)."""
+        written = self.changing()
+        ident = self.write("next_player")
+        if ident:
+            written.append(ident)
+        self.hint = hint
+        self.barred = None                # the bar lasts the turn it was taken in
+        self.keep_state()
+        self._to_table()
 
     def _to_table(self):
         """The turn passed: on a wheel with a seat, the table face for the others' turn."""
@@ -588,6 +605,8 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
         plays = (search.play(code) for code in
                  search.listed(search.expand(self.counts, self._held_cards())))
         pc = discard_choice(plays, self.counts, self.barred) if self.cards() else None
+        if pc is None and self.cards():
+            pc = self.barred              # none may go: its long press passes the turn
         if pc is not None:
             self.cursor = pc
             self.armed = True
@@ -758,7 +777,9 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
     def _hand_face_text(self):
         if not self.cards():
             return "click adds the card under the cursor"
-        if self.armed and self.counts[self.cursor]:
+        if self._passes():
+            long = "long press: the turn passes, %s not discarded" % pc_label(self.cursor)
+        elif self.armed and self.counts[self.cursor]:
             long = "long press: discard %s" % pc_label(self.cursor)
         else:
             long = "long press: the answers"
@@ -767,6 +788,11 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
         best = self._best_text(0) if self.answers.answered(0) else "searching"
         return "%d cards; cursor %s (%s); %s%s" % (self.cards(), pc_label(self.cursor), long, best,
                                                    self._table_answers())
+
+    def _passes(self):
+        """Armed on the pile's single card, the hand holding no other: no discard, a pass."""
+        return self.armed and self.cursor == self.barred and \
+            self.counts[self.cursor] == self.cards()
 
     def _table_answers(self):
         """'; pile: best 180; eat: 2': what the table's answers say, at a glance."""
@@ -818,6 +844,7 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
         best = self.answers.best(0)
         return "%d cards, cursor %s; long: %s; %s; %s" % (
             self.cards(), pc_label(self.cursor),
+            "pass" if self._passes() else
             "discard" if self.armed and self.counts[self.cursor] else "the answers",
             ("best %s %d" % (KIND_PLURALS[best[2]], best[0]) if best else
              "searching" if not self.answers.done else "nothing to play") +

@@ -264,6 +264,10 @@ class Replay:
         self.main(p)
         if not self.round.over:
             self.discard(p)
+        elif self.round.went_out == p:     # out with a play: the link takes the other wheel
+            other = self.wheels[1 - p]     # to its hand face (its cards left to count)
+            other.face = "hand"
+            other.armed = False
         self.wheels[p].wait(LINK_MS)
         self.turn_actions.append([w.counted.get("turn", 0) - before[k]
                                   for k, w in enumerate(self.wheels)])
@@ -354,7 +358,9 @@ class Replay:
         for pc in refill:
             hand.remove(pc)
         if hand:
-            wheel.cursor = self.best.discard(counts_of(hand), wheel.held, wheel.barred)
+            pc = self.best.discard(counts_of(hand), wheel.held, wheel.barred)
+            # None may go (the pile's single card alone): the wheel's cursor on it, to pass.
+            wheel.cursor = wheel.barred if pc is None else pc
             wheel.armed = True
         if refill:
             wheel.add_cards("turn", refill)
@@ -429,7 +435,7 @@ class Replay:
             p = wheel.seat
             if not self.round.hands[p]:
                 continue                   # went out: nothing left to count
-            if wheel.face == "table":      # the round ended on the other's turn
+            if wheel.face == "table":      # the round ended on the other's turn, none out
                 wheel.do("end", "double", "cw %d" % self.back_to_hand(p), "click")
                 wheel.face = "hand"
                 wheel.armed = False

@@ -60,3 +60,28 @@ def test_a_seeded_round_on_two_linked_wheels_ends_with_the_engines_hands_and_sco
         links.append(last_frame_with(frames, "link")["link"])
     assert [link["seat"] for link in links] == [1, 2]
     assert links[0]["digest"] == links[1]["digest"]
+
+
+def test_seed_285_the_pile_s_single_card_alone_in_hand_passes_the_turn():
+    # Seed 285: a play leaves P1 only F F, F taken as the pile's single card: the rulebook bars
+    # its discard and the engine passes the turn without one; so does the wheel's long press.
+    ms = load_set(None)
+    replay, runs = round_play.replayed(ms, 285)
+    assert round_play.replay_agrees(ms, replay, runs)
+    console = runs[0][1]
+    assert [line for line in console if line.startswith(
+        "hand: F F (F was the pile's only card and the hand holds no other: not discarded, "
+        "the turn passes); P2 to play")]
+
+
+def test_seed_13_the_other_going_out_with_a_play_brings_the_hand_face_back():
+    # Seed 13: P1 goes out with a play; P2's wheel hears it over the link and leaves its
+    # table face for the hand (its cards left to count, a new round), with no press.
+    ms = load_set(None)
+    replay, runs = round_play.replayed(ms, 13)
+    assert replay.round.went_out == 0 and replay.round.phase == "main"
+    assert round_play.replay_agrees(ms, replay, runs)
+    console = runs[1][1]
+    out = [k for k, line in enumerate(console) if "(P1 went out: the round is over (the "
+           "answers' new round counts your cards left))" in line]
+    assert out and "P1 to play, cursor" not in console[out[0]]
