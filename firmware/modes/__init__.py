@@ -33,10 +33,15 @@ FALLBACK = MODES[0]
 # The modules the table modes bring with them beyond their own (the hand's answers and picker,
 # its core, the score pad and its log): dropped with the modes at a switch, so the next mode
 # starts in a heap without them (the one that needs them imports them again).
+# The table modes' shared ones too (kept, table_paint, carmony_table): left loaded, they took
+# some 10 KB the QT Py's hand needs (its start ran out after the score mode had run).
 HELPERS = ("firmware.modes.hand_work", "firmware.modes.hand_faces",
            "firmware.modes.meld_picker", "core.hand_round", "core.hand", "core.hand_loops",
-           "firmware.scorebook", "firmware.score_text", "core.scorepad", "core.table")
-TABLE_HELPERS = ("firmware.scorebook", "core.scorepad", "core.table")
+           "firmware.scorebook", "firmware.score_text", "core.scorepad", "core.table",
+           "firmware.modes.kept", "firmware.modes.table_paint", "core.pcset",
+           "core.games.carmony_table")
+TABLE_HELPERS = ("firmware.scorebook", "core.scorepad", "core.table",
+                 "core.games.carmony_table")
 
 
 def module_name(name):

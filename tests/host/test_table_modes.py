@@ -241,6 +241,15 @@ def test_switching_modes_drops_the_last_ones_code_and_sets_without_the_kind(tmp_
     device.app.apply_setting("mode", "chord poker")
     assert "firmware.modes.meld_check" not in sys.modules
     assert "firmware.modes.explorer" in sys.modules          # the fallback stays
+    # The table modes' shared code goes too, once the mode that brought it has gone: the
+    # QT Py's hand needs that room (the score's kept, table_paint and carmony_table).
+    device.app.apply_setting("mode", "score")
+    assert "firmware.modes.table_paint" in sys.modules
+    device.app.apply_setting("mode", "explorer")
+    for name in ("firmware.modes.kept", "firmware.modes.table_paint", "core.pcset",
+                 "core.games.carmony_table"):
+        assert name not in sys.modules, name
+    device.app.apply_setting("mode", "chord poker")
     # The modes set has scales only: Chord Poker says so and shows nothing.
     blob = compile_file(os.path.join(REPO, "core", "meldsets", "modes.json"))
     assert not MeldSet(blob).of_kind(1)
