@@ -33,8 +33,10 @@ FALLBACK = MODES[0]
 # The modules the table modes bring with them beyond their own (the hand's answers and picker,
 # its core, the score pad and its log): dropped with the modes at a switch, so the next mode
 # starts in a heap without them (the one that needs them imports them again).
-# The table modes' shared ones too (kept, table_paint, carmony_table): left loaded, they took
-# some 10 KB the QT Py's hand needs (its start ran out after the score mode had run).
+# The table modes' shared ones too (kept, table_paint, carmony_table): left loaded after a
+# table mode, they held some 2 KB of the QT Py's heap in the way (free after the explorer
+# 70,864 -> 72,816 bytes). The hand still does not start there once another mode has run: its
+# arrays find no blocks in the heap left in pieces (docs/devices.md, "Memory").
 HELPERS = ("firmware.modes.hand_work", "firmware.modes.hand_faces",
            "firmware.modes.meld_picker", "core.hand_round", "core.hand", "core.hand_loops",
            "firmware.scorebook", "firmware.score_text", "core.scorepad", "core.table",
