@@ -33,10 +33,8 @@ FALLBACK = MODES[0]
 # The modules the table modes bring with them beyond their own (the hand's answers and picker,
 # its core, the score pad and its log): dropped with the modes at a switch, so the next mode
 # starts in a heap without them (the one that needs them imports them again).
-# The table modes' shared ones too (kept, table_paint, carmony_table): left loaded after a
-# table mode, they held some 2 KB of the QT Py's heap in the way (free after the explorer
-# 70,864 -> 72,816 bytes). The hand still does not start there once another mode has run: its
-# arrays find no blocks in the heap left in pieces (docs/devices.md, "Memory").
+# The table modes' shared ones too (kept, table_paint, carmony_table): some 2 KB of the QT Py's
+# heap (the hand still does not start there once another mode has run: docs/devices.md).
 HELPERS = ("firmware.modes.hand_work", "firmware.modes.hand_faces",
            "firmware.modes.meld_picker", "core.hand_round", "core.hand", "core.hand_loops",
            "firmware.scorebook", "firmware.score_text", "core.scorepad", "core.table",
