@@ -163,7 +163,9 @@ class Loop:
         if self.edges is not None and (steps or self.edges.waiting()):
             steps = self._edges(now, steps)
         if steps:
-            self._press_due(now)
+            # a press time alone made due (a click whose double-press window closed before
+            # this pass) came before the detent this pass takes: to the mode first
+            self._press(now, self.presses.due(now))
             fast = self.rotates and self._fast(now, steps)     # first: nothing waits on it
             self._input(now)
             self.app.event(None, steps)
@@ -205,7 +207,7 @@ class Loop:
             edges.take()
             if before:
                 # what time alone made due by this edge first, as a pass does before a turn
-                # (_press_due): the turn is taken as late as it may have come
+                # (as tick() does): the turn is taken as late as it may have come
                 self._press(now, self.presses.due(at))
                 taken = (taken + before) & TURNED_MASK
                 steps -= before
@@ -218,14 +220,6 @@ class Loop:
         return steps
 
     def _press(self, now, press):
-        if press:
-            self._input(now)
-            self.app.event(press)
-
-    def _press_due(self, now):
-        """A press event time alone made due (a click whose double-press window closed
-        before this pass) came before the detent this pass takes: to the mode first."""
-        press = self.presses.due(now)
         if press:
             self._input(now)
             self.app.event(press)
