@@ -34,14 +34,19 @@ FALLBACK = MODES[0]
 # its core, the score pad and its log): dropped with the modes at a switch, so the next mode
 # starts in a heap without them (the one that needs them imports them again).
 # The table modes' shared ones too (kept, table_paint, carmony_table): some 2 KB of the QT Py's
-# heap (the hand still does not start there once another mode has run: docs/devices.md).
+# heap.
+# And the other modes' (the identifier, the readings, the games' tables, core.melds that
+# meldset.meld() brings, the sound a meld played brought): about 12 KB of code, which left
+# 4-7 KB less free on the QT Py in each mode after meld check (make bench's heap rows).
 HELPERS = ("firmware.modes.hand_work", "firmware.modes.hand_faces",
            "firmware.modes.meld_picker", "core.hand_round", "core.hand", "core.hand_loops",
            "firmware.scorebook", "firmware.score_text", "core.scorepad", "core.table",
            "firmware.modes.kept", "firmware.modes.table_paint", "core.pcset",
-           "core.games.carmony_table")
+           "core.games.carmony_table", "core.identify", "core.melds",
+           "firmware.modes.readings", "core.games.chord_poker_table",
+           "core.games.looking_glass_table", "core.games", "firmware.sound")
 TABLE_HELPERS = ("firmware.scorebook", "core.scorepad", "core.table",
-                 "core.games.carmony_table")
+                 "core.games.carmony_table", "core.games")
 
 
 def module_name(name):
