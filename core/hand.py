@@ -82,6 +82,12 @@ def points_of(code):
     return (MAX_TENS - (code >> 24)) * 10
 
 
+# An array not made yet, or being made again: the smaller one let go first, and when a small
+# board's heap has no room for the larger (MemoryError: the search cut short) the next hand
+# finds an array too short to use, and makes it again (None there: a TypeError).
+_NONE = array("i")
+
+
 def _zeros(n):
     """An array('i') of n ints, made in one block: from a range, whose length the array takes
     first (from bytes(4 * n) a board's heap would need a second block that size, for a
@@ -120,18 +126,26 @@ class HandSearch:
     same answers a step at a time: listing() and turn() give jobs (Listing, TurnJob) whose
     step() does a small bounded piece of the work."""
 
-    def __init__(self, meldset):
+    def __init__(self, meldset, read=False):
+        """`read`: the set's table read now (its array, some 4 KB, made first: a small
+        board's heap has room for it while it is least cut up)."""
         self.meldset = meldset
         self._records = []        # the table as it is read, a tuple a meld (see _pack)
         self.table = None         # then packed (hand_loops' layout)
+        self._room = _zeros(self._table_size()) if read else None    # the table's, made early
         self._hand = None         # the hand array, its last hand's expansion and key
         self._key = None
-        self._listed = _zeros(512)  # room for most 14-card hands: grown if short
-        self._ways = [_zeros(512) for _ in range(3)]   # code, lo, hi
-        # A turn search's arrays, kept for the next one (a device's heap is not churned at
-        # every hand, nor a piece of its work slowed by making them), and the TurnJob using them.
-        self._work = self._made_work(0, 0)
-        self._worker = None
+        # The listing's arrays (the plays; the ways to play: code, lo, hi) and a turn search's,
+        # made at the first hand with room for it and a quarter more, grown once a hand needs
+        # more, and kept for the next one (a device's heap is not churned at every hand, nor a
+        # piece of its work slowed by making them). None made before: the QT Py's heap had
+        # no room for the 23 KB of them made at the start, once another mode had run.
+        self._listed = _NONE
+        self._ways = [_NONE] * 3
+        self._work = [_NONE] * (loops.A_COPIES + 1)
+        self._worker = None       # the TurnJob using them
+        while read and not self.read_step():
+            pass
 
     # -- the set's table ---------------------------------------------------------------------
 
@@ -162,12 +176,21 @@ class HandSearch:
         self._pack()
         return True
 
+    def _table_size(self):
+        """The packed table's length: its header and records, and each meld's offsets and
+        points (a row for each number of its cards, none included)."""
+        ms = self.meldset
+        size = loops.T_MELDS + loops.T_RECORD * ms.count + 13 + 16
+        for i in range(ms.count):
+            size += 2 * len(ms.meld_codes(i)) + 1
+        return size
+
     def _pack(self):
         count = len(self._records)
-        size = loops.T_MELDS + loops.T_RECORD * count + 13 + 16
-        for _, _, offsets, tens, _ in self._records:
-            size += len(offsets) + len(tens)
-        table = _zeros(size)
+        table = self._room
+        self._room = None
+        if table is None:
+            table = _zeros(self._table_size())
         table[loops.T_COUNT] = count
         at = loops.T_MELDS + loops.T_RECORD * count
         table[loops.T_INV] = at
@@ -239,11 +262,11 @@ class HandSearch:
             # Counted but not all written: room for them and a quarter more, made once.
             listed = (2 * hand[loops.H_LISTED] + 2) * 5 // 4
             if listed > len(self._listed):
-                self._listed = None
+                self._listed = _NONE
                 self._listed = _zeros(listed)
             size = hand[loops.H_WAYS] * 5 // 4
             if size > len(ways[0]):
-                self._ways = ways = None
+                self._ways = ways = [_NONE] * 3
                 self._ways = [_zeros(size) for _ in range(3)]
         self._key = key
         return hand
@@ -292,7 +315,7 @@ class HandSearch:
         using them before loses them (TurnJob.step starts it again)."""
         work = self._work
         if len(work[loops.A_STATE]) < _state_size(cards) or len(work[loops.A_GAIN]) < ways:
-            self._work = work = None          # freed before the larger ones are made
+            self._work = work = [_NONE] * (loops.A_COPIES + 1)    # freed first
             self._work = work = self._made_work(ways * 5 // 4, cards)
         state = work[loops.A_STATE]
         levels = (len(state) - loops.S_HEADER) // (loops.L_SIZE + 2)     # cards + 2
@@ -305,10 +328,10 @@ class HandSearch:
 
     def _made_work(self, ways, cards):
         """A turn search's arrays with room for `ways` ways to play and a hand of `cards`, and
-        more: a hand grows a card at a time, and most 14-card hands fit the first ones."""
+        more: a hand grows a card at a time."""
         melds = self.meldset.count
         cards = max(cards, 24)
-        ways = max(ways, 256)
+        ways = max(ways, 64)
         stack = max(2 * ways, 3 * melds)
         work = [_zeros(_state_size(cards)), _zeros(stack), _zeros(stack), _zeros(stack)]
         work += [_zeros(ways) for _ in range(loops.A_COPIES - loops.A_GAIN)]

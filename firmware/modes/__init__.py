@@ -45,6 +45,11 @@ HELPERS = ("firmware.modes.hand_work", "firmware.modes.hand_faces",
            "core.games.carmony_table", "core.identify", "core.melds",
            "firmware.modes.readings", "core.games.chord_poker_table",
            "core.games.looking_glass_table", "core.games", "firmware.sound")
+# Modes whose largest blocks are made before their own code loads, right after the switch's
+# collect, while the heap is least cut up (the hand's: the set's table for its search, 4 KB,
+# and the score pad's view, its 13 KB of code in and out): the module whose prepare(ctx) makes
+# them (in ctx.prepared while the mode is made: it takes them).
+PREPARED = {"hand": "firmware.modes.hand_work"}
 TABLE_HELPERS = ("firmware.scorebook", "core.scorepad", "core.table",
                  "core.games.carmony_table", "core.games")
 
@@ -71,6 +76,7 @@ class Context:
         self.meldset_name = meldset_name
         self.now = 0
         self.table = None
+        self.prepared = None          # what load_mode made for the mode it loads (PREPARED)
 
     def keep(self, name, value):
         self.settings.set(name, value, self.now)
@@ -203,8 +209,14 @@ def load_mode(name, ctx):
         # a fresh import of them no longer matches (an exception class an except misses).
         names.append(module_name(name))
     unload(names)
-    module = __import__(module_name(name), None, None, ["Mode"])
-    mode = _made(module, name, ctx)
+    early = PREPARED.get(name)
+    try:
+        if early is not None:
+            ctx.prepared = __import__(early, None, None, ["prepare"]).prepare(ctx)
+        module = __import__(module_name(name), None, None, ["Mode"])
+        mode = _made(module, name, ctx)
+    finally:
+        ctx.prepared = None           # the mode took them, or they go with a failed start
     kept = sys.modules.get("firmware.modes.kept")      # loaded by the modes that keep a table
     if kept is not None and isinstance(mode, kept.KeepsTable):
         try:

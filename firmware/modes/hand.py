@@ -32,7 +32,7 @@ from core.notes import format_note, pc_label
 from core.spelling import spell
 
 from firmware import modes, scorebook
-from firmware.modes.hand_work import EAT, PILE, TURN, Answers
+from firmware.modes.hand_work import EAT, PILE, TURN, Answers, prepare
 from firmware.modes.kept import KeepsTable
 from firmware.modes.names import root_note
 from firmware.modes.table_paint import (
@@ -87,8 +87,11 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
         self.queue = []           # MELD cards to replace (meld indexes)
         self.undos = []           # (counts, held, barred, [entry ids written]) before a change
         self.shown = []
-        self.table = scorebook.view(ctx)     # the score pad's state (its code off the heap)
-        self.set_changed()
+        # The score pad's state (its code off the heap) and the answers: load_mode made them
+        # before this code loaded (PREPARED), or they are made here.
+        prepared, ctx.prepared = ctx.prepared, None
+        self.table, self.answers = prepared or prepare(ctx)
+        self._restart()
 
     def set_changed(self):
         self.answers = None

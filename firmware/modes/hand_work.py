@@ -18,12 +18,21 @@ TURN, PILE, EAT = range(3)
 DISTINCT_A_PIECE = 24
 
 
+def prepare(ctx):
+    """What the hand mode starts from, made before its code loads (load_mode: PREPARED): the
+    answers, the set's table read (its 4 KB array first, the largest block the mode needs),
+    and the table's view (the score pad's code, some 13 KB, in and out of the heap)."""
+    from firmware import scorebook
+    answers = Answers(ctx.meldset, True)
+    return scorebook.view(ctx), answers
+
+
 class Answers:
 
-    def __init__(self, meldset):
-        # Made with the mode (its arrays, some 20 KB, while the heap is fresh from the switch);
-        # the set's table is read a meld a piece of work as the first listing goes.
-        self.search = HandSearch(meldset)
+    def __init__(self, meldset, read=False):
+        # The set's table read now (`read`: HandSearch) or a meld a piece of work as the first
+        # listing goes; the search's arrays made as a hand needs them.
+        self.search = HandSearch(meldset, read)
         self.questions = []
         self.results = []
         self.listing = None
