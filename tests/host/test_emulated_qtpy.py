@@ -181,3 +181,25 @@ def test_from_a_deep_rest_the_knob_and_the_button_answer_as_from_a_rest(deployed
         assert turned[0] - edge < 5000000, (turned[0] - edge) / 1e6
         assert emulate.console_lines(pico)[-2:] == ["Db major triad (maj): Db F Ab",
                                                     "C# minor triad (min): C# E G#"]
+
+
+def test_the_hand_mode_starts_after_meld_check_has_run():
+    """The QT Py's tight heap (docs/devices.md): the hand mode, chosen in the menu once meld
+    check has run, starts and answers as the simulator does. It fell back to the explorer
+    ('mode hand: MemoryError', allocating 1024 bytes: its search's arrays, made after its
+    code, found no room in the heap left in pieces); they are made first now, at the switch
+    (firmware/modes/__init__.py: PREPARED)."""
+    # C E G played in meld check, the menu's mode > hand, then C E G in the hand and its
+    # answers asked for on an empty sector. Waits where the board is busy (the mode's load,
+    # a search), where a press would be lost (a press within a busy pass: docs/architecture.md).
+    script = ("click; cw 4; click; cw 3; click; cw 1; long; wait 1500; long; wait 100; "
+              "click; cw 1; click; wait 2000; long; wait 500; click; wait 1000; cw 4; click; "
+              "wait 1000; cw 3; click; wait 1500; cw 1; long; wait 1000")
+    settings = {"mode": "meld check"}
+    frames, console = emulate.run_script(script, board=NAME, settings=settings,
+                                         progress=lambda line: None)
+    expected, expected_console = simulator.run_script(script, settings=settings)
+    assert not [line for line in console if "could not start" in line], console
+    assert [line for line in console if "; searching" not in line] == expected_console
+    assert console[-1].startswith("hand: C E G; 1/") and "best chords 100" in console[-1]
+    assert frames[-1]["hand"] == expected[-1]["hand"] == [1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0]
