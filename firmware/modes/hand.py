@@ -696,7 +696,12 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
 
     def _best_text(self, q):
         best = self.answers.best(q)
-        return "nothing to play" if best is None else self._turn_text(q, best)
+        return self._nothing_text() if best is None else self._turn_text(q, best)
+
+    def _nothing_text(self):
+        """No best turn: none there, or none found before a small board's heap cut the search
+        short (a 14-card hand on the QT Py), which "nothing to play" would misstate."""
+        return "not searched: this board's memory" if self.answers.short else "nothing to play"
 
     def root_text(self, meld):
         """A table meld's root, spelled, or '' for one entered as a score item."""
@@ -850,5 +855,5 @@ class Mode(KeepsTable, modes.Works, BlinkingCursor, modes.Mode):
             "pass" if self._passes() else
             "discard" if self.armed and self.counts[self.cursor] else "the answers",
             ("best %s %d" % (KIND_PLURALS[best[2]], best[0]) if best else
-             "searching" if not self.answers.done else "nothing to play") +
+             "searching" if not self.answers.done else self._nothing_text()) +
             self._table_answers(), self._hand_text())

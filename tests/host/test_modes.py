@@ -137,6 +137,26 @@ def test_meld_check_two_quick_clicks_are_two_cards():
     assert play(m, "cw 9; double")[-1].startswith("meld check: cursor A; cards A A: A octave")
 
 
+def test_the_hand_says_a_search_cut_short_by_the_heap_found_nothing(monkeypatch):
+    # A board whose heap has no room for the search's arrays (the QT Py, a 14-card hand): it
+    # found no best turn for C E G (C 5 is one), and said "nothing to play".
+    import sys
+    hand = mode("hand")
+
+    def no_room(n):
+        raise MemoryError
+
+    monkeypatch.setattr(sys.modules["core.hand"], "_zeros", no_room)   # load_mode's import
+    for steps in (0, 4, 3):
+        hand.on_turn(steps)
+        hand.on_click()
+    while hand.has_work():
+        hand.work(lambda: True)
+    assert hand.describe() == ("hand: C E G; 3 cards; cursor G (long press: the answers); not "
+                               "searched: this board's memory; held: any; table: none")
+    assert "nothing to play" not in hand.display()
+
+
 def test_chord_poker():
     m = mode("chord poker")
     lines = play(m, "cw 9; click; click; cw 4; click; cw 3; click; cw 2; double")
