@@ -29,8 +29,9 @@ def chromium_path():
 
 
 @contextlib.contextmanager
-def chromium():
-    """A headless Chromium (Playwright's Browser); UserError when there is none."""
+def chromium(args=()):
+    """A headless Chromium (Playwright's Browser), started with the command-line switches
+    `args`; UserError when there is none."""
     path = chromium_path()
     if path is None:
         raise UserError(INSTALL)
@@ -40,7 +41,8 @@ def chromium():
         raise UserError("Playwright for Python is not installed (run: make setup)") from None
     with sync_playwright() as playwright:
         try:
-            browser = playwright.chromium.launch(executable_path=path, headless=True)
+            browser = playwright.chromium.launch(executable_path=path, headless=True,
+                                                 args=list(args))
         except Error as err:
             raise UserError("Chromium (%s) did not start: %s" % (
                 path, str(err).strip().splitlines()[0])) from err

@@ -171,58 +171,47 @@ def test_the_editor_runs_on_micropython():
 
 # ---- in the browser -------------------------------------------------------------------------
 
-def _context(chromium, phone, **options):
-    if phone:
-        return chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
-                                    device_scale_factor=2, **options)
-    return chromium.new_context(viewport=DESKTOP, **options)
-
-
 SIZES = {"phone": PHONE, "tablet": TABLET, "desktop": DESKTOP}
 
 
-def _page(chromium, which):
-    """A page at a phone's, a portrait tablet's (both touch) or a desktop's size, and the
+def _page(new_page, which, fresh=False):
+    """A new page (tests/conftest.py's new_page: nothing of an earlier test's; `fresh`: as in
+    a new browser) at a phone's, a portrait tablet's (both touch) or a desktop's size, and the
     errors it raised."""
     touch = which != "desktop"
     options = {"device_scale_factor": 2} if which == "phone" else {}
-    context = chromium.new_context(viewport=SIZES[which], has_touch=touch, is_mobile=touch,
-                                   accept_downloads=True, **options)
-    page = context.new_page()
+    page = new_page(viewport=SIZES[which], has_touch=touch, is_mobile=touch, fresh=fresh,
+                    **options)
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.phone = which == "phone"
     page.touch = touch
-    page.context_ = context
     page.taps = 0
     return page, errors
 
 
 @pytest.fixture(params=["phone", "desktop"])
-def view(request, chromium):
+def view(request, new_page):
     """The phone's size and the desktop's: what axe-core checks, and the help's words."""
-    page, errors = _page(chromium, request.param)
+    page, errors = _page(new_page, request.param)
     yield page
-    page.context_.close()
     assert not errors, errors
 
 
 @pytest.fixture(params=["phone", "tablet", "desktop"])
-def size(request, chromium):
+def size(request, new_page):
     """Each size: the layout and touch tests."""
-    page, errors = _page(chromium, request.param)
+    page, errors = _page(new_page, request.param)
     yield page
-    page.context_.close()
     assert not errors, errors
 
 
 @pytest.fixture
-def desktop(chromium):
+def desktop(new_page):
     """One size, the desktop's: the studio's behaviour, which is the same at every size (the
     layout and touch tests run at each)."""
-    page, errors = _page(chromium, "desktop")
+    page, errors = _page(new_page, "desktop")
     yield page
-    page.context_.close()
     assert not errors, errors
 
 
@@ -543,13 +532,12 @@ def test_the_keyboard(desktop, site):
     assert page.evaluate("document.activeElement.closest('#meld-list')") is None
 
 
-def test_a_vertical_swipe_over_the_wheel_scrolls(chromium, site):
+def test_a_vertical_swipe_over_the_wheel_scrolls(new_page, site):
     """On a touch screen a swipe that does not start on the knob scrolls the page; the wheel
     does not turn. The wheel scales with the screen: one page, turned from a phone's size to
     a tablet's, portrait then landscape, as a tablet is turned (a load at each size cost a
     page load each)."""
-    context = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
+    page = new_page(viewport=PHONE, has_touch=True, is_mobile=True)
     _ready(page, site.url)
     console_says(page, "C major triad (maj): C E G")
     for viewport in (PHONE, TABLET, {"width": 1180, "height": 820}):
@@ -562,7 +550,7 @@ def test_a_vertical_swipe_over_the_wheel_scrolls(chromium, site):
         page.eval_on_selector("#wheel", "w => w.scrollIntoView({block: 'center'})")
         wheel = page.locator("#wheel").bounding_box()
         before = page.evaluate("scrollY")
-        cdp = context.new_cdp_session(page)
+        cdp = page.context.new_cdp_session(page)
         x = wheel["x"] + wheel["width"] * 0.9          # on the ring at 3 o'clock, off the knob
         y = wheel["y"] + wheel["height"] * 0.7
         cdp.send("Input.dispatchTouchEvent", {"type": "touchStart",
@@ -573,7 +561,6 @@ def test_a_vertical_swipe_over_the_wheel_scrolls(chromium, site):
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         page.wait_for_function("(y) => scrollY > y + 100", arg=before, timeout=10000)
         assert page.text_content("#console").count("major triad") == 1   # not turned
-    context.close()
 
 
 def test_axe_finds_no_violations(view, site):
@@ -625,12 +612,11 @@ window.reachesSpeakers = (node, seen = new Set()) => {
 """
 
 
-def test_the_page_plays_a_chord(chromium, site):
+def test_the_page_plays_a_chord(new_page, site):
     """The studio's play: an AudioContext running, a note's oscillators started for each of
     the meld's notes, each reaching the speakers; note by note too; the wheel's sound."""
-    context = chromium.new_context(viewport=DESKTOP, has_touch=True, is_mobile=True)
-    context.add_init_script(SPY)
-    page = context.new_page()
+    page = new_page(viewport=DESKTOP, has_touch=True, is_mobile=True)
+    page.add_init_script(SPY)
     _ready(page, site.url)
     assert page.evaluate("window.audioLog.contexts + window.audioLog.started") == 0  # off
     page.tap("#play-chord")                          # jazz's first meld, 6/9: five notes
@@ -645,7 +631,6 @@ def test_the_page_plays_a_chord(chromium, site):
     page.wait_for_function("window.chromawheel.sound.played === 10")
     page.tap("#sound")                               # the wheel's chord, heard as it changes
     page.wait_for_function("window.chromawheel.sound.played === 13")
-    context.close()
 
 
 def test_the_json_view_and_the_editor_keep_in_step(desktop, site):
@@ -717,11 +702,10 @@ def test_a_meld_the_card_cannot_edit_is_still_shown(desktop, site):
     view.wait_for_function("window.chromawheel.sound.played === 4")
 
 
-def test_a_tap_far_down_the_studio_is_answered_in_view(chromium, site):
+def test_a_tap_far_down_the_studio_is_answered_in_view(new_page, site):
     """On a phone the status line is at the top of the page, far above the studio's save
     and undo: what they did is said at the foot of the screen too, for a few seconds."""
-    context = _context(chromium, True, accept_downloads=True)
-    page = context.new_page()
+    page, _ = _page(new_page, "phone")
     _ready(page, site.url)
     assert page.is_hidden("#toast")                        # the status line is in view
     page.tap("#new-meld")
@@ -739,7 +723,6 @@ def test_a_tap_far_down_the_studio_is_answered_in_view(chromium, site):
     page.tap("#preview")                                    # the wheel is far above
     page.wait_for_function("document.querySelector('#toast').textContent === "
                            "'the wheel runs jazz now, as a preview (until stop preview)'")
-    context.close()
 
 
 def test_the_file_name_follows_what_was_opened_or_named(desktop, site, tmp_path):
@@ -849,16 +832,14 @@ def test_the_ring_names_notes_as_the_display_spells_them(desktop, site):
                                 "A\u266f/B\u266d", "B"][pc]
 
 
-def test_the_knob_turns_by_a_touch_drag(chromium, site):
-    import math
-    context = _context(chromium, True)
-    page = context.new_page()
+def test_the_knob_turns_by_a_touch_drag(new_page, site):
+    page, _ = _page(new_page, "phone")
     _ready(page, site.url)
     page.evaluate("localStorage.clear()")
     power_up(page, "C major triad (maj): C E G")
     box = page.locator("#knob").bounding_box()
     cx, cy, r = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, box["width"] / 3
-    cdp = context.new_cdp_session(page)
+    cdp = page.context.new_cdp_session(page)
 
     def drag(radius, quarter):
         points = [(cx + radius * math.sin(quarter * math.pi / 2 * k / 10),
@@ -882,7 +863,6 @@ def test_the_knob_turns_by_a_touch_drag(chromium, site):
     page.wait_for_function("document.querySelector('#console').textContent.trim()"
                            ".split('\\n').pop() === 'C major triad (maj): C E G'", timeout=30000)
     assert page.evaluate("scrollY") == scrolled          # the drags did not scroll the page
-    context.close()
 
 
 def test_the_page_installs_and_runs_offline(chromium, site):
@@ -1132,10 +1112,10 @@ def test_messages_quote_what_was_typed_and_cut_nothing(desktop, site):
         "200 characters take 400 bytes in UTF-8, at most 255 (an accented letter takes 2)")
 
 
-def test_the_card_holds_at_a_laptops_width(chromium, site):
+def test_the_card_holds_at_a_laptops_width(new_page, site):
     """Defect 4: at 1024 x 768 the studio is half the window: the card takes the whole of it,
     its circles apart, the root's clear of its octave button."""
-    page, errors = _page(chromium, "desktop")
+    page, errors = _page(new_page, "desktop")
     page.set_viewport_size({"width": 1024, "height": 768})
     _ready(page, site.url)
     boxes = page.eval_on_selector_all(
@@ -1150,7 +1130,6 @@ def test_the_card_holds_at_a_laptops_width(chromium, site):
             distance = math.hypot(p["x"] + p["width"] / 2 - q["x"] - q["width"] / 2,
                                   p["y"] + p["height"] / 2 - q["y"] - q["height"] / 2)
             assert distance >= (p["width"] + q["width"]) / 2 - 0.5, (a, b, p, q)
-    page.context_.close()
     assert not errors, errors
 
 
@@ -1174,9 +1153,9 @@ def test_the_status_line_says_what_happened(desktop, site):
     assert page.text_content("#status") == "deleted meld 1, six-nine (undo brings it back)"
 
 
-def _studio_link(chromium, site):
+def _studio_link(new_page, site):
     """The studio's #set= link to a 5-meld set made in the editor, as copy link makes it."""
-    page, errors = _page(chromium, "desktop")
+    page, errors = _page(new_page, "desktop")
     _ready(page, site.url)
     page.click("#new-set")
     _settle(page)
@@ -1186,7 +1165,7 @@ def _studio_link(chromium, site):
         _settle(page)
     page.evaluate("window.chromawheel.studio.files.showLink()")
     link = page.get_attribute("#set-link", "href")
-    page.context_.close()
+    page.close()
     assert not errors, errors
     return link
 
@@ -1199,16 +1178,16 @@ def _meld_lines(text):
     return melds
 
 
-def test_a_studio_link_opens_one_meld_a_line_and_is_said(chromium, site):
+def test_a_studio_link_opens_one_meld_a_line_and_is_said(new_page, site):
     """Defects 7 and 8: the studio's #set= link carries its set's JSON on one line. In a fresh
     browser the status line says the linked set opened (not "an example set: jazz.json"), the
     JSON is one meld a line, so is the file saved, and an error in a meld points at its line
     (not "line 1, column 236"); in a browser with unsaved work, after "open in its place?",
     it says the linked set opened (not "your set is back as you left it")."""
-    link = _studio_link(chromium, site)
+    link = _studio_link(new_page, site)
     carried = base64.urlsafe_b64decode(link.split("#set=")[1] + "==").decode()
     assert "\n" not in carried and carried.count('"id":') == 5      # the issue's one long line
-    page, errors = _page(chromium, "desktop")
+    page, errors = _page(new_page, "desktop", fresh=True)      # in a fresh browser
     _ready(page, link)
     said = "the set from the link: year-8-chords.json (not saved to a file yet)"
     assert page.text_content("#status") == said
@@ -1237,18 +1216,16 @@ def test_a_studio_link_opens_one_meld_a_line_and_is_said(chromium, site):
     _settle(page)
     assert page.text_content("#status") == said
     assert page.input_value("#source") == source
-    page.context_.close()
     assert not errors, errors
 
 
-def test_a_preview_on_a_phone_brings_the_wheel_into_view(chromium, site):
+def test_a_preview_on_a_phone_brings_the_wheel_into_view(new_page, site):
     """Defect 10: the wheel is 1700 px above the preview button on a phone."""
-    page, errors = _page(chromium, "phone")
+    page, errors = _page(new_page, "phone")
     _ready(page, site.url)
     page.tap("#preview")
     page.wait_for_function("""() => { const b = document.querySelector('#wheel')
         .getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; }""")
-    page.context_.close()
     assert not errors, errors
 
 
@@ -1292,11 +1269,11 @@ def test_a_meld_from_a_file_is_spelled_as_one_made_here(desktop, site, tmp_path)
     assert page.text_content("#editor-degrees") == "degrees 1 3 5 #9 \u00b7 notes C E G D\u266f"
 
 
-def test_a_first_visit_on_a_phone(chromium, site):
+def test_a_first_visit_on_a_phone(new_page, site):
     """Defect 15: the wheel in the first screen with the help under it (its step 1 says "at
     the top"); the sound button's label is not a state; no keyboard hint on a touch screen;
     the card's other-spelling buttons said in words."""
-    page, errors = _page(chromium, "phone")
+    page, errors = _page(new_page, "phone")
     _ready(page, site.url)
     assert page.is_visible("#help")
     wheel = page.locator("#wheel").bounding_box()
@@ -1309,7 +1286,6 @@ def test_a_first_visit_on_a_phone(chromium, site):
     assert page.get_attribute("#sound", "aria-pressed") == "true"
     assert page.is_hidden("#meld-list-hint")
     assert "\u21c4 spells a note the other way" in page.text_content("#alt-hint")
-    page.context_.close()
     assert not errors, errors
 
 
@@ -1350,7 +1326,7 @@ def test_a_failed_send_is_said_in_plain_words(desktop, site):
     mid-send: each said in the status line with what to do and that the wheel keeps its old
     set; the progress bar gone again."""
     page = desktop
-    page.context_.add_init_script(FAILING_PORTS)
+    page.add_init_script(FAILING_PORTS)
     for how, said in (("none", "No wheel was chosen, so nothing was sent"),
                       ("busy", "The wheel's port is busy: another program has it open"),
                       ("gone", "The wheel stopped answering (unplugged, or reset?). It keeps "
