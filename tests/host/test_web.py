@@ -49,13 +49,12 @@ if browser.chromium_path() is None:           # one line for the whole file, not
 
 
 @pytest.fixture
-def page(chromium, simulator):
-    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
-    page = context.new_page()
+def page(new_page, simulator):
+    """A new page (tests/conftest.py's new_page: nothing of an earlier test's)."""
+    page = new_page(viewport={"width": 1280, "height": 1000})
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     yield page
-    context.close()
     assert not errors, errors
 
 
@@ -118,42 +117,38 @@ def test_midi_in_a_script_gives_the_simulators_frames(page, site):
                                                           [0x90, 67, 100]]
 
 
-def test_web_midi_plays_the_wheel_and_hears_a_keyboard(chromium, site):
+def test_web_midi_plays_the_wheel_and_hears_a_keyboard(new_page, site):
     """Through Web MIDI (the tests' stand-in: headless Chromium has none here): the page's MIDI
     button, a keyboard chosen as the wheel's input, a synth as its output."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+    page = new_page(viewport={"width": 1280, "height": 1000})
     with open(MIDI_STAND_IN) as f:
-        context.add_init_script(f.read())
-    page = context.new_page()
-    try:
-        page.goto(site.url)
-        page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
-        # The wheel's own setting first: menu (long), to midi (ccw 1), both (cw 3), leave;
-        # then listen through the menu's mode item.
-        for steps in (["long"], ["ccw 1"], ["click"], ["cw 3"], ["click"], ["long"],
-                      ["long"], ["click"], ["ccw 1"], ["click"], ["long"]):
-            page.evaluate("(lines) => window.chromawheel.board.send(lines)",
-                          _gesture(page, steps))
-        console_says(page, "listen: no notes held", timeout=60000)
-        page.click("#midi")
-        page.wait_for_selector("#midi-ports:not([hidden])")
-        page.select_option("#midi-in", "keyboard-1")
-        page.select_option("#midi-out", "synth-1")
-        assert page.evaluate("globalThis.midiStandIn.play([0x90, 62, 90, 65, 90, 69, 90])")
-        console_says(page, "listen: D F A: D minor triad (min)", timeout=60000)
-        lit = page.eval_on_selector_all("#ring .led.lit", "items => items.map(i => i.dataset.pc)")
-        assert lit == ["2", "5", "9"]
-        # Back to the explorer (menu, mode, cw 1 from listen wraps to explorer): a click plays.
-        for steps in (["long"], ["click"], ["cw 1"], ["click"], ["long"], ["click"]):
-            page.evaluate("(lines) => window.chromawheel.board.send(lines)",
-                          _gesture(page, steps))
-        page.wait_for_function("globalThis.midiStandIn.sent.some(m => m[0] === 0x90)",
-                               timeout=60000)
-        sent = page.evaluate("globalThis.midiStandIn.sent")
-        ons = [m for m in sent if m[0] == 0x90]
-        assert ons[:1] and all(len(m) % 3 == 0 for m in sent)
-    finally:
-        context.close()
+        page.add_init_script(f.read())
+    page.goto(site.url)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
+    # The wheel's own setting first: menu (long), to midi (ccw 1), both (cw 3), leave;
+    # then listen through the menu's mode item.
+    for steps in (["long"], ["ccw 1"], ["click"], ["cw 3"], ["click"], ["long"],
+                  ["long"], ["click"], ["ccw 1"], ["click"], ["long"]):
+        page.evaluate("(lines) => window.chromawheel.board.send(lines)",
+                      _gesture(page, steps))
+    console_says(page, "listen: no notes held", timeout=60000)
+    page.click("#midi")
+    page.wait_for_selector("#midi-ports:not([hidden])")
+    page.select_option("#midi-in", "keyboard-1")
+    page.select_option("#midi-out", "synth-1")
+    assert page.evaluate("globalThis.midiStandIn.play([0x90, 62, 90, 65, 90, 69, 90])")
+    console_says(page, "listen: D F A: D minor triad (min)", timeout=60000)
+    lit = page.eval_on_selector_all("#ring .led.lit", "items => items.map(i => i.dataset.pc)")
+    assert lit == ["2", "5", "9"]
+    # Back to the explorer (menu, mode, cw 1 from listen wraps to explorer): a click plays.
+    for steps in (["long"], ["click"], ["cw 1"], ["click"], ["long"], ["click"]):
+        page.evaluate("(lines) => window.chromawheel.board.send(lines)",
+                      _gesture(page, steps))
+    page.wait_for_function("globalThis.midiStandIn.sent.some(m => m[0] === 0x90)",
+                           timeout=60000)
+    sent = page.evaluate("globalThis.midiStandIn.sent")
+    ons = [m for m in sent if m[0] == 0x90]
+    assert ons[:1] and all(len(m) % 3 == 0 for m in sent)
 
 
 def _gesture(page, steps):
@@ -301,10 +296,12 @@ def test_a_bad_set_shows_the_validators_messages(page, site, tmp_path, capsys, m
 # The preview (on a copy of the page's flash, until stopped or reloaded): test_web_studio.py.
 
 
-def test_without_web_serial_the_page_says_so(chromium, site):
-    context = chromium.new_context()
-    context.add_init_script("delete Navigator.prototype.serial;")
-    page = context.new_page()
+NO_SERIAL = "delete Navigator.prototype.serial;"
+
+
+def test_without_web_serial_the_page_says_so(new_page, site):
+    page = new_page()
+    page.add_init_script(NO_SERIAL)
     page.goto(site.url)
     page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
     assert page.get_attribute("body", "data-web-serial") == "no"
@@ -321,14 +318,14 @@ def test_without_web_serial_the_page_says_so(chromium, site):
     with open(download.value.path(), "rb") as f:
         assert f.read() == compile_file(JAZZ)
     link = page.get_attribute("#set-link", "href")
-    other = context.new_page()
+    other = new_page()                      # the same browser
+    other.add_init_script(NO_SERIAL)
     other.goto(link)
     other.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
     other.evaluate("window.chromawheel.studio.settled()")
     assert other.text_content("#source-name") == "jazz.json"
     assert json.loads(other.input_value("#source")) == json.loads(page.input_value("#source"))
     assert "valid meld set 'jazz'" in _texts(page, "#problems li")[0]
-    context.close()
 
 
 # The README's screenshots (a desktop's and a phone's): test_web_studio.py.

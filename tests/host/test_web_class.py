@@ -49,12 +49,13 @@ CONTRASTS = """() => {
 }"""
 
 
-def _page(chromium, viewport):
-    context = chromium.new_context(viewport=viewport)
-    page = context.new_page()
+def _page(new_page, viewport):
+    """A new page (tests/conftest.py's new_page: nothing of an earlier test's) and the errors
+    it raised."""
+    page = new_page(viewport=viewport)
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
-    return context, page, errors
+    return page, errors
 
 
 def _ready(page, url):
@@ -77,10 +78,10 @@ def _name_is(page, name):
                            arg=name)
 
 
-def test_the_class_view_on_a_projector(chromium, site):
+def test_the_class_view_on_a_projector(new_page, site):
     if not os.path.exists(AXE):
         pytest.skip("axe-core is not installed (make web runs npm ci in host_tools/web)")
-    context, page, errors = _page(chromium, PROJECTOR)
+    page, errors = _page(new_page, PROJECTOR)
     _ready(page, site.url)
     # The studio holds the example (jazz); the wheel runs its own set (the default).
     console_says(page, "C major triad (maj)")
@@ -128,16 +129,15 @@ def test_the_class_view_on_a_projector(chromium, site):
     assert page.evaluate("document.querySelector('#device').contains("
                          "document.querySelector('#wheel'))")
     page.wait_for_function("!document.body.dataset.preview")
-    context.close()
     assert not errors, errors
 
 
-def test_the_rings_labels_read_in_every_state_of_the_knob(chromium, site):
+def test_the_rings_labels_read_in_every_state_of_the_knob(new_page, site):
     """Issue 48, defect 16: the labels on lit LEDs at 4.5:1 or better, for a meld of each kind
     at each of the 12 roots (black or white, whichever reads on the LED's colour)."""
     if not os.path.exists(AXE):
         pytest.skip("axe-core is not installed (make web runs npm ci in host_tools/web)")
-    context, page, errors = _page(chromium, {"width": 1280, "height": 900})
+    page, errors = _page(new_page, {"width": 1280, "height": 900})
     _ready(page, site.url)
     page.evaluate("localStorage.removeItem('chromawheel.flash')")
     page.reload()
@@ -163,7 +163,6 @@ def test_the_rings_labels_read_in_every_state_of_the_knob(chromium, site):
                                arg=line)
     kinds = {line.split(":")[0].split(" (")[-1] for line in seen}
     assert len(seen) == 36 and len(kinds) == 3, kinds
-    context.close()
     assert not errors, errors
 
 
@@ -178,11 +177,11 @@ def _decoded(page, tmp_path):
     return run(["zbarimg", "-q", "--raw", str(path)], timeout=30, expect=0).stdout.strip()
 
 
-def test_a_set_shared_by_its_qr_code_opens_read_only_in_a_fresh_browser(chromium, site,
+def test_a_set_shared_by_its_qr_code_opens_read_only_in_a_fresh_browser(new_page, site,
                                                                        tmp_path):
     if not os.path.exists(AXE):
         pytest.skip("axe-core is not installed (make web runs npm ci in host_tools/web)")
-    context, page, errors = _page(chromium, {"width": 1280, "height": 960})
+    page, errors = _page(new_page, {"width": 1280, "height": 960})
     _ready(page, site.url)
     page.click("#new-set")
     page.evaluate("window.chromawheel.studio.settled()")
@@ -196,12 +195,10 @@ def test_a_set_shared_by_its_qr_code_opens_read_only_in_a_fresh_browser(chromium
     assert _decoded(page, tmp_path) == link
     assert len(link) - len(site.url) < 300, link           # a small QR code: read across a room
     source = page.input_value("#source")
-    context.close()
+    page.close()
     assert not errors, errors
     # A phone that never saw the page: the set on the wheel, read-only, without the studio.
-    phone = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                                 is_mobile=True)
-    page = phone.new_page()
+    page = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(link)
@@ -225,7 +222,6 @@ def test_a_set_shared_by_its_qr_code_opens_read_only_in_a_fresh_browser(chromium
     page.evaluate("window.chromawheel.studio.settled()")
     assert page.input_value("#source") == source
     assert page.text_content("#status").startswith("the set from the link: year-8-chords.json")
-    phone.close()
     assert not errors, errors
 
 
@@ -245,11 +241,11 @@ def _cut_in_a_string(link):
     raise AssertionError("no cut inside a string: " + link)
 
 
-def test_a_link_cut_short_says_so_in_plain_words(chromium, site):
+def test_a_link_cut_short_says_so_in_plain_words(new_page, site):
     """Issue 48, defect 9: the share link and the studio's #set= link, cut short (the latter
     inside a string, where the JSON parser's message was said): the plain words in the status
     line, no parser's message, the set being edited kept."""
-    context, page, errors = _page(chromium, {"width": 1280, "height": 960})
+    page, errors = _page(new_page, {"width": 1280, "height": 960})
     _ready(page, site.url)
     share = page.get_attribute("#share-link", "href")
     page.evaluate("window.chromawheel.studio.files.showLink()")
@@ -262,17 +258,16 @@ def test_a_link_cut_short_says_so_in_plain_words(chromium, site):
             "the link's set is damaged: it was cut short? Copy the whole link again")
         assert page.is_hidden("#open-error"), page.text_content("#open-error")
         assert page.input_value("#source") == source
-    context.close()
     assert not errors, errors
 
 
-def test_the_studio_prints_the_cards_as_the_command_line_lays_them_out(chromium, site,
+def test_the_studio_prints_the_cards_as_the_command_line_lays_them_out(new_page, site,
                                                                         tmp_path):
     """Issue 48: print the cards: the same pages as `meldset cards` (host_tools/cards.py, run
     by the page's MicroPython), 8 a Letter page here, then a page with the set's QR code."""
     from host_tools import cards
     from host_tools.set_files import load_set
-    context, page, errors = _page(chromium, {"width": 1280, "height": 960})
+    page, errors = _page(new_page, {"width": 1280, "height": 960})
     page.add_init_script("window.print = () => { window.printed = (window.printed || 0) + 1; };")
     _ready(page, site.url)
     page.select_option("#cards-paper", "letter")
@@ -311,5 +306,4 @@ def test_the_studio_prints_the_cards_as_the_command_line_lays_them_out(chromium,
         info.stdout
     text = run(["pdftotext", str(pdf), "-"], timeout=30).stdout
     assert "six-nine" in text and "Meld-set studio" not in text
-    context.close()
     assert not errors, errors
