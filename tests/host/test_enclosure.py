@@ -67,6 +67,24 @@ def render(out, part, stl="asciistl", **params):
     return str(out), enclosure.parse_echo(rendered.stderr)
 
 
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    """render() that renders each (part, format, parameters) once for the module: the bridges'
+    and the README's tests check the very base and ring holder test_parts_render_and_fit
+    renders for the Pico with 12 LEDs (2-3 CPU seconds of CGAL each). Each caller gets its own
+    copy of the echo; the STL is only read."""
+    folder = tmp_path_factory.mktemp("stl")
+    made = {}
+
+    def get(part, stl="asciistl", **params):
+        key = (part, stl, tuple(sorted(params.items())))
+        if key not in made:
+            made[key] = render(folder / ("%d-%s.stl" % (len(made), part)), part, stl, **params)
+        path, echo = made[key]
+        return path, dict(echo)
+    return get
+
+
 def read_stl(path):
     """The triangles of an ASCII or binary STL, as ((x, y, z), (x, y, z), (x, y, z))."""
     with open(path, "rb") as f:
@@ -90,7 +108,11 @@ def read_stl(path):
 
 class Solid:
     """A closed triangle mesh: its bounding box, and whether a point is inside (the parity of
-    a vertical ray's crossings)."""
+    a vertical ray's crossings). The triangles are filed by the cells of a grid over x and y
+    that their extent touches, so a point is tested against its cell's few, not all of them
+    (the same crossings: a triangle a ray can cross is in the ray's cell)."""
+
+    CELLS = 32
 
     def __init__(self, triangles):
         self.triangles = []
@@ -101,6 +123,18 @@ class Solid:
         xs, ys, zs = zip(*(p for t in triangles for p in t))
         self.lo = (min(xs), min(ys), min(zs))
         self.hi = (max(xs), max(ys), max(zs))
+        self.cells = {}
+        for a, b, c, area in self.triangles:
+            x0, x1 = self._cell(min(a[0], b[0], c[0]), 0), self._cell(max(a[0], b[0], c[0]), 0)
+            y0, y1 = self._cell(min(a[1], b[1], c[1]), 1), self._cell(max(a[1], b[1], c[1]), 1)
+            for i in range(x0, x1 + 1):
+                for j in range(y0, y1 + 1):
+                    self.cells.setdefault((i, j), []).append((a, b, c, area))
+
+    def _cell(self, value, axis):
+        """The grid's column (axis 0) or row (axis 1) of a coordinate, clamped to the grid."""
+        span = (self.hi[axis] - self.lo[axis]) or 1.0
+        return min(self.CELLS - 1, max(0, int((value - self.lo[axis]) / span * self.CELLS)))
 
     @property
     def size(self):
@@ -110,7 +144,7 @@ class Solid:
         x += 1.37e-4                           # off the mesh's edges and vertices
         y += 2.71e-4
         crossings = 0
-        for a, b, c, area in self.triangles:
+        for a, b, c, area in self.cells.get((self._cell(x, 0), self._cell(y, 1)), ()):
             if (x < min(a[0], b[0], c[0]) or x > max(a[0], b[0], c[0])
                     or y < min(a[1], b[1], c[1]) or y > max(a[1], b[1], c[1])):
                 continue
@@ -432,10 +466,10 @@ def test_the_shipped_boards_are_the_ones_checked():
 
 
 @pytest.mark.parametrize("board,leds", CONFIGS)
-def test_parts_render_and_fit(tmp_path, board, leds):
+def test_parts_render_and_fit(rendered, board, leds):
     stl = "binstl" if leds == 60 else "asciistl"
     for part in PARTS:
-        path, echo = render(tmp_path / (part + ".stl"), part, stl, board=board, ring_leds=leds)
+        path, echo = rendered(part, stl, board=board, ring_leds=leds)
         # the model's ring table is faceplate.py's, so the paper face and the groove agree
         assert (echo["ring_od"], echo["ring_id"]) == faceplate.RING_SIZES[leds]
         with open(path, "rb") as f:
@@ -488,17 +522,17 @@ def readme():
         return f.read()
 
 
-def test_the_bridges_the_readme_names_are_the_printed_bases(tmp_path):
+def test_the_bridges_the_readme_names_are_the_printed_bases(rendered):
     # measured in the STL, not read from the model: every face that prints over air, and
     # the span it bridges; the README says the same spans, and no others
-    path, echo = render(tmp_path / "base.stl", "base", "binstl", board="pico", ring_leds=12)
+    path, echo = rendered("base", board="pico", ring_leds=12)
     triangles = read_stl(path)
     spans = bridge_spans(Solid(triangles), triangles)
     said = [float(mm) for mm in re.findall(r"\((\d+(?:\.\d+)?) mm\)",
                                            readme().split("<!-- bridges")[1].split("<!--")[0])]
     assert spans == sorted(said) == [13.0, 23.0, 27.6], (spans, said)
     # without the OLED: its window and its glass's recess go, the USB opening's stays
-    path, echo = render(tmp_path / "plain.stl", "base", "binstl", display=False)
+    path, echo = rendered("base", "binstl", display=False)
     triangles = read_stl(path)
     assert bridge_spans(Solid(triangles), triangles) == [echo["bridge_usb"]] == [13.0]
 
@@ -510,9 +544,9 @@ def clock_angle(text, what):
     return (3 - hour) * 30.0
 
 
-def test_the_readme_puts_the_parts_where_the_stl_has_them(tmp_path):
+def test_the_readme_puts_the_parts_where_the_stl_has_them(rendered):
     text = readme()
-    path, echo = render(tmp_path / "base.stl", "base", "binstl", board="pico", ring_leds=12)
+    path, echo = rendered("base", board="pico", ring_leds=12)
     base = Solid(read_stl(path))
     # the piezo: its collar round an empty pocket with a sound hole, at the README's hour (the
     # issue found "5 o'clock" where the model has 4)
@@ -534,7 +568,7 @@ def test_the_readme_puts_the_parts_where_the_stl_has_them(tmp_path):
     solid_at(base, [(x + echo["shifter_w"] / 2 + 0.6, y, echo["floor_t"] + 0.6)],
              "the level shifter's rim")
     # the channel through the ring holder, and the screws
-    path, echo = render(tmp_path / "holder.stl", "ring_holder", "binstl")
+    path, echo = rendered("ring_holder", board="pico", ring_leds=12)
     holder = Solid(read_stl(path))
     r = (echo["chan_r0"] + echo["chan_r1"]) / 2
     a = clock_angle(text, "the channel")
