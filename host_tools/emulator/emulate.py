@@ -34,7 +34,7 @@ from host_tools import cache
 from host_tools.device import deploy
 from host_tools.device.files import board_key, board_path, merged_settings
 from host_tools.emulator.parts import Parts, part_events
-from host_tools.emulator.rp2040 import EmulatedPico, flash_with_uf2, image
+from host_tools.emulator.rp2040 import EmulatedPico, flash_holding, flash_with_uf2, image
 from host_tools.errors import UserError
 from host_tools.sim.simulator import (
     SCRIPT_START_MS,
@@ -267,13 +267,7 @@ def deploy_onto(name, flash, progress=print, uf2=None):
 def _lay_out_drive(name, flash, firmware):
     """A fresh flash: the stock UF2, and on its littlefs drive what a deploy copies (compiled),
     as `make uf2` builds it for makers to drag onto a Pico."""
-    from host_tools.builds import littlefs_uf2
-    image = flash_with_uf2(firmware)
-    drive = littlefs_uf2.drive_image(deploy.payload(name, compiled=True))
-    base = littlefs_uf2.STORAGE_BASE
-    image[base:base + len(drive)] = drive
-    with open(flash, "wb") as f:
-        f.write(image)
+    flash_holding(flash, deploy.payload(name, compiled=True), firmware)
 
 
 def script_start(hold=False):

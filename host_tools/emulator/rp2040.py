@@ -85,9 +85,9 @@ def put_on_ram_disk(link, files):
         link.transport.fs_writefile(path, data)
 
 
-def compiled(rels, tmp):
-    """(/ram/REL as .mpy, bytes) for repository files REL, compiled with mpy-cross as a Pico's
-    deploy compiles them (machine code for its Cortex-M0+: host_tools/device/native.py)."""
+def compiled(rels, tmp, under="/ram/"):
+    """(`under`REL as .mpy, bytes) for repository files REL, compiled with mpy-cross as a
+    Pico's deploy compiles them (machine code for its Cortex-M0+: host_tools/device/native.py)."""
     from host_tools.device import native
     from host_tools.device.files import ROOT, compile_mpy
     out = []
@@ -95,8 +95,21 @@ def compiled(rels, tmp):
         target = os.path.join(tmp, rel.replace("/", "_") + ".mpy")
         compile_mpy(os.path.join(ROOT, rel), rel, target, arch=native.arch_of("rp2"))
         with open(target, "rb") as f:
-            out.append(("/ram/" + rel[:-3] + ".mpy", f.read()))
+            out.append((under + rel[:-3] + ".mpy", f.read()))
     return out
+
+
+def flash_holding(path, files, uf2=None):
+    """Write to `path` a flash image: the stock MicroPython UF2 (or `uf2`) with `files` [(path
+    on the drive, bytes)] on its littlefs drive, laid out on the laptop as `make uf2` lays out
+    a drive (host_tools/builds/littlefs_uf2.py): a Pico booted from it has them, and nothing
+    crossed its serial port (53 KB there cost some 5 CPU seconds of emulated USB)."""
+    from host_tools.builds import littlefs_uf2
+    flash = flash_with_uf2(uf2 or image("uf2"))
+    drive = littlefs_uf2.drive_image(files)
+    flash[littlefs_uf2.STORAGE_BASE:littlefs_uf2.STORAGE_BASE + len(drive)] = drive
+    with open(path, "wb") as f:
+        f.write(flash)
 
 
 class UsbWalk:

@@ -1,7 +1,7 @@
 """The hand search's answers for dealt hands, a line of JSON a hand: what the search's loops
 must give alike as plain Python on CPython, as plain Python on MicroPython and as machine code
 on the rp2 port. Run here by CPython, and by MicroPython beside the core it is given (the unix
-port; the rp2 port, compiled onto the emulated Pico's RAM disk): it uses nothing else."""
+port; the rp2 port, compiled onto the emulated Pico's drive): it uses nothing else."""
 
 import json
 
@@ -39,7 +39,7 @@ def answers(meldset, hands):
 
 def main(set_path, hands):
     """Print whether the loops are machine code, then a line a hand (one line of them all is
-    a block a RAM disk's heap may not hold)."""
+    a block a small board's heap may not hold)."""
     from core import hand_loops, meldset
     search = HandSearch(meldset.load(set_path))
     print(json.dumps(hand_loops.NATIVE))
