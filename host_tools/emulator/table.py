@@ -49,10 +49,12 @@ def ring(picos, cables):
 
 # ---- a scripted round on cabled boards ---------------------------------------------------------
 
-# The script starts at this table time (every board has started long before: a board that has
-# not is an error, named), and a step's knob edges take this much more than the simulator's
-# script says (4 edges a detent, 1 ms and 80 us of bounce each: board.cjs).
-START_NS = 6000000000
+# The script starts at this table time (every board has started before: a board that has not
+# is an error, named; the QT Py, the slower, starts at 3.0 s, its link a second later: each
+# emulated second before the script costs both boards CPU), and a step's knob edges take this
+# much more than the simulator's script says (4 edges a detent, 1 ms and 80 us of bounce each:
+# board.cjs).
+START_NS = 4000000000
 EDGE_NS = 1100000
 END_MS = 50
 
