@@ -167,7 +167,10 @@ def new_page(chromium, site, _site_contexts):
     def new(viewport=None, fresh=False, **options):
         unknown = set(options) - set(CONTEXT_OPTIONS)
         assert not unknown, "new_page cannot set %s for one page" % sorted(unknown)
-        key = tuple(options.get(name) for name in CONTEXT_OPTIONS)
+        options = {"has_touch": bool(options.get("has_touch")),    # Playwright's defaults
+                   "is_mobile": bool(options.get("is_mobile")),
+                   "device_scale_factor": options.get("device_scale_factor") or 1}
+        key = tuple(options[name] for name in CONTEXT_OPTIONS)
         if key not in _site_contexts:
             context = chromium.new_context(service_workers="block", **options)
             keeper = context.new_page()

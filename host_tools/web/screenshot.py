@@ -49,29 +49,35 @@ def _card(page):
 
 
 def take(site_url, chromium, path, size="desktop"):
-    """Write a picture to `path` at a size of SIZES; the text the studio showed."""
+    """Write a picture to `path` at a size of SIZES, in a browser context of its own; the text
+    the studio showed."""
     touch = size != "desktop"
     context = chromium.new_context(viewport=SIZES[size], device_scale_factor=1,
                                    has_touch=touch, is_mobile=touch)
-    context.add_init_script("localStorage.setItem('chromawheel.seen', '1')")
     try:
-        page = context.new_page()
-        browser.run_script(page, site_url, SCRIPT)
-        page.wait_for_selector("body[data-ready]", state="attached")
-        page.evaluate("window.chromawheel.studio.settled()")
-        page.wait_for_function("document.querySelector('#ring-text').textContent"
-                               ".startsWith('the ring shows')")
-        if size == "desktop":
-            shown = _with_the_mistake(page)
-        elif size == "tablet":
-            shown = _card(page)
-        else:
-            shown = page.eval_on_selector_all("#problems li",
-                                              "items => items.map(i => i.textContent)")
-        page.screenshot(path=path)
-        return shown
+        return take_on(context.new_page(), site_url, path, size)
     finally:
         context.close()
+
+
+def take_on(page, site_url, path, size="desktop"):
+    """take() on a new page already at the size's viewport, pixel ratio 1 and touch (the
+    tests' pages come from a context they keep)."""
+    page.add_init_script("localStorage.setItem('chromawheel.seen', '1')")
+    browser.run_script(page, site_url, SCRIPT)
+    page.wait_for_selector("body[data-ready]", state="attached")
+    page.evaluate("window.chromawheel.studio.settled()")
+    page.wait_for_function("document.querySelector('#ring-text').textContent"
+                           ".startsWith('the ring shows')")
+    if size == "desktop":
+        shown = _with_the_mistake(page)
+    elif size == "tablet":
+        shown = _card(page)
+    else:
+        shown = page.eval_on_selector_all("#problems li",
+                                          "items => items.map(i => i.textContent)")
+    page.screenshot(path=path)
+    return shown
 
 
 def small(path, colours=128):

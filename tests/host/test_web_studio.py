@@ -965,8 +965,9 @@ def test_the_documents_render_as_pages():
     assert '<a href="%s#L1">its file</a>' % repo in html
 
 
-def test_the_readmes_screenshots(chromium, site):
-    """make web-screenshot takes the README's pictures this way; the test run takes them too."""
+def test_the_readmes_screenshots(new_page, site):
+    """make web-screenshot takes the README's pictures this way (screenshot.take: a context of
+    its own for each); the test run takes them too, on new_page's pages."""
     from host_tools.web import screenshot
     jazz = ("jazz.json: valid meld set 'jazz': 47 melds (0 intervals, 35 chords, 12 scales), "
             "1603 bytes compiled")
@@ -974,7 +975,11 @@ def test_the_readmes_screenshots(chromium, site):
                         ("tablet", jazz), ("phone", jazz)):
         path = os.path.join(ROOT, "build", "web-screenshot-%s.png" % size)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        shown = screenshot.take(site.url, chromium, path, size)
+        touch = size != "desktop"
+        page = new_page(viewport=screenshot.SIZES[size], device_scale_factor=1,
+                        has_touch=touch, is_mobile=touch)
+        shown = screenshot.take_on(page, site.url, path, size)
+        page.close()
         assert shown == [shows]
         with open(path, "rb") as f:
             head = f.read(24)
