@@ -348,38 +348,37 @@ def pico(tmp_path_factory, deployed_image):
         yield pico
 
 
-def _serial_page(chromium, bridge):
-    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+def _serial_page(new_page, bridge):
+    page = new_page(viewport={"width": 1280, "height": 1000})
     with open(STAND_IN) as f:
         script = f.read().replace("__BRIDGE_URL__", bridge.url).replace(
             "__SLOW_BOARD__", str(SLOW_BOARD))
-    context.add_init_script(script)
-    page = context.new_page()
+    page.add_init_script(script)
     page.goto(bridge.site_url)
     page.wait_for_selector("body[data-ready]", state="attached", timeout=60000)
-    return context, page
+    return page
 
 
-def test_a_bad_set_never_reaches_the_board(chromium, site, pico, tmp_path):
+def test_a_bad_set_never_reaches_the_board(new_page, site, pico, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(BAD_SET)
     with SerialBridge(pico.port) as bridge:
         bridge.site_url = site.url
-        context, page = _serial_page(chromium, bridge)
+        page = _serial_page(new_page, bridge)
         _open_in_studio(page, bad)
         assert page.is_disabled("#flash")
         page.evaluate("window.chromawheel.studio.flash()")   # past the disabled button
         assert bridge.stats == {"sessions": 0, "to_device": 0, "from_device": 0}
         assert page.evaluate("serialStandIn") == {"requestPort": 0, "opens": 0, "closes": 0}
-        context.close()
+        page.close()                  # its stand-in port with it, before the bridge
 
 
-def test_the_flasher_flashes_the_emulated_pico(chromium, site, pico):
+def test_the_flasher_flashes_the_emulated_pico(new_page, site, pico):
     from host_tools.emulator import emulate
     before = len(pico.said)
     with SerialBridge(pico.port) as bridge:
         bridge.site_url = site.url
-        context, page = _serial_page(chromium, bridge)
+        page = _serial_page(new_page, bridge)
         page.select_option("#example", "jazz.json")
         page.wait_for_function("!document.querySelector('#flash').disabled")
         page.click("#flash")
@@ -393,7 +392,7 @@ def test_the_flasher_flashes_the_emulated_pico(chromium, site, pico):
         assert report["rawPaste"] > 0            # the rp2 port has raw-paste
         assert bridge.stats["sessions"] == 1 and bridge.stats["to_device"] > 1603  # one open
         page.screenshot(path=os.path.join(ROOT, "build", "web-flash.png"))
-        context.close()
+        page.close()                  # its stand-in port with it, before the bridge
     # The board lists it, checked by its own loader, as the active set; after that reset the
     # firmware loads it and the ring shows its meld.
     listing = deploy.list_sets(pico.port)
