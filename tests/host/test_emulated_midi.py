@@ -1,9 +1,9 @@
 """USB MIDI on the real ports in the emulated RP2040, through the emulated USB (the emulator's
 MIDI host beside its serial one, rp2040js/midi_host.cjs): MicroPython on the Pico with the
 firmware's own MIDI interface (hardware/mp_usb_midi.py), CircuitPython on the QT Py with its
-usb_midi. The same scripts give the simulator's MIDI and the simulator's listen lines, and
-the jacks (serial MIDI) play what USB MIDI plays; deploy and a set's flash work with MIDI on;
-safe mode has the serial port alone."""
+usb_midi. The same scripts give the simulator's MIDI and the simulator's listen lines, the
+jacks (serial MIDI) play what USB MIDI plays, and listen hears them as it hears USB; deploy
+and a set's flash work with MIDI on; safe mode has the serial port alone."""
 
 import shutil
 
@@ -19,7 +19,7 @@ from running import run
 
 pytestmark = pytest.mark.usefixtures("emulator", "simulator")
 
-LISTEN = {"midi": "both", "mode": "listen"}
+LISTEN = {"midi": "both", "midi_port": "both", "mode": "listen"}
 BOARDS = ("pico", "qtpy_rp2040")
 QUIET = dict(progress=lambda line: None)
 
@@ -38,7 +38,10 @@ def deployed_copy(deployed_image, board, tmp_path):
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_listen_names_what_the_keyboard_holds(board, deployed_image, tmp_path):
-    script = "note-on C4 E4 G4; wait 60; pedal down; note-off C4 E4 G4; note-on A3; wait 60"
+    # Over USB MIDI, then, the keys let go, over the jacks (serial MIDI, the chip's UART:
+    # tests/host/test_emulated_jacks.py): one boot a board for both ports.
+    usb = "note-on C4 E4 G4; wait 60; pedal down; note-off C4 E4 G4; note-on A3; wait 60"
+    script = usb + "; pedal up; note-off A3; wait 60; jacks 903c64904064904364; wait 60"
     frames, console = emulate.run_script(script, board=board, settings=LISTEN,
                                          flash=deployed_copy(deployed_image, board, tmp_path),
                                          **QUIET)
@@ -46,8 +49,11 @@ def test_listen_names_what_the_keyboard_holds(board, deployed_image, tmp_path):
     listened = [line for line in console if line.startswith("listen")]
     assert listened == [line for line in expected_console if line.startswith("listen")]
     assert "listen: C E G: C major triad (maj)" in listened
-    assert lit(frames[-1]) == lit(expected[-1]) == [0, 4, 7, 9]
-    assert [lit(f) for f in frames if lit(f)] == [lit(f) for f in expected if lit(f)]
+    held = [lit(f) for f in frames if lit(f)]
+    assert held == [lit(f) for f in expected if lit(f)]
+    assert [0, 4, 7, 9] in held                         # the pedal kept C E G under the A
+    assert console[-1] == "listen: C E G: C major triad (maj)"      # heard on the jacks
+    assert lit(frames[-1]) == lit(expected[-1]) == [0, 4, 7]
 
 
 CLICKS = "click; cw 2; click; double"
