@@ -66,6 +66,9 @@ def _overlap(a, b, margin=0.0):
 def _segment_hits_box(p, q, box, pad):
     """Does the segment p-q, `pad` wide each side, cross the box?"""
     x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    if (max(p[0], q[0]) < x0 - 1e-6 or min(p[0], q[0]) > x1 + 1e-6
+            or max(p[1], q[1]) < y0 - 1e-6 or min(p[1], q[1]) > y1 + 1e-6):
+        return False                  # the segment's every sample lies outside the box
     steps = max(1, int(math.hypot(q[0] - p[0], q[1] - p[1]) / 0.5))
     for i in range(steps + 1):
         x = p[0] + (q[0] - p[0]) * i / steps
