@@ -84,15 +84,20 @@ def make(folder=OUTPUT, progress=print, chrome=None):
         with browser.chromium() as started:
             return make(folder, progress, started)
     written = []
-    for name, svg in sources(folder):
-        _, _, unit = size(svg)
-        context = chrome.new_context(device_scale_factor=scale(unit) / (
-            96 / 25.4 if unit == "mm" else 1))
-        png, pdf = (os.path.join(folder, name + ext) for ext in (".png", ".pdf"))
-        render(context.new_page(), svg, png, pdf)
-        context.close()
-        progress("wrote %s and %s" % (png, pdf))
-        written += [png, pdf]
+    pages = {}          # one page a unit (its pixel density): a context a picture cost twice
+    try:                # the CPU, a renderer process started for each
+        for name, svg in sources(folder):
+            _, _, unit = size(svg)
+            if unit not in pages:
+                pages[unit] = chrome.new_context(device_scale_factor=scale(unit) / (
+                    96 / 25.4 if unit == "mm" else 1)).new_page()
+            png, pdf = (os.path.join(folder, name + ext) for ext in (".png", ".pdf"))
+            render(pages[unit], svg, png, pdf)
+            progress("wrote %s and %s" % (png, pdf))
+            written += [png, pdf]
+    finally:
+        for page in pages.values():
+            page.context.close()
     return written
 
 
