@@ -41,6 +41,7 @@
 'use strict';
 const fs = require('node:fs');
 const net = require('node:net');
+const { basename } = require('node:path');
 // (before rp2040js loads: its CPU's instruction decode as a table, decode.cjs)
 require('./decode.cjs').install();
 const { Simulator, USBCDC } = require('rp2040js');
@@ -70,7 +71,11 @@ mcu.logger = { debug() {}, info() {}, warn(n, m) { if (debug) process.stderr.wri
   const rosc = mcu.peripherals[0x40060];
   const read = rosc.readUint32.bind(rosc);
   let seed = (board?.wire?.offset || 0) % 0x7fffffff;
-  for (const c of String(imagePath || '')) seed = (Math.imul(seed ^ c.charCodeAt(0), 16777619) >>> 0);
+  // (the file's name, not its folder: a table's images lie in a fresh temporary folder each
+  // run, and a run must draw what the last one drew)
+  for (const c of basename(String(imagePath || ''))) {
+    seed = (Math.imul(seed ^ c.charCodeAt(0), 16777619) >>> 0);
+  }
   let state = (seed >>> 0) || 0x9e3779b9;
   rosc.readUint32 = (offset) => {
     if (offset !== 0x1c) return read(offset);
