@@ -193,6 +193,7 @@ if (board) {
     const lines = partial.split('\n');
     partial = lines.pop();
     lines.forEach(command);
+    wake();
   });
   watchdog.reason = board.reset || 0;
 }
@@ -306,6 +307,7 @@ const midiHost = new UsbMidiHost(mcu, cdc, {
 process.stdin.on('data', (chunk) => {
   pending = Buffer.concat([pending, chunk]);
   talking();
+  wake();
 });
 process.stdin.on('end', () => { simulator.stop(); process.exit(0); });
 function feed() {
@@ -367,12 +369,27 @@ function paceLimit() {
 attachSpinSkip(mcu, CYCLE_NANOS, () => Math.min(
   mcu.clock.nextAlarm ? mcu.clock.nextAlarm.nanos : Infinity, pioTiming.dueNanos, paceLimit()));
 
+// A CPU asleep with no alarm, no state machine running and no board cabled in wakes only for
+// what the host sends (its serial bytes, a knob's command): the slice ends there, and the next
+// starts when they come (wake()), or a millisecond later, not at once. (It ran slice after
+// slice of nothing at once: an emulator waiting on mpremote or the page's installer kept a core
+// busy, 61% of its CPU in an install.)
+let asleep = false;
+function wake() {
+  if (!asleep || simulator.stopped || simulator.executeTimer === null) return;
+  asleep = false;
+  clearTimeout(simulator.executeTimer);
+  simulator.executeTimer = null;
+  simulator.executeImmediate = setImmediate(() => simulator.execute());
+}
+
 simulator.execute = function execute() {
   const { clock } = this;
   const core = mcu.core;
   this.executeTimer = null;
   this.stopped = false;
   let paced = false;
+  asleep = false;
   // A board cabled to another runs no further than that one has promised (wire.cjs); it is
   // resumed when the promise moves on.
   const horizon = wire ? wire.horizon : Infinity;
@@ -405,6 +422,9 @@ simulator.execute = function execute() {
         const reached = pioDue ? pioTiming.idle(until) : until;
         i += (reached - clock.nanos) / CYCLE_NANOS;
         clock.tick(reached - clock.nanos);
+      } else if (!connected || !pending.length) {
+        asleep = true;                        // nothing due: only the host can wake it
+        break;
       }
       // The host's bytes, also while the CPU sleeps: the count above jumps, and a device
       // waiting for them (its OUT poll held, not answered empty) would sleep on.
@@ -441,7 +461,7 @@ simulator.execute = function execute() {
       return;
     }
   }
-  if (paced) this.executeTimer = setTimeout(() => this.execute(), 1);
+  if (paced || asleep) this.executeTimer = setTimeout(() => this.execute(), 1);
   else this.executeImmediate = setImmediate(() => this.execute());
 };
 const stopSimulator = simulator.stop;
