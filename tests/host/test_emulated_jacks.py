@@ -85,8 +85,8 @@ def test_the_uart_runs_at_midis_rate_on_the_board_files_pins(pico_jacks):
 
 def test_a_note_played_into_midi_in_is_read_and_wakes_a_pass_once_the_line_rests(pico_jacks):
     pico, link, _ = pico_jacks
-    pico.send("jacks " + NOTE_ON.hex())
-    pico.wait_done()
+    pico.send("jacks " + NOTE_ON.hex(), "done")       # "done" at the instant the bytes start
+    pico.wait_done(sent=True)
     start = done_ns(pico)
     data, heard_us, again = link.run(READ).split()
     assert bytes.fromhex(data) == NOTE_ON and again == "0"
